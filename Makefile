@@ -1,0 +1,109 @@
+# paptree - plain GNU Makefile.  `make help` lists the targets.
+#
+# Layout of what is built:
+#   lib/libpaptree.a   common/ + runtime/ (core, algo, exec)
+#   bin/               the programs users run (bench/*.c, one program each)
+#   build/             objects, test runner, test programs, sanitizer builds
+
+CC       ?= cc
+MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -pthread $(WARN)
+LDLIBS   := -pthread -lm
+
+# Sources by layer.  runtime/core is pure C; only runtime/exec and programs
+# see MPI (make check-layers enforces what each directory may include).
+LIB_SRC  := $(wildcard common/*.c runtime/core/*.c runtime/algo/*.c runtime/exec/*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
+LIB      := lib/libpaptree.a
+
+# bench/foo_bar.c -> bin/foo-bar
+PROG_SRC := $(wildcard bench/*.c)
+PROGS    := $(patsubst bench/%.c,bin/%,$(subst _,-,$(PROG_SRC)))
+
+# Test runner: the registry (tests/test_list.h), the runner and every unit test.
+TEST_SRC := tests/run_tests.c $(wildcard tests/unit/*/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=build/obj/%.o)
+RUNNER   := build/run_tests
+# MPI test programs: tests/mpi/foo.c -> build/tests/foo
+MPIT_SRC := $(wildcard tests/mpi/*.c)
+MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
+
+# The parser alone, built with AddressSanitizer + UBSan for the bad-input corpus.
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ASAN_SRC   := $(wildcard common/*.c runtime/core/*.c) bench/pathmap_check.c
+ASAN_CHECK := build/asan/pathmap-check
+
+.PHONY: all deps test check check-mpi demo check-layers clean help bench asan
+
+all: $(LIB) $(PROGS) $(RUNNER) $(MPIT) $(ASAN_CHECK)
+
+help:
+	@echo "make            build lib/libpaptree.a, bin/*, the test runner"
+	@echo "make deps       install missing Debian packages (Open MPI, OTF2, SQLite)"
+	@echo "make test       the whole suite (unit, MPI, end-to-end); last line 'N passed, N failed'"
+	@echo "make check      unit tests only (no MPI), seconds"
+	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
+	@echo "make bench      bench/compare-native and the gred micro-benchmark"
+	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
+	@echo "make clean"
+
+deps:
+	@sh scripts/deps.sh
+
+build/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p lib
+	rm -f $@
+	ar rcs $@ $^
+
+bin/%: build/obj/bench/%.o $(LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(LDLIBS)
+
+# Programs whose file names have '_' (bin/pathmap-check <- bench/pathmap_check.c).
+bin/pathmap-check: build/obj/bench/pathmap_check.o $(LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(RUNNER): $(TEST_OBJ) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(MPI_LIBS) $(LDLIBS)
+
+build/tests/%: build/obj/tests/mpi/%.o $(LIB)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(LDLIBS)
+
+asan: $(ASAN_CHECK)
+$(ASAN_CHECK): $(ASAN_SRC) $(wildcard common/*.h runtime/api/*.h runtime/core/*.h)
+	@mkdir -p build/asan
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) $(ASAN_FLAGS) -o $@ $(ASAN_SRC)
+
+test: deps all
+	@$(RUNNER)
+
+check: $(RUNNER) $(PROGS) $(ASAN_CHECK)
+	@$(RUNNER) --kind unit
+
+check-mpi: all
+	@$(RUNNER) --kind unit --kind mpi
+
+demo: deps all
+	@sh scripts/demo.sh
+
+bench: all
+	@sh bench/compare-native
+	@bin/gredbench
+
+check-layers:
+	@sh scripts/check-layers.sh
+
+clean:
+	rm -rf build lib bin out
+
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PROG_SRC:bench/%.c=build/obj/bench/%.d)

@@ -1,0 +1,148 @@
+/*
+ * rt_pathmap.h - a parsed pathmap: hosts, trees of wrappers, thread mappings.
+ *
+ * A pathmap (docs/pathmap.md) describes collective trees explicitly: which
+ * wrappers (core, gred, proxy) exist, on which host each runs, which is its
+ * parent, and which computational thread enters which wrapper.  This module
+ * parses and validates that text into one read-only model.  It is pure C: no
+ * MPI, no threads, no I/O beyond reading the file in rt_pathmap_load.
+ *
+ * Ownership: rt_pathmap_parse/load allocate one rt_pathmap_t that owns every
+ * string and array below (one arena); the caller frees it with
+ * rt_pathmap_destroy after every user (thread) is done.  The model is
+ * immutable after parsing and may be read by any number of threads.
+ *
+ * Invariants of a model returned with CM_OK (the validator guarantees them):
+ *  - every tree has exactly one core, and it is the only node without parent;
+ *  - following parents from any node reaches the core (no cycles);
+ *  - a node's parent is on the same host, except for a proxy, whose parent is
+ *    on another host;
+ *  - every gred has at least one contributor; a proxy and a core have exactly
+ *    one (a thread or a child wrapper);
+ *  - a thread enters a wrapper on its own host, is mapped at most once per
+ *    tree, and sits on the same host in every tree that maps it;
+ *  - every host has at least one wrapper or thread in some tree.
+ */
+#ifndef RT_PATHMAP_H
+#define RT_PATHMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../../common/cm_err.h"
+
+typedef uint32_t rt_node_id_t;    /* index into rt_tree_t.nodes */
+typedef uint32_t rt_host_id_t;    /* index into rt_pathmap_t.hosts = MPI rank */
+typedef uint32_t rt_thread_id_t;  /* the user's thread number, global */
+
+#define RT_ID_NONE UINT32_MAX
+
+/* Limits enforced by the parser (errors, not truncation). */
+#define RT_PATHMAP_LINE_MAX   4096     /* bytes per line, newline excluded */
+#define RT_PATHMAP_NAME_MAX   63       /* bytes per name */
+#define RT_PATHMAP_HOSTS_MAX  4096
+#define RT_PATHMAP_TREES_MAX  64
+#define RT_PATHMAP_NODES_MAX  65536    /* per tree */
+#define RT_PATHMAP_THREAD_MAX 1048575  /* largest thread id */
+#define RT_PATHMAP_BYTES_MAX  (16u << 20)
+
+typedef enum {
+    RT_NODE_CORE,   /* the root: stores the reduced tuple and returns it */
+    RT_NODE_GRED,   /* partial allreduce shared by its contributors */
+    RT_NODE_PROXY   /* forwards to its parent on another host */
+} rt_node_kind_t;
+
+typedef enum { RT_DTYPE_INT32, RT_DTYPE_INT64, RT_DTYPE_DOUBLE } rt_dtype_t;
+typedef enum { RT_OP_SUM, RT_OP_MIN, RT_OP_MAX } rt_op_t;
+
+/* How a gred's waiting contributors wait (docs/pathmap.md, "wait="). */
+typedef enum {
+    RT_WAIT_AUTO,   /* spin, then yield, then block; budgets from load */
+    RT_WAIT_SPIN,   /* spin and yield only, never block */
+    RT_WAIT_BLOCK   /* block on a condition variable at once (Figure 2) */
+} rt_wait_mode_t;
+
+typedef struct rt_node {
+    const char     *name;
+    rt_node_kind_t  kind;
+    rt_host_id_t    host;
+    rt_node_id_t    parent;      /* RT_ID_NONE for the core */
+    uint32_t        nchildren;   /* child wrappers */
+    uint32_t        nthreads;    /* threads entering this node */
+    uint32_t        depth;       /* 0 for the core, parent's + 1 otherwise */
+    rt_wait_mode_t  wait;        /* gred only */
+    unsigned        line, col;   /* where it was declared */
+} rt_node_t;
+
+typedef struct rt_thread_map {
+    rt_thread_id_t  id;
+    rt_host_id_t    host;
+    rt_node_id_t    enter;       /* the first wrapper on its path */
+    unsigned        line, col;
+} rt_thread_map_t;
+
+typedef struct rt_tree {
+    const char      *name;
+    rt_dtype_t       dtype;
+    rt_op_t          op;
+    rt_node_t       *nodes;
+    uint32_t         nnodes;
+    rt_node_id_t     core;
+    rt_thread_map_t *threads;    /* sorted by thread id */
+    uint32_t         nthreads;
+    unsigned         line;       /* the 'tree' line */
+} rt_tree_t;
+
+typedef struct rt_host {
+    const char *name;
+    unsigned    line;
+} rt_host_t;
+
+typedef struct rt_pathmap {
+    const char *path;            /* as given to the parser */
+    const char *text;            /* the whole file, NUL-terminated */
+    size_t      len;
+    uint64_t    hash;            /* FNV-1a 64 of text[0..len) */
+    rt_host_t  *hosts;           /* in declaration order: host i = rank i */
+    uint32_t    nhosts;
+    rt_tree_t  *trees;
+    uint32_t    ntrees;
+    void       *arena;           /* private */
+} rt_pathmap_t;
+
+/*
+ * Parses and validates `len` bytes of pathmap text.  `path` is used in error
+ * locations only.  On success *pm_p owns a copy of the text.  On failure
+ * *pm_p is untouched and err holds the first error found.
+ */
+cm_status_t rt_pathmap_parse(const char *path, const char *text, size_t len,
+                             rt_pathmap_t **pm_p, cm_err_t *err);
+
+/* Reads the file at `path` and parses it (CM_ERR_IO if it cannot be read). */
+cm_status_t rt_pathmap_load(const char *path, rt_pathmap_t **pm_p,
+                            cm_err_t *err);
+
+/* Frees everything rt_pathmap_parse allocated.  NULL is allowed. */
+void rt_pathmap_destroy(rt_pathmap_t *pm);
+
+/* The tree called `name`, or the first tree when name is NULL; NULL if none. */
+const rt_tree_t *rt_pathmap_tree(const rt_pathmap_t *pm, const char *name);
+
+/* Number of wrappers from the thread's entry wrapper to the core, inclusive. */
+uint32_t rt_tree_path_len(const rt_tree_t *tree, const rt_thread_map_t *thread);
+
+/* Contributions a node waits for per operation: child wrappers + threads. */
+static inline uint32_t rt_node_fanin(const rt_node_t *node)
+{
+    return node->nchildren + node->nthreads;
+}
+
+/* Names for printing: "core", "gred", "proxy"; "int32", ...; "sum", ... */
+const char *rt_node_kind_name(rt_node_kind_t kind);
+const char *rt_dtype_name(rt_dtype_t dtype);
+const char *rt_op_name(rt_op_t op);
+size_t      rt_dtype_size(rt_dtype_t dtype);
+
+/* FNV-1a 64-bit hash, used to check that every rank parsed the same text. */
+uint64_t rt_hash_fnv1a(const void *data, size_t len);
+
+#endif /* RT_PATHMAP_H */
