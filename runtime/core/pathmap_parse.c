@@ -1,0 +1,682 @@
+/*
+ * pathmap_parse.c - the pathmap reader: bytes -> lines -> tokens ->
+ * statements (docs/pathmap.md has the grammar).
+ *
+ * The reader is defensive by construction: it never trusts a length it has
+ * not checked, it looks at every byte once before tokenising a line, and it
+ * stops at the first error with a path:line:col location.  Tree-level rules
+ * (cycles, contributors, hosts) live in pathmap_check.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "pathmap_int.h"
+
+#define PM_TOKENS_MAX (RT_PATHMAP_LINE_MAX / 2 + 1)
+
+typedef struct pm_tok {
+    const char *s;
+    uint32_t    len;
+    unsigned    col;
+} pm_tok_t;
+
+typedef struct pm_line {
+    unsigned  lineno;
+    pm_tok_t *toks;
+    uint32_t  ntoks;
+} pm_line_t;
+
+/* One key=value parameter of a statement, split at the '='. */
+typedef struct pm_param {
+    pm_tok_t key;
+    pm_tok_t value;
+} pm_param_t;
+
+static bool tok_is(const pm_tok_t *tok, const char *word)
+{
+    return tok->len == strlen(word) && memcmp(tok->s, word, tok->len) == 0;
+}
+
+#define PM_FAIL(b, err, st, line, col, ...)                                 \
+    cm_err_set((err), (st), (b)->path, (line), (col), __FILE__, __LINE__,   \
+               __VA_ARGS__)
+
+/* ---- lines and tokens ------------------------------------------------- */
+
+/*
+ * Checks the raw bytes of one line (without its newline) and splits it into
+ * tokens.  Control bytes are binary data anywhere; bytes above 127 are
+ * allowed only after '#'.
+ */
+static cm_status_t pm_line_split(pm_builder_t *b, const char *s, size_t len,
+                                 pm_line_t *line, cm_err_t *err)
+{
+    bool comment = false;
+    size_t i;
+
+    if (len > 0 && s[len - 1] == '\r')
+        len--;
+    if (len > RT_PATHMAP_LINE_MAX)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, RT_PATHMAP_LINE_MAX + 1,
+                       "line too long (%zu bytes; at most %d)", len,
+                       RT_PATHMAP_LINE_MAX);
+    line->ntoks = 0;
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if ((c < 0x20 && c != '\t') || c == 0x7f)
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, (unsigned)i + 1,
+                           "binary data (byte 0x%02x); a pathmap is text", c);
+        if (c == '#')
+            comment = true;
+        if (comment)
+            continue;
+        if (c > 0x7f)
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, (unsigned)i + 1,
+                           "non-ASCII byte 0x%02x outside a comment", c);
+        if (c == ' ' || c == '\t')
+            continue;
+        if (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t') {
+            line->toks[line->ntoks].s = s + i;
+            line->toks[line->ntoks].len = 0;
+            line->toks[line->ntoks].col = (unsigned)i + 1;
+            line->ntoks++;
+        }
+        line->toks[line->ntoks - 1].len++;
+    }
+    return CM_OK;
+}
+
+/* ---- names, numbers, parameters ------------------------------------ */
+
+static bool pm_name_char(char c, bool first)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+        return true;
+    return !first && ((c >= '0' && c <= '9') || c == '-' || c == '.');
+}
+
+static cm_status_t pm_check_name(pm_builder_t *b, const pm_tok_t *tok,
+                                 unsigned lineno, cm_err_t *err)
+{
+    if (tok->len > RT_PATHMAP_NAME_MAX)
+        return PM_FAIL(b, err, CM_ERR_RANGE, lineno, tok->col,
+                       "name too long (%u bytes; at most %d)", tok->len,
+                       RT_PATHMAP_NAME_MAX);
+    for (uint32_t i = 0; i < tok->len; i++) {
+        if (!pm_name_char(tok->s[i], i == 0))
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, lineno, tok->col,
+                           "invalid name '%.*s' (a name starts with a letter or '_' "
+                           "and has letters, digits, '_', '-', '.')",
+                           (int)tok->len, tok->s);
+    }
+    return CM_OK;
+}
+
+/*
+ * Splits tokens [first, ntoks) into key=value parameters, rejecting
+ * duplicates and keys not in `allowed` (a NULL-terminated list).
+ */
+static cm_status_t pm_params(pm_builder_t *b, const pm_line_t *line,
+                             uint32_t first, const char *const *allowed,
+                             const char *stmt, pm_param_t *out,
+                             uint32_t *nout_p, cm_err_t *err)
+{
+    uint32_t n = 0;
+
+    for (uint32_t t = first; t < line->ntoks; t++) {
+        const pm_tok_t *tok = &line->toks[t];
+        const char *eq = memchr(tok->s, '=', tok->len);
+        pm_param_t p;
+        bool known = false;
+
+        if (eq == NULL)
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, tok->col,
+                           "expected key=value, got '%.*s'", (int)tok->len, tok->s);
+        p.key = (pm_tok_t){ tok->s, (uint32_t)(eq - tok->s), tok->col };
+        p.value = (pm_tok_t){ eq + 1, tok->len - p.key.len - 1,
+                              tok->col + p.key.len + 1 };
+        for (const char *const *a = allowed; *a != NULL && !known; a++)
+            known = tok_is(&p.key, *a);
+        if (!known)
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, tok->col,
+                           "unknown parameter '%.*s' for %s", (int)p.key.len,
+                           p.key.s, stmt);
+        for (uint32_t i = 0; i < n; i++) {
+            if (out[i].key.len == p.key.len &&
+                memcmp(out[i].key.s, p.key.s, p.key.len) == 0)
+                return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, tok->col,
+                               "duplicate parameter '%.*s='", (int)p.key.len, p.key.s);
+        }
+        if (p.value.len == 0)
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, p.value.col,
+                           "empty value for '%.*s='", (int)p.key.len, p.key.s);
+        out[n++] = p;
+    }
+    *nout_p = n;
+    return CM_OK;
+}
+
+static const pm_param_t *pm_param_find(const pm_param_t *params, uint32_t n,
+                                       const char *key)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (tok_is(&params[i].key, key))
+            return &params[i];
+    }
+    return NULL;
+}
+
+/* Parses a decimal thread number; the value may not exceed the limit. */
+static cm_status_t pm_number(pm_builder_t *b, const char *s, uint32_t len,
+                             unsigned lineno, unsigned col, uint32_t *value_p,
+                             cm_err_t *err)
+{
+    uint64_t v = 0;
+
+    if (len == 0)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, lineno, col, "expected a thread number");
+    for (uint32_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, lineno, col,
+                           "invalid thread number '%.*s'", (int)len, s);
+        v = v * 10 + (uint64_t)(s[i] - '0');
+        if (v > RT_PATHMAP_THREAD_MAX)
+            return PM_FAIL(b, err, CM_ERR_RANGE, lineno, col,
+                           "thread number '%.*s' out of range (0..%d)", (int)len,
+                           s, RT_PATHMAP_THREAD_MAX);
+    }
+    *value_p = (uint32_t)v;
+    return CM_OK;
+}
+
+/* Resolves a host= parameter, which must name a host declared above. */
+static cm_status_t pm_host_ref(pm_builder_t *b, const pm_line_t *line,
+                               const pm_param_t *p, const char *stmt,
+                               rt_host_id_t *host_p, cm_err_t *err)
+{
+    if (p == NULL)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "%s needs host=", stmt);
+    if (cm_strmap_get(&b->host_names, p->value.s, p->value.len, host_p) != CM_OK)
+        return PM_FAIL(b, err, CM_ERR_NAME, line->lineno, p->value.col,
+                       "unknown host '%.*s' (declare it with a 'host' line above)",
+                       (int)p->value.len, p->value.s);
+    return CM_OK;
+}
+
+static char *pm_strdup(pm_builder_t *b, const pm_tok_t *tok)
+{
+    return cm_arena_strndup(b->arena, tok->s, tok->len);
+}
+
+/* Grows a malloc'ed array of `elem` bytes to hold at least n+1 elements. */
+static cm_status_t pm_reserve(void **array, uint32_t *cap, uint32_t n, size_t elem)
+{
+    void *bigger;
+    uint32_t newcap;
+
+    if (n < *cap)
+        return CM_OK;
+    newcap = *cap ? *cap * 2 : 16;
+    bigger = realloc(*array, (size_t)newcap * elem);
+    if (bigger == NULL)
+        return CM_ERR_NOMEM;
+    memset((char *)bigger + (size_t)*cap * elem, 0, (size_t)(newcap - *cap) * elem);
+    *array = bigger;
+    *cap = newcap;
+    return CM_OK;
+}
+
+/* ---- statements ---------------------------------------------------- */
+
+static cm_status_t pm_stmt_host(pm_builder_t *b, const pm_line_t *line,
+                                cm_err_t *err)
+{
+    const pm_tok_t *name = &line->toks[1];
+    rt_host_t *host;
+    uint32_t first;
+    cm_status_t st;
+
+    if (line->ntoks < 2)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "expected a host name after 'host'");
+    if (line->ntoks > 2)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[2].col,
+                       "unexpected '%.*s' after the host name", (int)line->toks[2].len,
+                       line->toks[2].s);
+    if ((st = pm_check_name(b, name, line->lineno, err)) != CM_OK)
+        return st;
+    if (cm_strmap_get(&b->host_names, name->s, name->len, &first) == CM_OK)
+        return PM_FAIL(b, err, CM_ERR_NAME, line->lineno, name->col,
+                       "duplicate host '%.*s' (first declared at line %u)",
+                       (int)name->len, name->s, b->hosts[first].line);
+    if (b->nhosts == RT_PATHMAP_HOSTS_MAX)
+        return PM_FAIL(b, err, CM_ERR_RANGE, line->lineno, name->col,
+                       "too many hosts (at most %d)", RT_PATHMAP_HOSTS_MAX);
+    if (pm_reserve((void **)&b->hosts, &b->cap_hosts, b->nhosts, sizeof(*b->hosts)))
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    host = &b->hosts[b->nhosts];
+    host->line = line->lineno;
+    if ((host->name = pm_strdup(b, name)) == NULL ||
+        cm_strmap_put(&b->host_names, host->name, name->len, b->nhosts) != CM_OK)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    b->nhosts++;
+    return CM_OK;
+}
+
+static cm_status_t pm_tree_param(pm_builder_t *b, const pm_line_t *line,
+                                 const pm_param_t *p, cm_err_t *err)
+{
+    static const char *const types[] = { "int32", "int64", "double" };
+    static const char *const ops[] = { "sum", "min", "max" };
+    bool is_type = tok_is(&p->key, "type");
+    const char *const *names = is_type ? types : ops;
+
+    for (int i = 0; i < 3; i++) {
+        if (tok_is(&p->value, names[i])) {
+            if (is_type)
+                b->cur.tree.dtype = (rt_dtype_t)i;
+            else
+                b->cur.tree.op = (rt_op_t)i;
+            return CM_OK;
+        }
+    }
+    return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, p->value.col,
+                   "unknown %s '%.*s' (expected %s, %s or %s)", is_type ? "type" : "op",
+                   (int)p->value.len, p->value.s, names[0], names[1], names[2]);
+}
+
+static cm_status_t pm_stmt_tree(pm_builder_t *b, const pm_line_t *line,
+                                cm_err_t *err)
+{
+    static const char *const allowed[] = { "type", "op", NULL };
+    pm_param_t params[2];
+    uint32_t nparams, first;
+    const pm_tok_t *name = &line->toks[1];
+    cm_status_t st;
+
+    if (b->in_tree && (st = pm_tree_finish(b, err)) != CM_OK)
+        return st;
+    if (line->ntoks < 2)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "expected a tree name after 'tree'");
+    if ((st = pm_check_name(b, name, line->lineno, err)) != CM_OK)
+        return st;
+    if (cm_strmap_get(&b->tree_names, name->s, name->len, &first) == CM_OK)
+        return PM_FAIL(b, err, CM_ERR_NAME, line->lineno, name->col,
+                       "duplicate tree '%.*s' (first declared at line %u)",
+                       (int)name->len, name->s, b->trees[first].line);
+    if (b->ntrees == RT_PATHMAP_TREES_MAX)
+        return PM_FAIL(b, err, CM_ERR_RANGE, line->lineno, name->col,
+                       "too many trees (at most %d)", RT_PATHMAP_TREES_MAX);
+    if ((st = pm_params(b, line, 2, allowed, "tree", params, &nparams, err)) != CM_OK)
+        return st;
+    memset(&b->cur, 0, sizeof(b->cur));
+    cm_strmap_init(&b->cur.names);
+    b->in_tree = true;
+    b->cur.tree.line = line->lineno;
+    b->cur.tree.dtype = RT_DTYPE_INT32;
+    b->cur.tree.op = RT_OP_SUM;
+    if ((b->cur.tree.name = pm_strdup(b, name)) == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < nparams; i++) {
+        if ((st = pm_tree_param(b, line, &params[i], err)) != CM_OK)
+            return st;
+    }
+    return CM_OK;
+}
+
+static cm_status_t pm_wait_param(pm_builder_t *b, const pm_line_t *line,
+                                 const pm_param_t *p, rt_node_t *node,
+                                 cm_err_t *err)
+{
+    static const char *const modes[] = { "auto", "spin", "block" };
+
+    if (node->kind != RT_NODE_GRED)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, p->key.col,
+                       "wait= applies to gred wrappers only");
+    for (int i = 0; i < 3; i++) {
+        if (tok_is(&p->value, modes[i])) {
+            node->wait = (rt_wait_mode_t)i;
+            return CM_OK;
+        }
+    }
+    return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, p->value.col,
+                   "unknown wait mode '%.*s' (expected auto, spin or block)",
+                   (int)p->value.len, p->value.s);
+}
+
+/* Checks the parent= rules that do not need the rest of the tree. */
+static cm_status_t pm_node_parent(pm_builder_t *b, const pm_line_t *line,
+                                  const pm_param_t *p, pm_node_build_t *nb,
+                                  cm_err_t *err)
+{
+    const char *kind = rt_node_kind_name(nb->node.kind);
+
+    if (nb->node.kind == RT_NODE_CORE) {
+        if (p != NULL)
+            return PM_FAIL(b, err, CM_ERR_TREE, line->lineno, p->key.col,
+                           "a core is the root of its tree and has no parent= "
+                           "(core '%s')", nb->node.name);
+        return CM_OK;
+    }
+    if (p == NULL)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "%s '%s' needs parent=", kind, nb->node.name);
+    nb->parent.col = p->value.col;
+    nb->parent.name = pm_strdup(b, &p->value);
+    if (nb->parent.name == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    return CM_OK;
+}
+
+static cm_status_t pm_stmt_node(pm_builder_t *b, const pm_line_t *line,
+                                rt_node_kind_t kind, cm_err_t *err)
+{
+    static const char *const allowed[] = { "host", "parent", "wait", NULL };
+    const pm_tok_t *name = &line->toks[1];
+    const char *kname = rt_node_kind_name(kind);
+    pm_param_t params[3];
+    pm_node_build_t *nb;
+    uint32_t nparams, first;
+    cm_status_t st;
+
+    if (!b->in_tree)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "'%s' before any 'tree' line", kname);
+    if (line->ntoks < 2 || memchr(name->s, '=', name->len) != NULL)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "expected a wrapper name after '%s'", kname);
+    if ((st = pm_check_name(b, name, line->lineno, err)) != CM_OK)
+        return st;
+    if (cm_strmap_get(&b->cur.names, name->s, name->len, &first) == CM_OK)
+        return PM_FAIL(b, err, CM_ERR_NAME, line->lineno, name->col,
+                       "duplicate wrapper '%.*s' in tree '%s' (first declared at line %u)",
+                       (int)name->len, name->s, b->cur.tree.name,
+                       b->cur.nodes[first].node.line);
+    if (b->cur.nnodes == RT_PATHMAP_NODES_MAX)
+        return PM_FAIL(b, err, CM_ERR_RANGE, line->lineno, name->col,
+                       "too many wrappers in tree '%s' (at most %d)",
+                       b->cur.tree.name, RT_PATHMAP_NODES_MAX);
+    if ((st = pm_params(b, line, 2, allowed, kname, params, &nparams, err)) != CM_OK)
+        return st;
+    if (pm_reserve((void **)&b->cur.nodes, &b->cur.cap_nodes, b->cur.nnodes,
+                   sizeof(*b->cur.nodes)))
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    nb = &b->cur.nodes[b->cur.nnodes];
+    nb->node.kind = kind;
+    nb->node.line = line->lineno;
+    nb->node.col = line->toks[0].col;
+    nb->node.parent = RT_ID_NONE;
+    nb->node.wait = RT_WAIT_AUTO;
+    if ((nb->node.name = pm_strdup(b, name)) == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    if ((st = pm_host_ref(b, line, pm_param_find(params, nparams, "host"), kname,
+                          &nb->node.host, err)) != CM_OK)
+        return st;
+    if ((st = pm_node_parent(b, line, pm_param_find(params, nparams, "parent"),
+                             nb, err)) != CM_OK)
+        return st;
+    if (pm_param_find(params, nparams, "wait") != NULL &&
+        (st = pm_wait_param(b, line, pm_param_find(params, nparams, "wait"),
+                            &nb->node, err)) != CM_OK)
+        return st;
+    if (cm_strmap_put(&b->cur.names, nb->node.name, name->len, b->cur.nnodes) != CM_OK)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    b->host_used[nb->node.host] = true;
+    b->cur.nnodes++;
+    return CM_OK;
+}
+
+/* Appends one mapping per thread of "N" or "N-M" (already range-checked). */
+static cm_status_t pm_thread_range(pm_builder_t *b, const pm_line_t *line,
+                                   const char *s, uint32_t len, unsigned col,
+                                   rt_host_id_t host, const pm_ref_t *enter,
+                                   cm_err_t *err)
+{
+    const char *dash = memchr(s, '-', len);
+    uint32_t lo, hi;
+    cm_status_t st;
+
+    if ((st = pm_number(b, s, dash ? (uint32_t)(dash - s) : len, line->lineno, col,
+                        &lo, err)) != CM_OK)
+        return st;
+    hi = lo;
+    if (dash != NULL &&
+        (st = pm_number(b, dash + 1, len - (uint32_t)(dash - s) - 1, line->lineno,
+                        col + (unsigned)(dash - s) + 1, &hi, err)) != CM_OK)
+        return st;
+    if (hi < lo)
+        return PM_FAIL(b, err, CM_ERR_RANGE, line->lineno, col,
+                       "invalid thread range '%.*s' (start above end)", (int)len, s);
+    if ((uint64_t)b->cur.nthreads + (hi - lo) + 1 > RT_PATHMAP_THREADS_MAX)
+        return PM_FAIL(b, err, CM_ERR_RANGE, line->lineno, col,
+                       "too many threads in tree '%s' (at most %d)",
+                       b->cur.tree.name, RT_PATHMAP_THREADS_MAX);
+    for (uint64_t t = lo; t <= hi; t++) {
+        pm_thread_build_t *tb;
+
+        if (pm_reserve((void **)&b->cur.threads, &b->cur.cap_threads,
+                       b->cur.nthreads, sizeof(*b->cur.threads)))
+            return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+        tb = &b->cur.threads[b->cur.nthreads++];
+        tb->map.id = (rt_thread_id_t)t;
+        tb->map.host = host;
+        tb->map.enter = RT_ID_NONE;
+        tb->map.line = line->lineno;
+        tb->map.col = col;
+        tb->enter = *enter;
+    }
+    return CM_OK;
+}
+
+static cm_status_t pm_stmt_threads(pm_builder_t *b, const pm_line_t *line,
+                                   cm_err_t *err)
+{
+    static const char *const allowed[] = { "host", "enter", NULL };
+    const pm_tok_t *ranges = &line->toks[1];
+    const pm_param_t *enter_p;
+    pm_param_t params[2];
+    uint32_t nparams, start = 0;
+    rt_host_id_t host;
+    pm_ref_t enter;
+    cm_status_t st;
+
+    if (!b->in_tree)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "'threads' before any 'tree' line");
+    if (line->ntoks < 2 || memchr(ranges->s, '=', ranges->len) != NULL)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "expected thread numbers after 'threads' (e.g. 0-3,8)");
+    if ((st = pm_params(b, line, 2, allowed, "threads", params, &nparams, err)) != CM_OK)
+        return st;
+    if ((st = pm_host_ref(b, line, pm_param_find(params, nparams, "host"), "threads",
+                          &host, err)) != CM_OK)
+        return st;
+    if ((enter_p = pm_param_find(params, nparams, "enter")) == NULL)
+        return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
+                       "threads needs enter=");
+    enter.col = enter_p->value.col;
+    if ((enter.name = pm_strdup(b, &enter_p->value)) == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    for (uint32_t i = 0; i <= ranges->len; i++) {
+        if (i < ranges->len && ranges->s[i] != ',')
+            continue;
+        if ((st = pm_thread_range(b, line, ranges->s + start, i - start,
+                                  ranges->col + start, host, &enter, err)) != CM_OK)
+            return st;
+        start = i + 1;
+    }
+    b->host_used[host] = true;
+    return CM_OK;
+}
+
+static cm_status_t pm_statement(pm_builder_t *b, const pm_line_t *line,
+                                cm_err_t *err)
+{
+    const pm_tok_t *kw = &line->toks[0];
+
+    if (tok_is(kw, "host"))
+        return pm_stmt_host(b, line, err);
+    if (tok_is(kw, "tree"))
+        return pm_stmt_tree(b, line, err);
+    if (tok_is(kw, "core"))
+        return pm_stmt_node(b, line, RT_NODE_CORE, err);
+    if (tok_is(kw, "gred"))
+        return pm_stmt_node(b, line, RT_NODE_GRED, err);
+    if (tok_is(kw, "proxy"))
+        return pm_stmt_node(b, line, RT_NODE_PROXY, err);
+    if (tok_is(kw, "threads"))
+        return pm_stmt_threads(b, line, err);
+    return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, kw->col,
+                   "unknown keyword '%.*s' (expected host, tree, core, gred, proxy "
+                   "or threads)", (int)kw->len, kw->s);
+}
+
+/* ---- the file --------------------------------------------------------- */
+
+/* Runs every line of text through the splitter and the statements. */
+static cm_status_t pm_lines(pm_builder_t *b, const char *text, size_t len,
+                            uint32_t *nstatements_p, cm_err_t *err)
+{
+    pm_line_t line = { 0, NULL, 0 };
+    size_t pos = 0;
+    cm_status_t st = CM_OK;
+
+    if ((line.toks = malloc(PM_TOKENS_MAX * sizeof(*line.toks))) == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    *nstatements_p = 0;
+    while (pos < len && st == CM_OK) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - text) : len;
+
+        line.lineno++;
+        st = pm_line_split(b, text + pos, end - pos, &line, err);
+        if (st == CM_OK && line.ntoks > 0) {
+            st = pm_statement(b, &line, err);
+            (*nstatements_p)++;
+        }
+        pos = end + 1;
+    }
+    free(line.toks);
+    return st;
+}
+
+static void pm_builder_cleanup(pm_builder_t *b)
+{
+    free(b->hosts);
+    free(b->host_used);
+    free(b->seen);
+    free(b->cur.nodes);
+    free(b->cur.threads);
+    cm_strmap_cleanup(&b->cur.names);
+    cm_strmap_cleanup(&b->host_names);
+    cm_strmap_cleanup(&b->tree_names);
+}
+
+/* Moves the builder's results into a pathmap allocated in the arena. */
+static cm_status_t pm_build_result(pm_builder_t *b, const char *text, size_t len,
+                                   rt_pathmap_t **pm_p, cm_err_t *err)
+{
+    rt_pathmap_t *pm = cm_arena_alloc(b->arena, sizeof(*pm));
+
+    if (pm == NULL ||
+        (pm->hosts = cm_arena_alloc(b->arena, b->nhosts * sizeof(*pm->hosts))) == NULL ||
+        (pm->text = cm_arena_strndup(b->arena, text, len)) == NULL ||
+        (pm->path = cm_arena_strndup(b->arena, b->path, strlen(b->path))) == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    memcpy(pm->hosts, b->hosts, b->nhosts * sizeof(*pm->hosts));
+    pm->nhosts = b->nhosts;
+    pm->trees = b->trees;
+    pm->ntrees = b->ntrees;
+    pm->len = len;
+    pm->hash = rt_hash_fnv1a(text, len);
+    pm->arena = b->arena;
+    *pm_p = pm;
+    return CM_OK;
+}
+
+cm_status_t rt_pathmap_parse(const char *path, const char *text, size_t len,
+                             rt_pathmap_t **pm_p, cm_err_t *err)
+{
+    pm_builder_t b;
+    uint32_t nstatements = 0;
+    cm_status_t st;
+
+    memset(&b, 0, sizeof(b));
+    b.path = path ? path : "<pathmap>";
+    if (len > RT_PATHMAP_BYTES_MAX)
+        return CM_ERR_AT(err, CM_ERR_RANGE, b.path, 0, 0,
+                         "file too large (%zu bytes; at most %u)", len,
+                         RT_PATHMAP_BYTES_MAX);
+    b.arena = cm_arena_create();
+    b.host_used = calloc(RT_PATHMAP_HOSTS_MAX, sizeof(*b.host_used));
+    b.trees = b.arena ? cm_arena_alloc(b.arena, RT_PATHMAP_TREES_MAX * sizeof(*b.trees))
+                      : NULL;
+    if (b.arena == NULL || b.host_used == NULL || b.trees == NULL)
+        st = CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    else
+        st = pm_lines(&b, text, len, &nstatements, err);
+    if (st == CM_OK && b.in_tree)
+        st = pm_tree_finish(&b, err);
+    if (st == CM_OK && nstatements == 0)
+        st = CM_ERR_AT(err, CM_ERR_SYNTAX, b.path, 1, 1,
+                       "empty pathmap (no host, tree or thread declared)");
+    if (st == CM_OK)
+        st = pm_pathmap_finish(&b, err);
+    if (st == CM_OK)
+        st = pm_build_result(&b, text, len, pm_p, err);
+    if (st != CM_OK)
+        cm_arena_destroy(b.arena);
+    pm_builder_cleanup(&b);
+    return st;
+}
+
+cm_status_t rt_pathmap_load(const char *path, rt_pathmap_t **pm_p, cm_err_t *err)
+{
+    struct stat sb;
+    char *text;
+    ssize_t got = 0;
+    size_t size;
+    cm_status_t st;
+    int fd = open(path, O_RDONLY);
+
+    if (fd < 0)
+        return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "not a regular file");
+    }
+    if ((size_t)sb.st_size > RT_PATHMAP_BYTES_MAX) {
+        close(fd);
+        return CM_ERR_AT(err, CM_ERR_RANGE, path, 0, 0,
+                         "file too large (%lld bytes; at most %u)",
+                         (long long)sb.st_size, RT_PATHMAP_BYTES_MAX);
+    }
+    size = (size_t)sb.st_size;
+    if ((text = malloc(size + 1)) == NULL) {
+        close(fd);
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    }
+    for (size_t done = 0; done < size; done += (size_t)got) {
+        got = read(fd, text + done, size - done);
+        if (got <= 0) {
+            size = done;        /* the file shrank or failed: parse what we have */
+            if (got < 0) {
+                st = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "read: %s", strerror(errno));
+                free(text);
+                close(fd);
+                return st;
+            }
+            break;
+        }
+    }
+    close(fd);
+    st = rt_pathmap_parse(path, text, size, pm_p, err);
+    free(text);
+    return st;
+}

@@ -1,0 +1,77 @@
+/*
+ * tree.c - read-only helpers over a parsed pathmap (rt_pathmap.h).
+ */
+#include <string.h>
+#include "../api/rt_pathmap.h"
+#include "../../common/cm_arena.h"
+
+void rt_pathmap_destroy(rt_pathmap_t *pm)
+{
+    if (pm != NULL)
+        cm_arena_destroy(pm->arena);   /* pm itself lives in the arena */
+}
+
+const rt_tree_t *rt_pathmap_tree(const rt_pathmap_t *pm, const char *name)
+{
+    if (pm->ntrees == 0)
+        return NULL;
+    if (name == NULL)
+        return &pm->trees[0];
+    for (uint32_t i = 0; i < pm->ntrees; i++) {
+        if (strcmp(pm->trees[i].name, name) == 0)
+            return &pm->trees[i];
+    }
+    return NULL;
+}
+
+uint32_t rt_tree_path_len(const rt_tree_t *tree, const rt_thread_map_t *thread)
+{
+    return tree->nodes[thread->enter].depth + 1;
+}
+
+const char *rt_node_kind_name(rt_node_kind_t kind)
+{
+    switch (kind) {
+    case RT_NODE_CORE:  return "core";
+    case RT_NODE_GRED:  return "gred";
+    case RT_NODE_PROXY: return "proxy";
+    }
+    return "?";
+}
+
+const char *rt_dtype_name(rt_dtype_t dtype)
+{
+    switch (dtype) {
+    case RT_DTYPE_INT32:  return "int32";
+    case RT_DTYPE_INT64:  return "int64";
+    case RT_DTYPE_DOUBLE: return "double";
+    }
+    return "?";
+}
+
+size_t rt_dtype_size(rt_dtype_t dtype)
+{
+    return dtype == RT_DTYPE_INT32 ? 4 : 8;
+}
+
+const char *rt_op_name(rt_op_t op)
+{
+    switch (op) {
+    case RT_OP_SUM: return "sum";
+    case RT_OP_MIN: return "min";
+    case RT_OP_MAX: return "max";
+    }
+    return "?";
+}
+
+uint64_t rt_hash_fnv1a(const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    uint64_t h = 1469598103934665603ull;
+
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
