@@ -1,0 +1,580 @@
+/*
+ * gsum - the allreduce benchmark of the PATHS paper (Figure 7).
+ *
+ *   mpirun -np H bin/gsum -p PATHMAP [-n N] [-w W] [-s 4,256]
+ *   mpirun -np T bin/gsum --native  [-n N] [-w W] [-s 4,256]
+ *
+ * Every computational thread of the pathmap's tree (one MPI rank per host)
+ * meets at a barrier, then makes N allreduces alternating between two
+ * identical instances of the tree.  Every result is compared with its
+ * closed-form value, and a wrong one aborts the job.  --native runs the
+ * same loop with one contributor per rank calling MPI_Allreduce: the
+ * baseline a user would otherwise pick.
+ *
+ * Contributions: thread t's element j in operation k is t + 1 + c with
+ * c = (k mod V + j) mod 64, so results change from one operation to the
+ * next (a stale result is caught) and the expected value is closed-form:
+ * sum = sum(t + 1) + T c, min = min(t) + 1 + c, max = max(t) + 1 + c.  The
+ * V input and expected tuples are built before timing (V = 64, fewer for
+ * tuples over 64 KiB) so the timed loop only copies and compares.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../runtime/api/rt_exec.h"
+
+#define GSUM_SIZES_MAX 32
+#define GSUM_VARIANTS  64
+
+typedef struct gsum_opts {
+    const char *pathmap, *tree;
+    long        iters, warmup;
+    size_t      sizes[GSUM_SIZES_MAX];
+    int         nsizes;
+    int         native;
+    rt_dtype_t  dtype;           /* --native only; else the tree's */
+    rt_op_t     op;
+    int64_t     spin_ns, yield_ns;
+} gsum_opts_t;
+
+/* What every thread of one rank shares while running. */
+typedef struct gsum_run {
+    const gsum_opts_t *o;
+    rt_exec_t         *ex;
+    rt_dtype_t         dtype;
+    rt_op_t            op;
+    uint64_t           sum_ids;  /* sum of (t + 1) over the tree's threads */
+    uint32_t           nthreads, min_id, max_id;
+    pthread_barrier_t  barrier;  /* local threads + main */
+    unsigned char     *expected; /* [V][bytes] of the current size */
+    size_t             bytes;
+    unsigned           variants;
+    double            *elapsed;  /* [local][size] seconds */
+} gsum_run_t;
+
+typedef struct gsum_thread {
+    gsum_run_t    *run;
+    uint32_t       local;
+    uint32_t       id;
+    unsigned char *in;           /* [V][max bytes] */
+    unsigned char *out;
+    pthread_t      thread;
+} gsum_thread_t;
+
+static int g_rank;
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+"usage: mpirun -np HOSTS gsum -p PATHMAP [options]\n"
+"       mpirun -np RANKS gsum --native [options]\n"
+"The allreduce benchmark of the PATHS paper: every thread of the pathmap's\n"
+"tree makes N allreduces alternating between two instances of the tree; each\n"
+"result is verified.  Prints OSU-style rows: time per allreduce over threads.\n"
+"  -p, --pathmap FILE    pathmap to run (docs/pathmap.md); one rank per host\n"
+"  -t, --tree NAME       tree of the pathmap (default: the first)\n"
+"  -n, --iterations N    allreduces per thread, measured (default 10000)\n"
+"  -w, --warmup N        allreduces before measuring (default 100)\n"
+"  -s, --size LIST       tuple bytes, comma-separated, each a multiple of the\n"
+"                        element size (default 4; the paper used 4 and 256)\n"
+"      --native          one contributor per rank calling MPI_Allreduce\n"
+"      --type T          element type with --native: int32 (default), int64, double\n"
+"      --op OP           reduction with --native: sum (default), min, max\n"
+"      --spin-ns N       wait budget: spin this long before yielding\n"
+"      --yield-ns N      then yield this long before blocking (default: auto)\n"
+"  -h, --help            this text\n"
+"Threads of one rank need CPUs of their own to be fast: with 2 ranks or fewer\n"
+"Open MPI binds each rank to one core, so add 'mpirun --bind-to none'.\n");
+}
+
+static int parse_long(const char *opt, const char *s, long min, long *v)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+
+    if (*s == '\0' || *end != '\0' || x < min || x > INT_MAX) {
+        if (g_rank == 0)
+            fprintf(stderr, "gsum: %s: '%s' is not an integer >= %ld\n", opt, s, min);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+static int parse_sizes(gsum_opts_t *o, const char *list)
+{
+    char buf[512], *save = NULL, *tok;
+    long v;
+
+    snprintf(buf, sizeof(buf), "%s", list);
+    o->nsizes = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (o->nsizes == GSUM_SIZES_MAX || parse_long("-s", tok, 1, &v) != 0)
+            return -1;
+        o->sizes[o->nsizes++] = (size_t)v;
+    }
+    return o->nsizes > 0 ? 0 : -1;
+}
+
+static int parse_enum(const char *opt, const char *s, const char *const *names,
+                      int *value)
+{
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *value = i;
+            return 0;
+        }
+    }
+    if (g_rank == 0)
+        fprintf(stderr, "gsum: %s: unknown '%s' (expected %s, %s or %s)\n", opt, s,
+                names[0], names[1], names[2]);
+    return -1;
+}
+
+/* 0 ok, 1 help printed, -1 error (printed on rank 0). */
+static int parse_args(int argc, char **argv, gsum_opts_t *o)
+{
+    static const struct option longopts[] = {
+        { "pathmap", 1, 0, 'p' }, { "tree", 1, 0, 't' }, { "iterations", 1, 0, 'n' },
+        { "warmup", 1, 0, 'w' }, { "size", 1, 0, 's' }, { "native", 0, 0, 'N' },
+        { "type", 1, 0, 'T' }, { "op", 1, 0, 'O' }, { "spin-ns", 1, 0, 'S' },
+        { "yield-ns", 1, 0, 'Y' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    static const char *const types[] = { "int32", "int64", "double" };
+    static const char *const ops[] = { "sum", "min", "max" };
+    int c, rc = 0, e;
+    long v;
+
+    memset(o, 0, sizeof(*o));
+    o->iters = 10000;
+    o->warmup = 100;
+    o->sizes[0] = 4;
+    o->nsizes = 1;
+    o->spin_ns = o->yield_ns = -1;
+    opterr = g_rank == 0;
+    while (rc == 0 && (c = getopt_long(argc, argv, "p:t:n:w:s:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p': o->pathmap = optarg; break;
+        case 't': o->tree = optarg; break;
+        case 'n': rc = parse_long("-n", optarg, 1, &o->iters); break;
+        case 'w': rc = parse_long("-w", optarg, 0, &o->warmup); break;
+        case 's': rc = parse_sizes(o, optarg); break;
+        case 'N': o->native = 1; break;
+        case 'T': rc = parse_enum("--type", optarg, types, &e); o->dtype = (rt_dtype_t)e; break;
+        case 'O': rc = parse_enum("--op", optarg, ops, &e); o->op = (rt_op_t)e; break;
+        case 'S': rc = parse_long("--spin-ns", optarg, 0, &v); o->spin_ns = v; break;
+        case 'Y': rc = parse_long("--yield-ns", optarg, 0, &v); o->yield_ns = v; break;
+        case 'h': if (g_rank == 0) usage(stdout); return 1;
+        default: rc = -1; break;
+        }
+    }
+    if (rc == 0 && optind < argc) {
+        if (g_rank == 0)
+            fprintf(stderr, "gsum: unexpected argument '%s'\n", argv[optind]);
+        rc = -1;
+    }
+    if (rc == 0 && !o->native == !o->pathmap) {
+        if (g_rank == 0)
+            fprintf(stderr, "gsum: give either -p PATHMAP or --native\n");
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ---- contributions and expected results ---------------------------- */
+
+static void put_value(rt_dtype_t dtype, void *buf, size_t j, uint64_t v)
+{
+    if (dtype == RT_DTYPE_INT32)
+        ((uint32_t *)buf)[j] = (uint32_t)v;
+    else if (dtype == RT_DTYPE_INT64)
+        ((uint64_t *)buf)[j] = v;
+    else
+        ((double *)buf)[j] = (double)v;
+}
+
+static unsigned variants_for(size_t bytes)
+{
+    size_t v = ((size_t)4 << 20) / (bytes * GSUM_VARIANTS);
+    return v >= GSUM_VARIANTS ? GSUM_VARIANTS : v < 2 ? 2 : (unsigned)v;
+}
+
+/* Thread `id`'s V input tuples of `bytes`. */
+static void fill_inputs(const gsum_run_t *r, uint32_t id, unsigned char *in)
+{
+    size_t elem = rt_dtype_size(r->dtype), n = r->bytes / elem;
+
+    for (unsigned v = 0; v < r->variants; v++) {
+        for (size_t j = 0; j < n; j++)
+            put_value(r->dtype, in + v * r->bytes, j, id + 1 + ((v + j) % 64));
+    }
+}
+
+static void fill_expected(gsum_run_t *r)
+{
+    size_t elem = rt_dtype_size(r->dtype), n = r->bytes / elem;
+
+    for (unsigned v = 0; v < r->variants; v++) {
+        for (size_t j = 0; j < n; j++) {
+            uint64_t c = (v + j) % 64, x;
+            if (r->op == RT_OP_SUM)
+                x = r->sum_ids + (uint64_t)r->nthreads * c;
+            else
+                x = (r->op == RT_OP_MIN ? r->min_id : r->max_id) + 1 + c;
+            put_value(r->dtype, r->expected + v * r->bytes, j, x);
+        }
+    }
+}
+
+static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
+{
+    const unsigned char *want = r->expected + (size_t)(k % r->variants) * r->bytes;
+    size_t elem = rt_dtype_size(r->dtype);
+
+    if (memcmp(out, want, r->bytes) == 0)
+        return;
+    for (size_t j = 0; j < r->bytes / elem; j++) {
+        if (memcmp((const char *)out + j * elem, want + j * elem, elem) == 0)
+            continue;
+        fprintf(stderr, "gsum: rank %d: thread %u, operation %ld, element %zu: wrong "
+                "result (%s %s over %u threads): got 0x%llx, expected 0x%llx\n",
+                g_rank, id, k, j, rt_dtype_name(r->dtype), rt_op_name(r->op),
+                r->nthreads, elem == 4 ? (unsigned long long)((const uint32_t *)out)[j]
+                                       : (unsigned long long)((const uint64_t *)out)[j],
+                elem == 4 ? (unsigned long long)((const uint32_t *)want)[j]
+                          : (unsigned long long)((const uint64_t *)want)[j]);
+        break;
+    }
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+/* ---- the tree run ---------------------------------------------------- */
+
+/* All threads of all ranks: local barrier, one MPI barrier, local barrier. */
+static void barrier_all(gsum_run_t *r, int is_main)
+{
+    pthread_barrier_wait(&r->barrier);
+    if (is_main)
+        MPI_Barrier(MPI_COMM_WORLD);
+    pthread_barrier_wait(&r->barrier);
+}
+
+static void *gsum_thread_main(void *arg)
+{
+    gsum_thread_t *th = arg;
+    gsum_run_t *r = th->run;
+
+    for (int s = 0; s < r->o->nsizes; s++) {
+        long k = 0;
+        double t0;
+
+        barrier_all(r, 0);          /* main has set r->bytes and expected */
+        fill_inputs(r, th->id, th->in);
+        for (long i = 0; i < r->o->warmup; i++, k++) {
+            rt_exec_allreduce(r->ex, th->local, (unsigned)(k & 1),
+                              th->in + (size_t)(k % r->variants) * r->bytes, th->out, r->bytes);
+            verify(r, th->id, k, th->out);
+        }
+        barrier_all(r, 0);
+        t0 = MPI_Wtime();
+        for (long i = 0; i < r->o->iters; i++, k++) {
+            rt_exec_allreduce(r->ex, th->local, (unsigned)(k & 1),
+                              th->in + (size_t)(k % r->variants) * r->bytes, th->out, r->bytes);
+            verify(r, th->id, k, th->out);
+        }
+        r->elapsed[(size_t)th->local * r->o->nsizes + s] = MPI_Wtime() - t0;
+        barrier_all(r, 0);          /* main may now change the size */
+    }
+    return NULL;
+}
+
+/* Rank 0 prints one row: per-thread time per allreduce, over all threads. */
+static void report_row(const gsum_opts_t *o, size_t bytes, const double *per_op,
+                       uint32_t n)
+{
+    double mine[3] = { INFINITY, 0.0, 0.0 }, all[3];
+    double mn[1], mx[1], sum[1];
+    uint32_t count = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        mine[0] = fmin(mine[0], per_op[i]);
+        mine[1] = fmax(mine[1], per_op[i]);
+        mine[2] += per_op[i];
+    }
+    MPI_Reduce(&mine[0], mn, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&mine[1], mx, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&mine[2], sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&n, &count, 1, MPI_UINT32_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    all[0] = mn[0], all[1] = mx[0], all[2] = sum[0];
+    if (g_rank == 0)
+        printf("%-10zu%18.2f%18.2f%18.2f%14ld\n", bytes, all[2] / count * 1e6,
+               all[0] * 1e6, all[1] * 1e6, o->iters);
+}
+
+static void print_header(void)
+{
+    if (g_rank == 0)
+        printf("# %-8s%18s%18s%18s%14s\n", "Size", "Avg Latency(us)", "Min Latency(us)",
+               "Max Latency(us)", "Iterations");
+}
+
+static void describe_tree(const gsum_opts_t *o, gsum_run_t *r, const rt_pathmap_t *pm)
+{
+    const rt_tree_t *t = rt_exec_tree(r->ex);
+    rt_wait_policy_t p = rt_exec_policy(r->ex);
+    uint32_t nlocal = rt_exec_local_count(r->ex), busy = nlocal + rt_exec_service_count(r->ex);
+
+    if (busy > rt_wait_cpus_available())
+        fprintf(stderr, "gsum: rank %d: note: %u threads share %u CPU(s); if the rank is "
+                "bound to a core, run mpirun with --bind-to none\n", g_rank, busy,
+                rt_wait_cpus_available());
+    if (g_rank != 0)
+        return;
+    printf("# paptree gsum: pathmap %s, tree %s (%s %s), %u hosts, %u threads, "
+           "2 instances\n", o->pathmap, t->name, rt_dtype_name(t->dtype), rt_op_name(t->op),
+           pm->nhosts, t->nthreads);
+    printf("# warm-up %ld, wait on rank 0: spin %llu ns then yield %llu ns%s\n", o->warmup,
+           (unsigned long long)p.spin_ns, (unsigned long long)p.yield_ns,
+           o->spin_ns < 0 && o->yield_ns < 0 ? " (auto)" : "");
+}
+
+static int check_sizes(const gsum_opts_t *o, rt_dtype_t dtype, size_t *max_p)
+{
+    size_t elem = rt_dtype_size(dtype);
+
+    *max_p = 0;
+    for (int s = 0; s < o->nsizes; s++) {
+        if (o->sizes[s] % elem != 0) {
+            if (g_rank == 0)
+                fprintf(stderr, "gsum: -s %zu is not a multiple of the %zu-byte %s "
+                        "element\n", o->sizes[s], elem, rt_dtype_name(dtype));
+            return -1;
+        }
+        if (o->sizes[s] > *max_p)
+            *max_p = o->sizes[s];
+    }
+    return 0;
+}
+
+static void run_threads(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
+{
+    size_t maxb = 0;
+
+    for (int s = 0; s < r->o->nsizes; s++)
+        maxb = r->o->sizes[s] > maxb ? r->o->sizes[s] : maxb;
+    r->expected = malloc(GSUM_VARIANTS * maxb);
+    for (uint32_t i = 0; i < nlocal; i++) {
+        th[i].run = r;
+        th[i].local = i;
+        th[i].id = rt_exec_local_thread(r->ex, i)->id;
+        th[i].in = malloc(GSUM_VARIANTS * maxb);
+        th[i].out = malloc(maxb);
+        if (!th[i].in || !th[i].out || !r->expected ||
+            pthread_create(&th[i].thread, NULL, gsum_thread_main, &th[i]) != 0) {
+            fprintf(stderr, "gsum: rank %d: cannot start thread %u\n", g_rank, th[i].id);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    for (int s = 0; s < r->o->nsizes; s++) {
+        r->bytes = r->o->sizes[s];
+        r->variants = variants_for(r->bytes);
+        fill_expected(r);
+        barrier_all(r, 1);
+        barrier_all(r, 1);
+        barrier_all(r, 1);
+    }
+    for (uint32_t i = 0; i < nlocal; i++) {
+        pthread_join(th[i].thread, NULL);
+        free(th[i].in);
+        free(th[i].out);
+    }
+    free(r->expected);
+}
+
+static void tree_stats(gsum_run_t *r)
+{
+    const rt_tree_t *t = rt_exec_tree(r->ex);
+
+    r->dtype = t->dtype;
+    r->op = t->op;
+    r->nthreads = t->nthreads;
+    r->min_id = t->threads[0].id;                 /* threads are sorted by id */
+    r->max_id = t->threads[t->nthreads - 1].id;
+    for (uint32_t i = 0; i < t->nthreads; i++)
+        r->sum_ids += t->threads[i].id + 1;
+}
+
+static int run_tree(const gsum_opts_t *o)
+{
+    rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns };
+    rt_pathmap_t *pm = NULL;
+    gsum_run_t r;
+    gsum_thread_t *th;
+    cm_err_t err;
+    cm_status_t st;
+    uint32_t nlocal;
+    double *per_op;
+    char prefix[32];
+
+    cm_err_clear(&err);
+    snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
+    st = rt_pathmap_load(o->pathmap, &pm, &err);
+    if (st == CM_OK && rt_pathmap_tree(pm, o->tree) != NULL &&
+        check_sizes(o, rt_pathmap_tree(pm, o->tree)->dtype, &params.max_bytes) != 0)
+        st = CM_ERR(&err, CM_ERR_INVALID, "invalid -s (see above)");
+    if (st == CM_OK)
+        st = rt_pathmap_tree(pm, o->tree) ? CM_OK :
+             CM_ERR(&err, CM_ERR_NAME, "pathmap '%s' has no tree '%s'", o->pathmap, o->tree);
+    if (st != CM_OK)
+        cm_err_print(stderr, prefix, &err);
+    if ((st = rt_mpi_agree(MPI_COMM_WORLD, st, &err)) != CM_OK) {
+        rt_pathmap_destroy(pm);
+        return 1;
+    }
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    if (rt_exec_create(pm, &params, MPI_COMM_WORLD, &r.ex, &err) != CM_OK) {
+        cm_err_print(stderr, prefix, &err);
+        rt_pathmap_destroy(pm);
+        return 1;
+    }
+    tree_stats(&r);
+    describe_tree(o, &r, pm);
+    nlocal = rt_exec_local_count(r.ex);
+    th = calloc(nlocal + 1, sizeof(*th));
+    r.elapsed = calloc((size_t)(nlocal + 1) * o->nsizes, sizeof(*r.elapsed));
+    per_op = calloc(nlocal + 1, sizeof(*per_op));
+    if (th == NULL || r.elapsed == NULL || per_op == NULL) {
+        fprintf(stderr, "%sout of memory\n", prefix);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    pthread_barrier_init(&r.barrier, NULL, nlocal + 1);
+    run_threads(&r, th, nlocal);
+    rt_exec_destroy(r.ex);
+    print_header();
+    for (int s = 0; s < o->nsizes; s++) {
+        for (uint32_t i = 0; i < nlocal; i++)
+            per_op[i] = r.elapsed[(size_t)i * o->nsizes + s] / (double)o->iters;
+        report_row(o, o->sizes[s], per_op, nlocal);
+    }
+    free(per_op);
+    pthread_barrier_destroy(&r.barrier);
+    free(r.elapsed);
+    free(th);
+    rt_pathmap_destroy(pm);
+    return 0;
+}
+
+/* ---- the native baseline -------------------------------------------- */
+
+static MPI_Datatype native_type(rt_dtype_t dtype)
+{
+    return dtype == RT_DTYPE_INT32 ? MPI_INT32_T :
+           dtype == RT_DTYPE_INT64 ? MPI_INT64_T : MPI_DOUBLE;
+}
+
+static MPI_Op native_op(rt_op_t op)
+{
+    return op == RT_OP_SUM ? MPI_SUM : op == RT_OP_MIN ? MPI_MIN : MPI_MAX;
+}
+
+static double native_size(gsum_run_t *r, MPI_Comm comm[2], unsigned char *in,
+                          unsigned char *out)
+{
+    int count = (int)(r->bytes / rt_dtype_size(r->dtype));
+    long k = 0;
+    double t0;
+
+    r->variants = variants_for(r->bytes);
+    fill_expected(r);
+    fill_inputs(r, (uint32_t)g_rank, in);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (long i = 0; i < r->o->warmup; i++, k++) {
+        MPI_Allreduce(in + (size_t)(k % r->variants) * r->bytes, out, count,
+                      native_type(r->dtype), native_op(r->op), comm[k & 1]);
+        verify(r, (uint32_t)g_rank, k, out);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    for (long i = 0; i < r->o->iters; i++, k++) {
+        MPI_Allreduce(in + (size_t)(k % r->variants) * r->bytes, out, count,
+                      native_type(r->dtype), native_op(r->op), comm[k & 1]);
+        verify(r, (uint32_t)g_rank, k, out);
+    }
+    return (MPI_Wtime() - t0) / (double)r->o->iters;
+}
+
+static int run_native(const gsum_opts_t *o)
+{
+    gsum_run_t r;
+    MPI_Comm comm[2];
+    unsigned char *in, *out;
+    size_t maxb;
+    int size;
+
+    if (check_sizes(o, o->dtype, &maxb) != 0)
+        return 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    r.dtype = o->dtype;
+    r.op = o->op;
+    r.nthreads = (uint32_t)size;
+    r.min_id = 0;
+    r.max_id = (uint32_t)size - 1;
+    r.sum_ids = (uint64_t)size * (uint64_t)(size + 1) / 2;
+    in = malloc(GSUM_VARIANTS * maxb);
+    out = malloc(maxb);
+    r.expected = malloc(GSUM_VARIANTS * maxb);
+    if (!in || !out || !r.expected)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm[0]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm[1]);
+    if (g_rank == 0)
+        printf("# paptree gsum --native: MPI_Allreduce, %d ranks (one contributor each), "
+               "%s %s, 2 communicators\n# warm-up %ld\n", size, rt_dtype_name(o->dtype),
+               rt_op_name(o->op), o->warmup);
+    print_header();
+    for (int s = 0; s < o->nsizes; s++) {
+        double per_op;
+        r.bytes = o->sizes[s];
+        per_op = native_size(&r, comm, in, out);
+        report_row(o, r.bytes, &per_op, 1);
+    }
+    MPI_Comm_free(&comm[0]);
+    MPI_Comm_free(&comm[1]);
+    free(in);
+    free(out);
+    free(r.expected);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    gsum_opts_t o;
+    cm_err_t err;
+    int rc;
+
+    cm_err_clear(&err);
+    if (rt_mpi_init(&argc, &argv, &err) != CM_OK) {
+        cm_err_print(stderr, "gsum: ", &err);
+        MPI_Finalize();
+        return 1;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    rc = parse_args(argc, argv, &o);
+    if (rc != 0) {
+        if (rc < 0 && g_rank == 0)
+            fprintf(stderr, "gsum: try 'gsum --help'\n");
+        MPI_Finalize();
+        return rc < 0 ? 2 : 0;
+    }
+    rc = o.native ? run_native(&o) : run_tree(&o);
+    fflush(stdout);
+    MPI_Finalize();
+    return rc;
+}

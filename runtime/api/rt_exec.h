@@ -1,0 +1,89 @@
+/*
+ * rt_exec.h - runs a pathmap's tree on MPI + pthreads with PATHS semantics.
+ *
+ * One MPI process per pathmap host (rank i = host i).  The program creates
+ * its own computational threads; each calls rt_exec_allreduce on its path.
+ * Wrappers run in the calling thread until a proxy forwards the tuple to
+ * another host; there a service thread that serves that link (one per
+ * proxy and tree instance, started by rt_exec_create) runs the wrappers
+ * below.  Results return up the same path.
+ *
+ * A tree is instantiated `ninstances` times (Gsum alternates two identical
+ * instances so that consecutive operations do not interfere); instances
+ * share nothing.
+ *
+ * Errors: setup problems (rank count, pathmap mismatch, thread support)
+ * come back as a status and a message on every rank, without a hang.  A
+ * failure in the middle of an operation (an MPI error) cannot be recovered
+ * by the other ranks, so it is reported and the job is aborted.
+ */
+#ifndef RT_EXEC_H
+#define RT_EXEC_H
+
+#include <mpi.h>
+#include "rt_pathmap.h"
+#include "rt_wait.h"
+
+typedef struct rt_exec rt_exec_t;
+
+typedef struct rt_exec_params {
+    const char *tree;          /* tree name; NULL = the first tree */
+    unsigned    ninstances;    /* >= 1; Gsum uses 2 */
+    size_t      max_bytes;     /* largest tuple, a multiple of the element size */
+    int64_t     spin_ns;       /* wait budgets; < 0 = rt_wait_policy_auto */
+    int64_t     yield_ns;
+} rt_exec_params_t;
+
+/*
+ * MPI_Init_thread asking for MPI_THREAD_MULTIPLE.  CM_ERR_UNSUPPORTED (with
+ * MPI initialised, so the caller can still finalize) if it is not provided.
+ */
+cm_status_t rt_mpi_init(int *argc, char ***argv, cm_err_t *err);
+
+/*
+ * Collective: every rank passes its local status; returns CM_OK if all
+ * ranks passed CM_OK, otherwise CM_ERR_MISMATCH on every rank with err
+ * naming the lowest failing rank (which has printed its own error).  Call
+ * it after any step that can fail on some ranks only, before the next
+ * collective step, so that no rank waits for one that gave up.
+ */
+cm_status_t rt_mpi_agree(MPI_Comm comm, cm_status_t local, cm_err_t *err);
+
+/*
+ * Collective over comm: checks that comm has one rank per host and that
+ * every rank parsed the same pathmap text (hash), sets up the tree's state
+ * and starts this host's service threads.  pm must outlive the executor.
+ */
+cm_status_t rt_exec_create(const rt_pathmap_t *pm, const rt_exec_params_t *params,
+                           MPI_Comm comm, rt_exec_t **exec_p, cm_err_t *err);
+
+/*
+ * Collective: call after every local thread's last allreduce.  Waits until
+ * all ranks are done, stops the service threads and frees the executor.
+ */
+cm_status_t rt_exec_destroy(rt_exec_t *exec);
+
+/* The tree being executed and this rank's host id. */
+const rt_tree_t *rt_exec_tree(const rt_exec_t *exec);
+rt_host_id_t     rt_exec_host(const rt_exec_t *exec);
+
+/* Threads of the tree on this host: count, and the i-th (sorted by id). */
+uint32_t               rt_exec_local_count(const rt_exec_t *exec);
+const rt_thread_map_t *rt_exec_local_thread(const rt_exec_t *exec, uint32_t i);
+
+/* Service threads this host runs (one per incoming proxy link). */
+uint32_t rt_exec_service_count(const rt_exec_t *exec);
+
+/* The wait policy in force (after auto-tuning). */
+rt_wait_policy_t rt_exec_policy(const rt_exec_t *exec);
+
+/*
+ * One allreduce by local thread `local` (0 <= local < rt_exec_local_count)
+ * on tree instance `instance`: contributes `bytes` of `in` and stores the
+ * result in `out` (may not alias in).  Every thread of the tree must make
+ * the same sequence of calls.  Thread-safe across distinct `local`s.
+ */
+void rt_exec_allreduce(rt_exec_t *exec, uint32_t local, unsigned instance,
+                       const void *in, void *out, size_t bytes);
+
+#endif /* RT_EXEC_H */

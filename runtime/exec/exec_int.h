@@ -1,0 +1,82 @@
+/*
+ * exec_int.h - private to runtime/exec: the executor's state.
+ */
+#ifndef EXEC_INT_H
+#define EXEC_INT_H
+
+#include <pthread.h>
+#include "../api/rt_exec.h"
+#include "../api/rt_gred.h"
+
+/* Per (instance, node) on this host; indexed instance * nnodes + node. */
+typedef struct rt_node_state {
+    rt_gred_t      gred;        /* gred */
+    unsigned char *store;       /* core: the stored tuple */
+    int            peer;        /* proxy: rank of the parent's host */
+    int            tag;         /* proxy: this link's MPI tag */
+} rt_node_state_t;
+
+/*
+ * The wrappers one context runs on this host: from its entry wrapper down
+ * to the first proxy or the core, inclusive.
+ */
+typedef struct rt_path {
+    const rt_node_id_t *nodes;
+    uint32_t            len;
+} rt_path_t;
+
+/* A service thread: serves one proxy link of one instance. */
+typedef struct rt_service {
+    pthread_t          thread;
+    struct rt_exec    *ex;
+    rt_node_id_t       proxy;   /* the proxy on the client host */
+    unsigned           instance;
+    int                peer;    /* the client's rank */
+    int                tag;
+    rt_path_t          path;    /* starts at the proxy's parent */
+    unsigned char     *in, *out;
+    int                started;
+} rt_service_t;
+
+struct rt_exec {
+    const rt_pathmap_t     *pm;
+    const rt_tree_t        *tree;
+    MPI_Comm                comm;        /* our duplicate, MPI_ERRORS_RETURN */
+    int                     rank, size;
+    unsigned                ninstances;
+    size_t                  max_bytes;
+    rt_wait_policy_t        policy;
+    rt_node_state_t        *state;
+    const rt_thread_map_t **local;       /* this host's threads */
+    rt_path_t              *local_paths;
+    uint32_t                nlocal;
+    rt_service_t           *services;
+    uint32_t                nservices;
+    rt_node_id_t           *path_pool;   /* backing store of every rt_path_t */
+};
+
+static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
+                                              rt_node_id_t node)
+{
+    return &ex->state[(size_t)instance * ex->tree->nnodes + node];
+}
+
+/* Runs a path: the walk down, the proxy or core at its end, the walk up. */
+void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
+                       const void *in, void *out, size_t bytes);
+
+/* Client side of a proxy: sends cur to the parent's host, waits for out. */
+void rt__proxy_call(rt_exec_t *ex, const rt_node_state_t *st, const void *cur,
+                    void *out, size_t bytes);
+
+/* Service thread body (proxy.c). */
+void *rt__service_main(void *arg);
+
+/* Reports an unrecoverable error on this rank and aborts the whole job. */
+void rt__exec_fatal(const rt_exec_t *ex, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), noreturn));
+
+/* Aborts with MPI's message if rc is not MPI_SUCCESS. */
+void rt__exec_mpi_check(const rt_exec_t *ex, int rc, const char *what);
+
+#endif /* EXEC_INT_H */

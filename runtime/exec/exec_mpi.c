@@ -1,0 +1,359 @@
+/*
+ * exec_mpi.c - setting up and tearing down an executor (rt_exec.h).
+ *
+ * Set-up is ordered so that no rank can wait for one that gave up: the
+ * first collective step compares pathmap hashes, which every rank reaches
+ * once the caller's rt_mpi_agree after parsing has passed; checks that
+ * follow it see the same pathmap on every rank and so fail everywhere or
+ * nowhere; local failures (memory, threads) are agreed on before any
+ * service thread starts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "exec_int.h"
+
+cm_status_t rt_mpi_init(int *argc, char ***argv, cm_err_t *err)
+{
+    int provided = MPI_THREAD_SINGLE;
+
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+        return CM_ERR(err, CM_ERR_MPI, "MPI_Init_thread failed");
+    if (provided < MPI_THREAD_MULTIPLE)
+        return CM_ERR(err, CM_ERR_UNSUPPORTED,
+                      "this MPI library provides thread level %d, but paptree needs "
+                      "MPI_THREAD_MULTIPLE (%d)", provided, MPI_THREAD_MULTIPLE);
+    return CM_OK;
+}
+
+cm_status_t rt_mpi_agree(MPI_Comm comm, cm_status_t local, cm_err_t *err)
+{
+    int rank, mine[2], lowest[2];
+
+    MPI_Comm_rank(comm, &rank);
+    /* MINLOC over (failed ? 0 : 1, rank): the lowest failing rank wins. */
+    mine[0] = local == CM_OK;
+    mine[1] = rank;
+    if (MPI_Allreduce(mine, lowest, 1, MPI_2INT, MPI_MINLOC, comm) != MPI_SUCCESS)
+        return CM_ERR(err, CM_ERR_MPI, "MPI_Allreduce failed while agreeing on status");
+    if (lowest[0] == 1)
+        return CM_OK;
+    if (local != CM_OK)
+        return local;                   /* err already says why */
+    return CM_ERR(err, CM_ERR_MISMATCH, "rank %d failed (see its message); giving up",
+                  lowest[1]);
+}
+
+/* Every rank must have parsed the same text: compare min and max hash. */
+static cm_status_t exec_check_hash(const rt_pathmap_t *pm, MPI_Comm comm, cm_err_t *err)
+{
+    uint64_t mine[2] = { pm->hash, ~pm->hash }, low[2];
+
+    if (MPI_Allreduce(mine, low, 2, MPI_UINT64_T, MPI_MIN, comm) != MPI_SUCCESS)
+        return CM_ERR(err, CM_ERR_MPI, "MPI_Allreduce failed while comparing pathmaps");
+    if (low[0] != ~low[1])
+        return CM_ERR(err, CM_ERR_MISMATCH,
+                      "ranks parsed different pathmaps (this rank read '%s', hash "
+                      "%016llx); give every rank the same file", pm->path,
+                      (unsigned long long)pm->hash);
+    return CM_OK;
+}
+
+/* Checks that depend only on the pathmap and the job's shape. */
+static cm_status_t exec_check_job(rt_exec_t *ex, const rt_exec_params_t *params,
+                                  cm_err_t *err)
+{
+    int level = 0, *tag_ub = NULL, flag = 0;
+    size_t elem;
+
+    if ((unsigned)ex->size != ex->pm->nhosts)
+        return CM_ERR(err, CM_ERR_MISMATCH,
+                      "the job has %d ranks but pathmap '%s' declares %u hosts; run "
+                      "one rank per host (mpirun -np %u)", ex->size, ex->pm->path,
+                      ex->pm->nhosts, ex->pm->nhosts);
+    MPI_Query_thread(&level);
+    if (level < MPI_THREAD_MULTIPLE)
+        return CM_ERR(err, CM_ERR_UNSUPPORTED,
+                      "MPI was not initialised with MPI_THREAD_MULTIPLE");
+    if ((ex->tree = rt_pathmap_tree(ex->pm, params->tree)) == NULL)
+        return CM_ERR(err, CM_ERR_NAME, "pathmap '%s' has no tree '%s'", ex->pm->path,
+                      params->tree ? params->tree : "");
+    elem = rt_dtype_size(ex->tree->dtype);
+    if (params->max_bytes == 0 || params->max_bytes % elem != 0 ||
+        params->max_bytes > (size_t)1 << 30)
+        return CM_ERR(err, CM_ERR_INVALID,
+                      "tuple size %zu is not a positive multiple of %zu bytes (%s) "
+                      "up to 1 GiB", params->max_bytes, elem, rt_dtype_name(ex->tree->dtype));
+    if (params->ninstances == 0 || params->ninstances > 64)
+        return CM_ERR(err, CM_ERR_INVALID, "instances must be 1..64");
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
+    if (flag && (int64_t)ex->tree->nnodes * params->ninstances >= *tag_ub)
+        return CM_ERR(err, CM_ERR_RANGE, "too many links for MPI tags (tag_ub %d)",
+                      *tag_ub);
+    return CM_OK;
+}
+
+/*
+ * Threads outnumber CPUs if this rank's threads exceed its affinity mask,
+ * or all ranks on this machine together exceed its online CPUs.
+ */
+static void exec_choose_policy(rt_exec_t *ex, const rt_exec_params_t *params)
+{
+    uint32_t busy = ex->nlocal + ex->nservices, node_busy = busy;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    MPI_Comm node;
+    bool over;
+
+    if (MPI_Comm_split_type(ex->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                            &node) == MPI_SUCCESS) {
+        MPI_Allreduce(&busy, &node_busy, 1, MPI_UINT32_T, MPI_SUM, node);
+        MPI_Comm_free(&node);
+    }
+    over = busy > rt_wait_cpus_available() || (online > 0 && node_busy > (uint32_t)online);
+    ex->policy = rt_wait_policy_auto(over);
+    if (params->spin_ns >= 0)
+        ex->policy.spin_ns = (uint64_t)params->spin_ns;
+    if (params->yield_ns >= 0)
+        ex->policy.yield_ns = (uint64_t)params->yield_ns;
+}
+
+/* Fills path from `start` down to the first proxy or the core, inclusive. */
+static rt_path_t exec_path_from(rt_exec_t *ex, rt_node_id_t start, rt_node_id_t **pool)
+{
+    rt_path_t path = { *pool, 0 };
+    rt_node_id_t id = start;
+
+    for (;;) {
+        (*pool)[path.len++] = id;
+        if (ex->tree->nodes[id].kind != RT_NODE_GRED)
+            break;
+        id = ex->tree->nodes[id].parent;
+    }
+    *pool += path.len;
+    return path;
+}
+
+static bool exec_serves(const rt_exec_t *ex, const rt_node_t *node)
+{
+    return node->kind == RT_NODE_PROXY &&
+           ex->tree->nodes[node->parent].host == (rt_host_id_t)ex->rank;
+}
+
+/* Counts this host's threads and services and carves their paths. */
+static cm_status_t exec_plan(rt_exec_t *ex)
+{
+    const rt_tree_t *t = ex->tree;
+    size_t pool_len = 0;
+    rt_node_id_t *pool;
+
+    for (uint32_t i = 0; i < t->nthreads; i++)
+        ex->nlocal += t->threads[i].host == (rt_host_id_t)ex->rank;
+    for (uint32_t n = 0; n < t->nnodes; n++)
+        ex->nservices += exec_serves(ex, &t->nodes[n]) ? ex->ninstances : 0;
+    /* A path is at most a node's depth + 1 long. */
+    for (uint32_t i = 0; i < t->nthreads; i++)
+        pool_len += t->nodes[t->threads[i].enter].depth + 1;
+    for (uint32_t n = 0; n < t->nnodes; n++)
+        pool_len += exec_serves(ex, &t->nodes[n]) ? (size_t)ex->ninstances * t->nodes[n].depth : 0;
+    ex->path_pool = pool = calloc(pool_len + 1, sizeof(*pool));
+    ex->local = calloc(ex->nlocal + 1, sizeof(*ex->local));
+    ex->local_paths = calloc(ex->nlocal + 1, sizeof(*ex->local_paths));
+    ex->services = calloc(ex->nservices + 1, sizeof(*ex->services));
+    if (!pool || !ex->local || !ex->local_paths || !ex->services)
+        return CM_ERR_NOMEM;
+    for (uint32_t i = 0, k = 0; i < t->nthreads; i++) {
+        if (t->threads[i].host != (rt_host_id_t)ex->rank)
+            continue;
+        ex->local[k] = &t->threads[i];
+        ex->local_paths[k++] = exec_path_from(ex, t->threads[i].enter, &pool);
+    }
+    for (uint32_t n = 0, k = 0; n < t->nnodes; n++) {
+        for (unsigned inst = 0; exec_serves(ex, &t->nodes[n]) && inst < ex->ninstances; inst++) {
+            rt_service_t *svc = &ex->services[k++];
+            svc->ex = ex;
+            svc->proxy = n;
+            svc->instance = inst;
+            svc->peer = (int)t->nodes[n].host;
+            svc->tag = 1 + (int)(n * ex->ninstances + inst);
+            svc->path = exec_path_from(ex, t->nodes[n].parent, &pool);
+        }
+    }
+    return CM_OK;
+}
+
+/* Allocates the state of this host's wrappers, for every instance. */
+static cm_status_t exec_init_state(rt_exec_t *ex)
+{
+    const rt_tree_t *t = ex->tree;
+
+    ex->state = calloc((size_t)ex->ninstances * t->nnodes, sizeof(*ex->state));
+    if (ex->state == NULL)
+        return CM_ERR_NOMEM;
+    for (unsigned inst = 0; inst < ex->ninstances; inst++) {
+        for (uint32_t n = 0; n < t->nnodes; n++) {
+            const rt_node_t *node = &t->nodes[n];
+            rt_node_state_t *st = rt__exec_state(ex, inst, n);
+            cm_status_t s = CM_OK;
+
+            if (node->host != (rt_host_id_t)ex->rank)
+                continue;
+            if (node->kind == RT_NODE_GRED)
+                s = rt_gred_init(&st->gred, rt_node_fanin(node), t->dtype, t->op,
+                                 ex->max_bytes, node->wait, &ex->policy);
+            else if (node->kind == RT_NODE_CORE && (st->store = malloc(ex->max_bytes)) == NULL)
+                s = CM_ERR_NOMEM;
+            st->peer = (int)t->nodes[node->parent == RT_ID_NONE ? n : node->parent].host;
+            st->tag = 1 + (int)(n * ex->ninstances + inst);
+            if (s != CM_OK)
+                return s;
+        }
+    }
+    return CM_OK;
+}
+
+static cm_status_t exec_start_services(rt_exec_t *ex)
+{
+    for (uint32_t i = 0; i < ex->nservices; i++) {
+        rt_service_t *svc = &ex->services[i];
+
+        svc->in = malloc(ex->max_bytes);
+        svc->out = malloc(ex->max_bytes);
+        if (svc->in == NULL || svc->out == NULL)
+            return CM_ERR_NOMEM;
+        if (pthread_create(&svc->thread, NULL, rt__service_main, svc) != 0)
+            return CM_ERR_THREAD;
+        svc->started = 1;
+    }
+    return CM_OK;
+}
+
+/* Frees everything; service threads must have been joined. */
+static void exec_free(rt_exec_t *ex)
+{
+    if (ex->state != NULL) {
+        for (unsigned inst = 0; inst < ex->ninstances; inst++) {
+            for (uint32_t n = 0; n < ex->tree->nnodes; n++) {
+                rt_node_state_t *st = rt__exec_state(ex, inst, n);
+                if (st->gred.fanin != 0)
+                    rt_gred_cleanup(&st->gred);
+                free(st->store);
+            }
+        }
+    }
+    for (uint32_t i = 0; ex->services != NULL && i < ex->nservices; i++) {
+        free(ex->services[i].in);
+        free(ex->services[i].out);
+    }
+    free(ex->state);
+    free(ex->services);
+    free(ex->local);
+    free(ex->local_paths);
+    free(ex->path_pool);
+    if (ex->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&ex->comm);
+    free(ex);
+}
+
+/* Sends the stop request on every link this host is the client of. */
+static void exec_stop_links(rt_exec_t *ex)
+{
+    const rt_tree_t *t = ex->tree;
+
+    for (uint32_t n = 0; n < t->nnodes; n++) {
+        if (t->nodes[n].kind != RT_NODE_PROXY || t->nodes[n].host != (rt_host_id_t)ex->rank)
+            continue;
+        for (unsigned inst = 0; inst < ex->ninstances; inst++) {
+            const rt_node_state_t *st = rt__exec_state(ex, inst, n);
+            rt__exec_mpi_check(ex, MPI_Send(NULL, 0, MPI_BYTE, st->peer, st->tag,
+                                            ex->comm), "MPI_Send (stop)");
+        }
+    }
+}
+
+static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
+                              MPI_Comm comm, cm_err_t *err)
+{
+    cm_status_t st;
+
+    if ((st = exec_check_hash(ex->pm, comm, err)) != CM_OK ||
+        (st = exec_check_job(ex, params, err)) != CM_OK)
+        return st;
+    ex->ninstances = params->ninstances;
+    ex->max_bytes = params->max_bytes;
+    if (MPI_Comm_dup(comm, &ex->comm) != MPI_SUCCESS)
+        return CM_ERR(err, CM_ERR_MPI, "MPI_Comm_dup failed");
+    MPI_Comm_set_errhandler(ex->comm, MPI_ERRORS_RETURN);
+    st = exec_plan(ex);
+    if (st == CM_OK)
+        exec_choose_policy(ex, params);
+    if (st == CM_OK)
+        st = exec_init_state(ex);
+    if (st != CM_OK)
+        CM_ERR(err, st, "out of memory setting up tree '%s'", ex->tree->name);
+    if ((st = rt_mpi_agree(ex->comm, st, err)) != CM_OK)
+        return st;
+    st = exec_start_services(ex);
+    if (st != CM_OK)
+        CM_ERR(err, st, "cannot start service threads");
+    return rt_mpi_agree(ex->comm, st, err);
+}
+
+cm_status_t rt_exec_create(const rt_pathmap_t *pm, const rt_exec_params_t *params,
+                           MPI_Comm comm, rt_exec_t **exec_p, cm_err_t *err)
+{
+    rt_exec_t *ex = calloc(1, sizeof(*ex));
+    cm_status_t st;
+
+    if (ex == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    ex->pm = pm;
+    ex->comm = MPI_COMM_NULL;
+    MPI_Comm_rank(comm, &ex->rank);
+    MPI_Comm_size(comm, &ex->size);
+    st = exec_setup(ex, params, comm, err);
+    if (st != CM_OK) {
+        /* Services that did start are stopped by a collective teardown. */
+        for (uint32_t i = 0; i < ex->nservices; i++) {
+            if (ex->services[i].started)
+                rt__exec_fatal(ex, "service threads started on a failed set-up");
+        }
+        exec_free(ex);
+        return st;
+    }
+    *exec_p = ex;
+    return CM_OK;
+}
+
+cm_status_t rt_exec_destroy(rt_exec_t *ex)
+{
+    /* After the barrier no operation is in flight anywhere: every thread
+     * has returned from its last allreduce, so every link is idle. */
+    rt__exec_mpi_check(ex, MPI_Barrier(ex->comm), "MPI_Barrier (teardown)");
+    exec_stop_links(ex);
+    for (uint32_t i = 0; i < ex->nservices; i++)
+        pthread_join(ex->services[i].thread, NULL);
+    exec_free(ex);
+    return CM_OK;
+}
+
+void rt_exec_allreduce(rt_exec_t *ex, uint32_t local, unsigned instance,
+                       const void *in, void *out, size_t bytes)
+{
+    if (local >= ex->nlocal || instance >= ex->ninstances || bytes == 0 ||
+        bytes > ex->max_bytes || bytes % rt_dtype_size(ex->tree->dtype) != 0)
+        rt__exec_fatal(ex, "rt_exec_allreduce(local %u, instance %u, %zu bytes): "
+                       "out of range", local, instance, bytes);
+    rt__exec_run_path(ex, instance, &ex->local_paths[local], in, out, bytes);
+}
+
+const rt_tree_t *rt_exec_tree(const rt_exec_t *ex) { return ex->tree; }
+rt_host_id_t rt_exec_host(const rt_exec_t *ex) { return (rt_host_id_t)ex->rank; }
+uint32_t rt_exec_local_count(const rt_exec_t *ex) { return ex->nlocal; }
+uint32_t rt_exec_service_count(const rt_exec_t *ex) { return ex->nservices; }
+rt_wait_policy_t rt_exec_policy(const rt_exec_t *ex) { return ex->policy; }
+
+const rt_thread_map_t *rt_exec_local_thread(const rt_exec_t *ex, uint32_t i)
+{
+    return i < ex->nlocal ? ex->local[i] : NULL;
+}

@@ -1,0 +1,57 @@
+/*
+ * path.c - one thread's walk through its wrappers on this host.
+ *
+ * Down: at each gred the thread contributes; if it is not the last arrival
+ * it waits there for the result, otherwise it carries the accumulator to the
+ * parent.  The walk ends at the first wrapper that produces a result: a gred
+ * it waited in, the core, or a proxy (which gets the result from another
+ * host).  Up: it releases, in reverse order, every gred where it was last.
+ * Iterative rather than recursive, so the depth of a tree is bounded by
+ * memory, not by the thread's stack.
+ */
+#include <string.h>
+#include "exec_int.h"
+
+static bool path_gred(rt_node_state_t *st, const void **cur, void *out,
+                      size_t bytes)
+{
+    rt_gred_ticket_t ticket;
+
+    if (rt_gred_arrive(&st->gred, *cur, bytes, &ticket)) {
+        *cur = rt_gred_acc(&st->gred);
+        return true;                     /* last: continue down */
+    }
+    rt_gred_wait(&st->gred, &ticket, out);
+    return false;
+}
+
+static void path_core(rt_node_state_t *st, const void *cur, void *out, size_t bytes)
+{
+    memcpy(st->store, cur, bytes);
+    memcpy(out, st->store, bytes);
+}
+
+void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
+                       const void *in, void *out, size_t bytes)
+{
+    const void *cur = in;
+    uint32_t i;
+
+    for (i = 0; i < path->len; i++) {
+        rt_node_id_t id = path->nodes[i];
+        rt_node_state_t *st = rt__exec_state(ex, instance, id);
+        rt_node_kind_t kind = ex->tree->nodes[id].kind;
+
+        if (kind == RT_NODE_GRED) {
+            if (path_gred(st, &cur, out, bytes))
+                continue;
+        } else if (kind == RT_NODE_CORE) {
+            path_core(st, cur, out, bytes);
+        } else {
+            rt__proxy_call(ex, st, cur, out, bytes);
+        }
+        break;
+    }
+    while (i-- > 0)
+        rt_gred_release(&rt__exec_state(ex, instance, path->nodes[i])->gred, out);
+}

@@ -1,0 +1,85 @@
+/*
+ * wait.c - spin, yield, then block or sleep (rt_wait.h explains why).
+ */
+#include <sched.h>
+#include <time.h>
+#include "../api/rt_wait.h"
+
+/* Checks the clock only every this many polls: a vDSO clock read is ~20 ns. */
+#define WAIT_CLOCK_EVERY 64
+
+rt_wait_policy_t rt_wait_policy_auto(bool oversubscribed)
+{
+    rt_wait_policy_t p;
+
+    if (!oversubscribed) {
+        /* A core each: spin long enough to cover an intra-host hop. */
+        p.spin_ns = 50 * 1000;
+        p.yield_ns = 2 * 1000 * 1000;
+    } else {
+        /* Oversubscribed: let the thread we wait for have our core. */
+        p.spin_ns = 1000;
+        p.yield_ns = 500 * 1000;
+    }
+    return p;
+}
+
+uint32_t rt_wait_cpus_available(void)
+{
+    cpu_set_t set;
+    int n;
+
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+        return 1;
+    n = CPU_COUNT(&set);
+    return n > 0 ? (uint32_t)n : 1;
+}
+
+uint64_t rt_wait_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+bool rt_wait_spin_yield(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
+                        void *arg)
+{
+    uint64_t start, now;
+    unsigned polls = 0;
+
+    if (ready(arg))
+        return true;
+    start = rt_wait_now_ns();
+    for (now = start; now - start < policy->spin_ns; polls++) {
+        if (ready(arg))
+            return true;
+        rt_cpu_relax();
+        if (polls % WAIT_CLOCK_EVERY == 0)
+            now = rt_wait_now_ns();
+    }
+    for (; policy->yield_ns == UINT64_MAX || now - start < policy->spin_ns + policy->yield_ns;
+         polls++) {
+        if (ready(arg))
+            return true;
+        sched_yield();
+        if (polls % 8 == 0)
+            now = rt_wait_now_ns();
+    }
+    return ready(arg);
+}
+
+void rt_wait_until(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
+                   void *arg)
+{
+    struct timespec nap = { 0, 1000 };
+
+    if (rt_wait_spin_yield(policy, ready, arg))
+        return;
+    while (!ready(arg)) {
+        nanosleep(&nap, NULL);
+        if (nap.tv_nsec < 1000 * 1000)
+            nap.tv_nsec *= 2;
+    }
+}
