@@ -3,17 +3,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "cm_hash.h"
 #include "cm_strmap.h"
 
 static uint64_t strmap_hash(const char *key, size_t len)
 {
-    uint64_t h = 1469598103934665603ull;
-
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)key[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+    return cm_hash_fnv1a(key, len);
 }
 
 void cm_strmap_init(cm_strmap_t *map)

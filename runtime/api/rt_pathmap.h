@@ -37,7 +37,7 @@ typedef uint32_t rt_thread_id_t;  /* the user's thread number, global */
 #define RT_ID_NONE UINT32_MAX
 
 /* Limits enforced by the parser (errors, not truncation). */
-#define RT_PATHMAP_LINE_MAX   4096     /* bytes per line, newline excluded */
+#define RT_PATHMAP_LINE_MAX   4095     /* bytes per line, newline excluded */
 #define RT_PATHMAP_NAME_MAX   63       /* bytes per name */
 #define RT_PATHMAP_HOSTS_MAX  4096
 #define RT_PATHMAP_TREES_MAX  64

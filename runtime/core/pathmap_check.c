@@ -140,9 +140,13 @@ static int ck_thread_cmp(const void *a, const void *b)
 {
     const pm_thread_build_t *x = a, *y = b;
 
+    /* Ties broken by position, so the duplicate reported is the later
+     * mention whatever qsort's stability. */
     if (x->map.id != y->map.id)
         return x->map.id < y->map.id ? -1 : 1;
-    return x->map.line < y->map.line ? -1 : x->map.line > y->map.line;
+    if (x->map.line != y->map.line)
+        return x->map.line < y->map.line ? -1 : 1;
+    return x->map.col < y->map.col ? -1 : x->map.col > y->map.col;
 }
 
 /* A thread sits on one host in every tree; remember where it was first seen. */
@@ -184,7 +188,8 @@ static cm_status_t ck_threads(pm_builder_t *b, cm_err_t *err)
     pm_tree_build_t *t = &b->cur;
     cm_status_t st;
 
-    qsort(t->threads, t->nthreads, sizeof(*t->threads), ck_thread_cmp);
+    if (t->nthreads > 1)
+        qsort(t->threads, t->nthreads, sizeof(*t->threads), ck_thread_cmp);
     for (uint32_t i = 0; i < t->nthreads; i++) {
         const pm_thread_build_t *tb = &t->threads[i];
         rt_node_t *enter = &t->nodes[tb->map.enter].node;
@@ -226,7 +231,7 @@ static cm_status_t ck_contributors(pm_builder_t *b, cm_err_t *err)
         if (n->kind != RT_NODE_GRED && fanin > 1)
             return CK_FAIL(b, err, CM_ERR_TREE, n->line, n->col,
                            "%s '%s' has %u contributors; a %s takes exactly one "
-                           "(put a gred below it)", kind, n->name, fanin, kind);
+                           "(let a gred combine them first)", kind, n->name, fanin, kind);
     }
     return CM_OK;
 }

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -301,7 +302,7 @@ static cm_status_t pm_stmt_tree(pm_builder_t *b, const pm_line_t *line,
 
     if (b->in_tree && (st = pm_tree_finish(b, err)) != CM_OK)
         return st;
-    if (line->ntoks < 2)
+    if (line->ntoks < 2 || memchr(name->s, '=', name->len) != NULL)
         return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
                        "expected a tree name after 'tree'");
     if ((st = pm_check_name(b, name, line->lineno, err)) != CM_OK)
@@ -381,6 +382,7 @@ static cm_status_t pm_stmt_node(pm_builder_t *b, const pm_line_t *line,
     const pm_tok_t *name = &line->toks[1];
     const char *kname = rt_node_kind_name(kind);
     pm_param_t params[3];
+    char what[RT_PATHMAP_NAME_MAX + 16];
     pm_node_build_t *nb;
     uint32_t nparams, first;
     cm_status_t st;
@@ -415,7 +417,8 @@ static cm_status_t pm_stmt_node(pm_builder_t *b, const pm_line_t *line,
     nb->node.wait = RT_WAIT_AUTO;
     if ((nb->node.name = pm_strdup(b, name)) == NULL)
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
-    if ((st = pm_host_ref(b, line, pm_param_find(params, nparams, "host"), kname,
+    snprintf(what, sizeof(what), "%s '%s'", kname, nb->node.name);
+    if ((st = pm_host_ref(b, line, pm_param_find(params, nparams, "host"), what,
                           &nb->node.host, err)) != CM_OK)
         return st;
     if ((st = pm_node_parent(b, line, pm_param_find(params, nparams, "parent"),

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "../api/rt_pathmap.h"
 #include "../../common/cm_arena.h"
+#include "../../common/cm_hash.h"
 
 void rt_pathmap_destroy(rt_pathmap_t *pm)
 {
@@ -66,12 +67,5 @@ const char *rt_op_name(rt_op_t op)
 
 uint64_t rt_hash_fnv1a(const void *data, size_t len)
 {
-    const unsigned char *p = data;
-    uint64_t h = 1469598103934665603ull;
-
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
+    return cm_hash_fnv1a(data, len);
 }
