@@ -37,6 +37,9 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 ASAN_SRC   := $(wildcard common/*.c runtime/core/*.c) bench/pathmap_check.c
 ASAN_CHECK := build/asan/pathmap-check
 
+# Keep objects of programs: they are not throw-away intermediates.
+.SECONDARY:
+
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan
 
 all: $(LIB) $(PROGS) $(RUNNER) $(MPIT) $(ASAN_CHECK)

@@ -1,0 +1,280 @@
+#!/bin/sh
+# check-layers.sh - fail on an #include that crosses layers the wrong way.
+#
+# usage: sh scripts/check-layers.sh              check this checkout
+#        sh scripts/check-layers.sh --self-test  check that every rule bites
+#        sh scripts/check-layers.sh --root DIR   check the tree at DIR
+#
+# The layers of shared/STYLE.md section 1, as allow-lists (anything not
+# listed is forbidden).  "libc" is every <...> header except mpi.h, otf2/*
+# and sqlite3.h.
+#   common/                     libc, common/
+#   runtime/core/, runtime/algo/  libc, common/, runtime/ except runtime/exec/
+#                               (pure C: no mpi.h, not even through exec/)
+#   runtime/ (api, exec, ...)   libc, common/, runtime/, mpi.h
+#   instrument/                 libc, common/, runtime/api/, instrument/, otf2,
+#                               mpi.h (OTF2's MPI collectives need it, and
+#                               runtime/api/rt_exec.h brings it anyway)
+#   analyze/                    libc, common/, instrument/api/, analyze/,
+#                               otf2, sqlite3.h
+#   viz/                        libc, common/, analyze/api/an_model.h, viz/
+#   bench/, tests/, the rest    anything (not checked)
+# A quoted include is resolved against the including file's directory, as the
+# compiler does; if no such file exists and the name has no '/', it is taken
+# as a system header ("mpi.h" is still mpi.h).  Only direct includes are
+# checked: what a header pulls in is checked where that header lives.
+set -eu
+
+LAYER_DIRS="common runtime instrument analyze viz"
+
+# Prints the files to check, relative to the current directory, sorted.
+list_files() {
+    for d in $LAYER_DIRS; do
+        if [ -d "$d" ]; then
+            find "$d" -type f \( -name '*.c' -o -name '*.h' \)
+        fi
+    done | LC_ALL=C sort
+}
+
+# Reads file names on stdin; prints one line per forbidden include and exits
+# 1, or prints the ok line.
+# shellcheck disable=SC2016 # awk's $ fields, not the shell's
+CHECK_AWK='
+function norm(p,    n, i, m, parts, out, r) {
+    n = split(p, parts, "/"); m = 0
+    for (i = 1; i <= n; i++) {
+        if (parts[i] == "" || parts[i] == ".") continue
+        if (parts[i] == ".." && m > 0 && out[m] != "..") { m--; continue }
+        out[++m] = parts[i]
+    }
+    r = ""
+    for (i = 1; i <= m; i++) r = r (i > 1 ? "/" : "") out[i]
+    return r
+}
+function exists(p,    junk) {
+    if ((getline junk < p) < 0) return 0
+    close(p)
+    return 1
+}
+function layer(f,    a) {
+    split(f, a, "/")
+    if (a[1] == "runtime" && (a[2] == "core" || a[2] == "algo")) return a[1] "/" a[2]
+    return a[1]
+}
+# What a repository path belongs to, as the rules name it.
+function area(t,    n, a) {
+    if (t ~ /^\.\.(\/|$)/) return "outside the repository"
+    if (t == "analyze/api/an_model.h") return t
+    n = split(t, a, "/")
+    if (n == 1) return t
+    if (n > 2 && (a[1] == "runtime" || (a[1] == "instrument" && a[2] == "api")))
+        return a[1] "/" a[2] "/"
+    return a[1] "/"
+}
+function sysarea(name) {
+    if (name == "mpi.h") return "mpi.h"
+    if (name ~ /^otf2\//) return "otf2/"
+    if (name == "sqlite3.h") return "sqlite3.h"
+    return "libc"
+}
+function allowed(l, z) {
+    if (z == "libc") return 1
+    if (l == "common") return z == "common/"
+    if (l == "runtime/core" || l == "runtime/algo")
+        return z == "common/" || (z ~ /^runtime\// && z != "runtime/exec/")
+    if (l == "runtime") return z == "common/" || z ~ /^runtime\// || z == "mpi.h"
+    if (l == "instrument")
+        return z == "common/" || z == "runtime/api/" || z ~ /^instrument\// ||
+               z == "otf2/" || z == "mpi.h"
+    if (l == "analyze")
+        return z == "common/" || z == "instrument/api/" || z == "analyze/" ||
+               z == "analyze/api/an_model.h" || z == "otf2/" || z == "sqlite3.h"
+    if (l == "viz") return z == "common/" || z == "analyze/api/an_model.h" || z == "viz/"
+    return 1
+}
+function target(f, kind, name,    dir, t) {
+    dir = f; sub(/\/[^\/]*$/, "", dir)
+    if (kind == "<") {
+        t = norm(name)
+        return (index(name, "/") && exists(t)) ? area(t) : sysarea(name)
+    }
+    t = norm(dir "/" name)
+    if (!exists(t) && index(name, "/") == 0) return sysarea(name)
+    return area(t)
+}
+function bad(f, ln, name, l, z) {
+    printf "%s:%d: forbidden include \"%s\" (layer %s may not include %s)\n", f, ln, name, l, z
+    nbad++
+}
+function check_line(f, ln, line, l,    rest, kind, endc, name, z) {
+    if (line ~ /^[ \t]*#[ \t]*include[ \t]+[A-Za-z_]/) {
+        rest = line; sub(/^[ \t]*#[ \t]*include[ \t]+/, "", rest); sub(/[ \t].*$/, "", rest)
+        bad(f, ln, rest, l, "a computed include")
+        return
+    }
+    if (line !~ /^[ \t]*#[ \t]*include[ \t]*[<"]/) return
+    rest = line; sub(/^[ \t]*#[ \t]*include[ \t]*/, "", rest)
+    kind = substr(rest, 1, 1); endc = kind == "<" ? ">" : "\""
+    name = substr(rest, 2); name = substr(name, 1, index(name, endc) - 1)
+    z = target(f, kind, name)
+    if (!allowed(l, z)) bad(f, ln, name, l, z)
+}
+{
+    f = $0; nfiles++; ln = 0
+    while ((rc = (getline line < f)) > 0) check_line(f, ++ln, line, layer(f))
+    if (rc < 0) { printf "%s: cannot read\n", f; nbad++ }
+    close(f)
+}
+END {
+    if (nbad) { printf "check-layers: failed (%d bad includes)\n", nbad; exit 1 }
+    printf "check-layers: ok (%d files)\n", nfiles
+}'
+
+check_tree() {
+    cd "$1"
+    if out=$(list_files | awk "$CHECK_AWK"); then
+        printf '%s\n' "$out"
+    else
+        printf '%s\n' "$out" >&2
+        return 1
+    fi
+}
+
+# ---- self-test -------------------------------------------------------------
+
+# Headers that includes below point at; they include nothing themselves.
+TARGETS="common/cm_err.h common/cm_x.h runtime/api/rt.h
+runtime/core/pathmap_int.h runtime/exec/exec_int.h instrument/api/ins.h
+instrument/api/ins_schema.h instrument/ins_int.h analyze/api/an_model.h
+analyze/api/an_other.h analyze/an_load.h viz/viz_svg.h tests/tst.h"
+
+# file|include line: everything a layer may include.
+ALLOWED='common/ok.c|#include <stdio.h>
+common/ok.c|#include <pthread.h>
+common/ok.c|#include "cm_err.h"
+common/ok.c|#include "../common/cm_x.h"
+common/ok.c|// #include <mpi.h> (a comment, not an include)
+runtime/core/ok.c|#include <stdint.h>
+runtime/core/ok.c|#include "../api/rt.h"
+runtime/core/ok.c|#include "pathmap_int.h"
+runtime/core/ok.c|#include "../../common/cm_err.h"
+runtime/algo/ok.c|#include "../core/pathmap_int.h"
+runtime/api/ok.h|#include <mpi.h>
+runtime/api/ok.h|#include "rt.h"
+runtime/api/ok.h|#include "../../common/cm_err.h"
+runtime/exec/ok.c|#include <mpi.h>
+runtime/exec/ok.c|#  include "exec_int.h"
+runtime/exec/ok.c|#include "../api/rt.h"
+runtime/exec/ok.c|#include "../core/pathmap_int.h"
+instrument/ok.c|#include <mpi.h>
+instrument/ok.c|#include <otf2/OTF2_Archive.h>
+instrument/ok.c|#include "../runtime/api/rt.h"
+instrument/ok.c|#include "api/ins.h"
+instrument/ok.c|#include "ins_int.h"
+instrument/ok.c|#include "../common/cm_err.h"
+analyze/ok.c|#include <sqlite3.h>
+analyze/ok.c|#include <otf2/OTF2_Reader.h>
+analyze/ok.c|#include "../instrument/api/ins_schema.h"
+analyze/ok.c|#include "an_load.h"
+analyze/ok.c|#include "api/an_other.h"
+analyze/ok.c|#include "../common/cm_err.h"
+viz/ok.c|#include <math.h>
+viz/ok.c|#include "../analyze/api/an_model.h"
+viz/ok.c|#include "../common/cm_err.h"
+viz/ok.c|#include "viz_svg.h"
+tests/ok.c|#include <sqlite3.h>
+tests/ok.c|#include "../runtime/exec/exec_int.h"
+bench/ok.c|#include <mpi.h>'
+
+# file|include line|name as written|layer|what it may not include
+FORBIDDEN='common/bad.c|#include <mpi.h>|mpi.h|common|mpi.h
+common/bad.c|#include <otf2/OTF2_Archive.h>|otf2/OTF2_Archive.h|common|otf2/
+common/bad.h|#include <sqlite3.h>|sqlite3.h|common|sqlite3.h
+common/bad.h|#include "../runtime/api/rt.h"|../runtime/api/rt.h|common|runtime/api/
+runtime/exec/bad.c|#include <otf2/OTF2_Archive.h>|otf2/OTF2_Archive.h|runtime|otf2/
+runtime/api/bad.h|#include <sqlite3.h>|sqlite3.h|runtime|sqlite3.h
+runtime/api/bad.h|#include "../../instrument/api/ins.h"|../../instrument/api/ins.h|runtime|instrument/api/
+runtime/exec/bad.c|#include "../../analyze/api/an_model.h"|../../analyze/api/an_model.h|runtime|analyze/api/an_model.h
+runtime/exec/bad.c|#include "../../viz/viz_svg.h"|../../viz/viz_svg.h|runtime|viz/
+runtime/exec/bad.c|#include "../../tests/tst.h"|../../tests/tst.h|runtime|tests/
+runtime/core/bad.c|#include <mpi.h>|mpi.h|runtime/core|mpi.h
+runtime/core/bad.c|  #  include "mpi.h"|mpi.h|runtime/core|mpi.h
+runtime/algo/bad.c|#include <mpi.h>|mpi.h|runtime/algo|mpi.h
+runtime/core/bad.c|#include "../exec/exec_int.h"|../exec/exec_int.h|runtime/core|runtime/exec/
+runtime/core/bad.c|#include "../../runtime/../analyze/an_load.h"|../../runtime/../analyze/an_load.h|runtime/core|analyze/
+instrument/bad.c|#include <sqlite3.h>|sqlite3.h|instrument|sqlite3.h
+instrument/bad.c|#include "../analyze/api/an_model.h"|../analyze/api/an_model.h|instrument|analyze/api/an_model.h
+instrument/bad.c|#include "../viz/viz_svg.h"|../viz/viz_svg.h|instrument|viz/
+instrument/bad.c|#include "../runtime/core/pathmap_int.h"|../runtime/core/pathmap_int.h|instrument|runtime/core/
+analyze/bad.c|#include <mpi.h>|mpi.h|analyze|mpi.h
+analyze/bad.c|#include "../runtime/exec/exec_int.h"|../runtime/exec/exec_int.h|analyze|runtime/exec/
+analyze/bad.c|#include "../viz/viz_svg.h"|../viz/viz_svg.h|analyze|viz/
+analyze/bad.c|#include "../instrument/ins_int.h"|../instrument/ins_int.h|analyze|instrument/
+viz/bad.c|#include <mpi.h>|mpi.h|viz|mpi.h
+viz/bad.c|#include <otf2/OTF2_Reader.h>|otf2/OTF2_Reader.h|viz|otf2/
+viz/bad.c|#include <sqlite3.h>|sqlite3.h|viz|sqlite3.h
+viz/bad.c|#include "../analyze/an_load.h"|../analyze/an_load.h|viz|analyze/
+viz/bad.c|#include "../analyze/api/an_other.h"|../analyze/api/an_other.h|viz|analyze/
+viz/bad.c|#include "../../outside.h"|../../outside.h|viz|outside the repository
+viz/bad.c|#include VIZ_HEADER|VIZ_HEADER|viz|a computed include'
+
+# Two comment lines first, so that the include is reported on line 3.
+add_line() { # root file line
+    mkdir -p "$1/$(dirname "$2")"
+    if [ ! -f "$1/$2" ]; then
+        printf '/* self-test */\n/* layer file */\n' > "$1/$2"
+    fi
+    printf '%s\n' "$3" >> "$1/$2"
+}
+
+self_test() {
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT
+    failed=0 cases=0
+    for t in $TARGETS; do
+        mkdir -p "$tmp/$(dirname "$t")" && : > "$tmp/$t"
+    done
+    while IFS='|' read -r file line; do
+        add_line "$tmp" "$file" "$line"
+    done <<EOF
+$ALLOWED
+EOF
+    # Every forbidden case below runs against this tree, so it also proves
+    # that nothing allowed is reported.
+    nfiles=$(cd "$tmp" && list_files | wc -l | tr -d ' ')
+    if ! out=$(sh "$0" --root "$tmp" 2>&1) ||
+       [ "$out" != "check-layers: ok ($nfiles files)" ]; then
+        printf 'self-test: the allowed tree was rejected:\n%s\n' "$out" >&2
+        failed=$((failed + 1))
+    fi
+    while IFS='|' read -r file line name lay what; do
+        cases=$((cases + 1))
+        rm -f "$tmp/$file"
+        add_line "$tmp" "$file" "$line"
+        want="$file:3: forbidden include \"$name\" (layer $lay may not include $what)"
+        st=0
+        out=$(sh "$0" --root "$tmp" 2>&1) || st=$?
+        if [ "$st" -ne 1 ] || [ "$(printf '%s\n' "$out" | sed -n 1p)" != "$want" ] ||
+           [ "$(printf '%s\n' "$out" | grep -c ': forbidden include "')" -ne 1 ]; then
+            printf 'self-test: not caught as expected: %s\n  want: %s\n  got (exit %s):\n%s\n' \
+                "$line" "$want" "$st" "$out" >&2
+            failed=$((failed + 1))
+        fi
+        rm -f "$tmp/$file"
+    done <<EOF
+$FORBIDDEN
+EOF
+    if [ "$failed" -ne 0 ]; then
+        echo "check-layers self-test: $failed failure(s)" >&2
+        return 1
+    fi
+    echo "check-layers self-test: ok (allowed tree of $nfiles files, $cases forbidden includes caught)"
+}
+
+case "${1:-}" in
+    "") check_tree "$(dirname "$0")/.." ;;
+    --root) check_tree "$2" ;;
+    --self-test) self_test ;;
+    *) echo "usage: sh scripts/check-layers.sh [--self-test | --root DIR]" >&2
+       exit 2 ;;
+esac

@@ -1,0 +1,29 @@
+#!/bin/sh
+# make demo: Gsum on the demo pathmap (2 hosts x 2 threads, one proxy), then
+# the native MPI_Allreduce baseline with as many contributors, so the two
+# lines can be compared.  Output also goes to out/demo/.  Later issues add
+# tracing, analysis and SVGs here.
+set -eu
+cd "$(dirname "$0")/.."
+PATHMAP=${PATHMAP:-pathmaps/demo.pathmap}
+N=${N:-20000}
+out=out/demo
+mkdir -p "$out"
+
+flags="--oversubscribe --bind-to none --mca btl self,vader"
+[ "$(id -u)" = 0 ] && flags="--allow-run-as-root $flags"
+summary=$(bin/pathmap-check "$PATHMAP")
+hosts=$(echo "$summary" | sed -n 's/.*ok: \([0-9]*\) hosts.*/\1/p')
+threads=$(echo "$summary" | sed -n '2s/.*, \([0-9]*\) threads,.*/\1/p')
+
+echo "== pathmap $PATHMAP"
+echo "$summary"
+echo
+echo "== mpirun -np $hosts bin/gsum -p $PATHMAP -n $N -s 4,256"
+mpirun $flags -np "$hosts" bin/gsum -p "$PATHMAP" -n "$N" -s 4,256 | tee "$out/gsum.txt"
+echo
+echo "== mpirun -np $threads bin/gsum --native -n $N -s 4,256   (the baseline)"
+mpirun $flags -np "$threads" bin/gsum --native -n "$N" -s 4,256 | tee "$out/native.txt"
+echo
+echo "Results in $out/. This machine has $(nproc) CPUs; with more threads than CPUs both"
+echo "runs are oversubscribed, so compare them as a ratio (docs/benchmarks.md)."

@@ -1,0 +1,34 @@
+#!/bin/sh
+# End-to-end: the commands of README.md's "user's loop" run as a user would
+# type them (taken from the README itself, so the README cannot drift from
+# the code), with fewer iterations; then the demo script; then --help of
+# every program.
+set -eu
+. tests/mpi/lib.sh
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# The indented lines of the loop section that start with bin/ or mpirun.
+sed -n '/^## The user.s loop/,/^## /p' README.md |
+  sed -n 's/^    \(\(bin\/\|mpirun \).*\)$/\1/p' | sed 's/ *#.*//' > "$tmp/cmds"
+[ "$(wc -l < "$tmp/cmds")" -ge 3 ] || fail "found fewer than 3 commands in README.md"
+while IFS= read -r cmd; do
+  cmd=$(echo "$cmd" | sed 's/-n 20000/-n 300/')
+  [ "$(id -u)" = 0 ] && cmd=$(echo "$cmd" | sed 's/^mpirun /mpirun --allow-run-as-root /')
+  echo "+ $cmd"
+  timeout 120 sh -c "$cmd" > "$tmp/out" 2>&1 < /dev/null || { cat "$tmp/out" >&2; fail "README command failed: $cmd"; }
+  cat "$tmp/out"
+done < "$tmp/cmds"
+
+# make demo's script (deps and build are make's part), with a short run.
+N=300 sh scripts/demo.sh > "$tmp/demo" 2>&1 || { cat "$tmp/demo" >&2; fail "scripts/demo.sh"; }
+expect_count "$tmp/demo" 2 "Avg Latency(us)"
+[ -s out/demo/gsum.txt ] && [ -s out/demo/native.txt ] || fail "demo wrote no results"
+
+# Every program answers --help with its usage and exit 0.
+for p in bin/pathmap-check bin/gredbench; do
+  "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
+  expect_count "$tmp/help" 1 "usage:"
+done
+bench/compare-native -h > "$tmp/help" || fail "compare-native -h"
+expect_count "$tmp/help" 1 "compare-native"
+echo "e2e readme: ok"

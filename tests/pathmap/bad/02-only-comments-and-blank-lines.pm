@@ -1,0 +1,4 @@
+# a pathmap with nothing but comments
+	
+   # an indented comment
+

@@ -1,0 +1,5 @@
+host h0
+tree t
+core c host=h0
+wrapper w host=h0 parent=c
+threads 0 host=h0 enter=c

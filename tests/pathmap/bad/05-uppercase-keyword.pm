@@ -1,0 +1,5 @@
+# keywords are lower case
+Host h0
+tree t
+core c host=h0
+threads 0 host=h0 enter=c

@@ -1,0 +1,5 @@
+host h0
+host        # forgot the name
+tree t
+core c host=h0
+threads 0 host=h0 enter=c

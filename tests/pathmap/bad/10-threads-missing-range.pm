@@ -1,0 +1,4 @@
+host h0
+tree t
+core c host=h0
+threads host=h0 enter=c

@@ -1,0 +1,4 @@
+host h0
+core c host=h0
+tree t
+threads 0 host=h0 enter=c

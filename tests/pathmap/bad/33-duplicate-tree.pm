@@ -1,0 +1,7 @@
+host h0
+tree t
+core c host=h0
+threads 0 host=h0 enter=c
+tree t type=int64
+core c host=h0
+threads 0 host=h0 enter=c

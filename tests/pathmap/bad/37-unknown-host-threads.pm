@@ -1,0 +1,5 @@
+host h0
+host h1
+tree t
+core c host=h0
+threads 0 host=h2 enter=c

@@ -1,0 +1,6 @@
+host h0
+tree t
+core c host=h0
+gred g host=h0 parent=c
+gred idle host=h0 parent=g
+threads 0 host=h0 enter=g

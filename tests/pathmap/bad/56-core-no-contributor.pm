@@ -1,0 +1,3 @@
+host h0
+tree t
+core c host=h0

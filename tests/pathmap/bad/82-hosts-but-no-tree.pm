@@ -1,0 +1,2 @@
+host h0
+host h1

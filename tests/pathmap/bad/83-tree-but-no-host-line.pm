@@ -1,0 +1,3 @@
+tree t
+core c host=h0
+threads 0 host=h0 enter=c

@@ -1,0 +1,180 @@
+/*
+ * test_list.h - the one registry of paptree's tests (libuv's test-list.h).
+ *
+ * Every test is one line of tst_list[] below; tests/run_tests.c runs them
+ * (`build/run_tests --help`).  Unit test functions are declared here too, so
+ * that each tests/unit/<module>/<file>.c includes this header for its
+ * prototypes; only the runner defines TST_LIST_TABLE and sees the table.
+ *
+ * Kinds, and what "pass" means:
+ *   TST_UNIT    fn() in a forked child exits 0 (tests/tst.h assertions exit 1).
+ *   TST_MPI     `mpirun -np <ranks> <standard flags> <cmd>` exits 0; the
+ *               flags are added by the runner, in one place.
+ *   TST_SH      `/bin/sh -c <cmd>` exits 0 (end-to-end scripts, and MPI
+ *               runs that must fail and check their own messages).
+ *   TST_CORPUS  for each file <dir>/<stem>.pm (sorted by name), `<cmd> FILE`
+ *               exits exactly 1 and the first line of its stderr, less a
+ *               trailing " [src.c:N]", equals the file <dir>/<stem>.expect;
+ *               one TAP line "<name>/<stem>" per file.  The runner gives
+ *               ASan and UBSan exit codes 86 and 87, so a sanitizer report
+ *               can never pass for a rejected input.
+ *   TST_GOOD    for each file ending in .pathmap anywhere under <dir>,
+ *               `<cmd> FILE` exits 0; one TAP line "<name>/<path>" per file
+ *               (<path> relative to <dir>, without ".pathmap").
+ * An empty CORPUS or GOOD directory is a failure, not a vacuous pass.
+ * Paths are relative to the repository root; the runner chdirs there.
+ * Timeouts are per TAP line and scaled by PAPTREE_TEST_TIMEOUT_SCALE.
+ */
+#ifndef TST_TEST_LIST_H
+#define TST_TEST_LIST_H
+
+typedef enum {
+    TST_UNIT,
+    TST_MPI,
+    TST_SH,
+    TST_CORPUS,
+    TST_GOOD
+} tst_kind_t;
+
+typedef void tst_unit_fn_t(void);
+
+typedef struct tst_entry {
+    const char    *name;      /* unique; corpus items append "/<stem>" */
+    tst_kind_t     kind;
+    tst_unit_fn_t *fn;        /* TST_UNIT only */
+    const char    *cmd;       /* MPI, SH: command; CORPUS, GOOD: checker */
+    const char    *dir;       /* CORPUS, GOOD: input directory */
+    int            ranks;     /* TST_MPI only */
+    double         timeout_s; /* per TAP line, before scaling */
+} tst_entry_t;
+
+/*
+ * Runner pieces that tests/unit/selftest checks directly (they live in
+ * tests/run_tests.c, which is linked into the same program).
+ */
+typedef struct tst_child {
+    tst_unit_fn_t *fn;        /* called in the child, or NULL to run cmd */
+    const char    *cmd;       /* run as /bin/sh -c cmd sh [arg] */
+    const char    *arg;       /* $1 of cmd, or NULL */
+    const char    *out_path;  /* stdout, and stderr unless err_path; appended */
+    const char    *err_path;  /* separate stderr (truncated), or NULL */
+} tst_child_t;
+
+typedef struct tst_exit {
+    int    timed_out;         /* 1: killed because the timeout passed */
+    int    code;              /* exit status, or -1 if killed by a signal */
+    int    signo;             /* the signal that ended it, or 0 */
+    double secs;              /* wall time until it ended */
+} tst_exit_t;
+
+/*
+ * Runs child in its own process group and waits at most timeout_s; then sends
+ * SIGTERM to the whole group and SIGKILL 2 s later.  Whatever the group still
+ * holds when the child ends is killed too.  Returns 0, or -1 with errno when
+ * the child could not be started or its status not collected.
+ */
+int tst__child_run(const tst_child_t *child, double timeout_s,
+                   tst_exit_t *exit_p);
+
+/* Cuts a trailing " [runtime/x.c:12]" (the detecting C source) off line. */
+void tst__srcloc_strip(char *line);
+
+/* Unit tests (tests/unit/<module>/), grouped by file. */
+/* selftest/selftest.c: tests/tst.h and the runner itself */
+void t_selftest_tst_failures(void);
+void t_selftest_tst_passes(void);
+void t_selftest_srcloc_strip(void);
+void t_selftest_child_exit(void);
+void t_selftest_child_timeout_group(void);
+void t_selftest_child_timeout_kill(void);
+void t_selftest_runner_corpus(void);
+/* pathmap/t_pathmap.c: parser, validator, tree model */
+void t_pathmap_doc_example(void);
+void t_pathmap_params_and_ranges(void);
+void t_pathmap_crlf_tabs_comments(void);
+void t_pathmap_error_location(void);
+void t_pathmap_hash(void);
+void t_pathmap_deep_chain(void);
+void t_pathmap_names(void);
+/* exec/t_gred.c: reduction kernels, waiting, gred under threads */
+void t_reduce_kernels(void);
+void t_wait_phases(void);
+void t_gred_threads(void);
+void t_gred_invalid(void);
+
+#ifdef TST_LIST_TABLE
+/* One line per test: name, kind, fn, cmd or checker, dir, ranks, timeout (s). */
+static const tst_entry_t tst_list[] = {
+    /* unit: the test infrastructure itself (tests/unit/selftest/) */
+    { "selftest_tst_failures",        TST_UNIT, t_selftest_tst_failures,        NULL, NULL, 0, 10 },
+    { "selftest_tst_passes",          TST_UNIT, t_selftest_tst_passes,          NULL, NULL, 0, 10 },
+    { "selftest_srcloc_strip",        TST_UNIT, t_selftest_srcloc_strip,        NULL, NULL, 0, 10 },
+    { "selftest_child_exit",          TST_UNIT, t_selftest_child_exit,          NULL, NULL, 0, 10 },
+    { "selftest_child_timeout_group", TST_UNIT, t_selftest_child_timeout_group, NULL, NULL, 0, 10 },
+    { "selftest_child_timeout_kill",  TST_UNIT, t_selftest_child_timeout_kill,  NULL, NULL, 0, 15 },
+    { "selftest_runner_corpus",       TST_UNIT, t_selftest_runner_corpus,       NULL, NULL, 0, 30 },
+    /* unit: pathmap (tests/unit/pathmap/) */
+    { "pathmap_doc_example",          TST_UNIT, t_pathmap_doc_example,          NULL, NULL, 0, 10 },
+    { "pathmap_params_and_ranges",    TST_UNIT, t_pathmap_params_and_ranges,    NULL, NULL, 0, 10 },
+    { "pathmap_crlf_tabs_comments",   TST_UNIT, t_pathmap_crlf_tabs_comments,   NULL, NULL, 0, 10 },
+    { "pathmap_error_location",       TST_UNIT, t_pathmap_error_location,       NULL, NULL, 0, 10 },
+    { "pathmap_hash",                 TST_UNIT, t_pathmap_hash,                 NULL, NULL, 0, 10 },
+    { "pathmap_deep_chain",           TST_UNIT, t_pathmap_deep_chain,           NULL, NULL, 0, 20 },
+    { "pathmap_names",                TST_UNIT, t_pathmap_names,                NULL, NULL, 0, 10 },
+    /* unit: exec without MPI (tests/unit/exec/) */
+    { "reduce_kernels",               TST_UNIT, t_reduce_kernels,               NULL, NULL, 0, 10 },
+    { "wait_phases",                  TST_UNIT, t_wait_phases,                  NULL, NULL, 0, 10 },
+    { "gred_threads",                 TST_UNIT, t_gred_threads,                 NULL, NULL, 0, 60 },
+    { "gred_invalid",                 TST_UNIT, t_gred_invalid,                 NULL, NULL, 0, 10 },
+
+    /* unit: exec (tests/unit/exec/) */
+
+    /* mpi: tests/mpi/<name>.c is built as build/tests/<name> */
+    { "mpi_launch_oversubscribed", TST_MPI, NULL, "sh -c 'test \"$OMPI_COMM_WORLD_SIZE\" = 3'", NULL, 3, 60 },
+    /* mpi: Gsum on every scaled sample (each result checked in closed form), 4 B and 256 B */
+    { "gsum_demo", TST_MPI, NULL, "bin/gsum -p pathmaps/demo.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_gred_1x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/gred-1x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 1, 120 },
+    { "gsum_binary_1x4", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-1x4.pathmap -n 2000 -w 10 -s 4,256", NULL, 1, 120 },
+    { "gsum_nary_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/nary-2x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_quad_2x4", TST_MPI, NULL, "bin/gsum -p pathmaps/local/quad-2x4.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_binaryquad_2x4", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binaryquad-2x4.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_binary_2x4", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-2x4.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_binary_extralinks_2x4", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-extralinks-2x4.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_nary_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/nary-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
+    { "gsum_binary_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
+    { "gsum_split_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/split-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
+    { "gsum_split2_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/split2-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
+    { "gsum_nary_extralinks_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/nary-extralinks-2x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_flat_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/flat-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
+    { "gsum_binary_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
+    { "gsum_gateway_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/gateway-3x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 3, 120 },
+    /* mpi: the native baseline verifies the same way */
+    { "gsum_native_np2",        TST_MPI, NULL, "bin/gsum --native -n 2000 -s 4,256", NULL, 2, 60 },
+    { "gsum_native_np3_double", TST_MPI, NULL, "bin/gsum --native --type double --op max -n 500 -s 8,256", NULL, 3, 60 },
+    /* mpi: every result against an MPI_Allreduce oracle computed without the tree */
+    { "oracle_double_max_2x2", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/double-max-2x2.pathmap 256 400", NULL, 2, 120 },
+    { "oracle_int64_min_relay_3x1", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/int64-min-relay-3x1.pathmap 8 400", NULL, 3, 120 },
+    { "oracle_two_trees_deep", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/two-trees-2x2.pathmap 4 400 deep", NULL, 2, 120 },
+    { "oracle_two_trees_flat", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/two-trees-2x2.pathmap 64 400 flat", NULL, 2, 120 },
+    { "oracle_single_thread_core", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/single-thread-core-1x1.pathmap 4 400", NULL, 1, 120 },
+    { "oracle_split_4x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/split-4x2.pathmap 256 400", NULL, 4, 120 },
+    { "oracle_gateway_3x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/gateway-3x2.pathmap 4 400", NULL, 3, 120 },
+
+    /* sh: scripts and end-to-end runs */
+    { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
+    { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
+    { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
+    { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
+    { "gsum_output",           TST_SH, NULL, "sh tests/mpi/gsum-output.sh",            NULL, 0, 60 },
+    { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
+
+    /* corpus: bad pathmaps, each with the exact message expected */
+    { "pathmap_bad",      TST_CORPUS, NULL, "bin/pathmap-check",        "tests/pathmap/bad", 0, 10 },
+    { "pathmap_bad_asan", TST_CORPUS, NULL, "build/asan/pathmap-check", "tests/pathmap/bad", 0, 20 },
+    /* good: every pathmap shipped must validate */
+    { "pathmap_good",     TST_GOOD,   NULL, "bin/pathmap-check",        "pathmaps",          0, 10 },
+    { "test_pathmaps_good", TST_GOOD, NULL, "bin/pathmap-check",        "tests/pathmap/good", 0, 10 },
+};
+#endif /* TST_LIST_TABLE */
+
+#endif /* TST_TEST_LIST_H */
