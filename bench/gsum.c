@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "../runtime/api/rt_exec.h"
 
 #define GSUM_SIZES_MAX 32
@@ -328,9 +329,10 @@ static void describe_tree(const gsum_opts_t *o, gsum_run_t *r, const rt_pathmap_
     rt_wait_policy_t p = rt_exec_policy(r->ex);
     uint32_t nlocal = rt_exec_local_count(r->ex), busy = nlocal + rt_exec_service_count(r->ex);
 
-    if (busy > rt_wait_cpus_available())
-        fprintf(stderr, "gsum: rank %d: note: %u threads share %u CPU(s); if the rank is "
-                "bound to a core, run mpirun with --bind-to none\n", g_rank, busy,
+    /* Open MPI binds each rank to one core when ranks <= cores. */
+    if (busy > rt_wait_cpus_available() && rt_wait_cpus_available() < sysconf(_SC_NPROCESSORS_ONLN))
+        fprintf(stderr, "gsum: rank %d: note: %u threads are bound to %u CPU(s); run "
+                "mpirun with --bind-to none to let them use the others\n", g_rank, busy,
                 rt_wait_cpus_available());
     if (g_rank != 0)
         return;
@@ -431,7 +433,9 @@ static int run_tree(const gsum_opts_t *o)
              CM_ERR(&err, CM_ERR_NAME, "pathmap '%s' has no tree '%s'", o->pathmap, o->tree);
     if (st != CM_OK)
         cm_err_print(stderr, prefix, &err);
-    if ((st = rt_mpi_agree(MPI_COMM_WORLD, st, &err)) != CM_OK) {
+    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
+        if (st == CM_OK)                /* another rank failed; say which */
+            cm_err_print(stderr, prefix, &err);
         rt_pathmap_destroy(pm);
         return 1;
     }
