@@ -18,7 +18,7 @@ rt_wait_policy_t rt_wait_policy_auto(bool oversubscribed)
         p.yield_ns = 2 * 1000 * 1000;
     } else {
         /* Oversubscribed: spinning only delays the thread we wait for
-         * (measured on the demo tree: spin 10 us made it 3x slower than
+         * (measured on the demo tree: spin 10 us made it 3.5x slower than
          * none), so yield from the start, then block. */
         p.spin_ns = 0;
         p.yield_ns = 1000 * 1000;
