@@ -1,22 +1,25 @@
 # paptree - plain GNU Makefile.  `make help` lists the targets.
 #
 # Layout of what is built:
-#   lib/libpaptree.a   common/ + runtime/ (core, algo, exec)
+#   lib/libpaptree.a   common/ + runtime/ (core, algo, exec) + instrument/
 #   bin/               the programs users run (bench/*.c, one program each)
 #   build/             objects, test runner, test programs, sanitizer builds
 
 CC       ?= cc
 MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
+OTF2_LIBS  := $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -pthread $(WARN)
 LDLIBS   := -pthread -lm
 
-# Sources by layer.  runtime/core is pure C; only runtime/exec and programs
-# see MPI (make check-layers enforces what each directory may include).
-LIB_SRC  := $(wildcard common/*.c runtime/core/*.c runtime/algo/*.c runtime/exec/*.c)
+# Sources by layer.  runtime/core is pure C; only runtime/exec, instrument/
+# and programs see MPI, only instrument/ sees OTF2 (make check-layers
+# enforces what each directory may include).
+LIB_SRC  := $(wildcard common/*.c runtime/core/*.c runtime/algo/*.c runtime/exec/*.c \
+                       instrument/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
 LIB      := lib/libpaptree.a
 
@@ -31,6 +34,9 @@ RUNNER   := build/run_tests
 # MPI test programs: tests/mpi/foo.c -> build/tests/foo
 MPIT_SRC := $(wildcard tests/mpi/*.c)
 MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
+# Trace readers for the tests (OTF2, no MPI): tests/tools/foo.c -> build/tests/foo
+TOOL_SRC := $(wildcard tests/tools/*.c)
+TOOLS    := $(TOOL_SRC:tests/tools/%.c=build/tests/%)
 
 # The parser alone, built with AddressSanitizer + UBSan for the bad-input corpus.
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -42,7 +48,7 @@ ASAN_CHECK := build/asan/pathmap-check
 
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan
 
-all: $(LIB) $(PROGS) $(RUNNER) $(MPIT) $(ASAN_CHECK)
+all: $(LIB) $(PROGS) $(RUNNER) $(MPIT) $(TOOLS) $(ASAN_CHECK)
 
 help:
 	@echo "make            build lib/libpaptree.a, bin/*, the test runner"
@@ -68,7 +74,7 @@ $(LIB): $(LIB_OBJ)
 
 bin/%: build/obj/bench/%.o $(LIB)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
 # Programs whose file names have '_' (bin/pathmap-check <- bench/pathmap_check.c).
 bin/pathmap-check: build/obj/bench/pathmap_check.o $(LIB)
@@ -76,11 +82,15 @@ bin/pathmap-check: build/obj/bench/pathmap_check.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(RUNNER): $(TEST_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(MPI_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+
+build/tests/%: build/obj/tests/tools/%.o $(LIB)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
 asan: $(ASAN_CHECK)
 $(ASAN_CHECK): $(ASAN_SRC) $(wildcard common/*.h runtime/api/*.h runtime/core/*.h)
@@ -115,4 +125,5 @@ check-layers:
 clean:
 	rm -rf build lib bin out
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PROG_SRC:bench/%.c=build/obj/bench/%.d)
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PROG_SRC:bench/%.c=build/obj/bench/%.d) \
+         $(MPIT_SRC:%.c=build/obj/%.d) $(TOOL_SRC:%.c=build/obj/%.d)

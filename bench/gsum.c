@@ -18,6 +18,7 @@
  * V input and expected tuples are built before timing (V = 64, fewer for
  * tuples over 64 KiB) so the timed loop only copies and compares.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../instrument/api/ins_trace.h"
 #include "../runtime/api/rt_exec.h"
 
 #define GSUM_SIZES_MAX 32
@@ -40,6 +42,10 @@ typedef struct gsum_opts {
     rt_dtype_t  dtype;           /* --native only; else the tree's */
     rt_op_t     op;
     int64_t     spin_ns, yield_ns;
+    const char *trace_dir;       /* --trace */
+    size_t      trace_mem;       /* --trace-mem; 0 = default */
+    int         force;
+    char       *command;         /* argv, for the trace */
 } gsum_opts_t;
 
 /* What every thread of one rank shares while running. */
@@ -55,6 +61,8 @@ typedef struct gsum_run {
     size_t             bytes;
     unsigned           variants;
     double            *elapsed;  /* [local][size] seconds */
+    ins_trace_t       *trace;    /* or NULL */
+    uint64_t           flush_mark, loop_flushes;
 } gsum_run_t;
 
 typedef struct gsum_thread {
@@ -87,6 +95,12 @@ static void usage(FILE *fp)
 "      --op OP           reduction with --native: sum (default), min, max\n"
 "      --spin-ns N       wait budget: spin this long before yielding\n"
 "      --yield-ns N      then yield this long before blocking (default: auto)\n"
+"      --trace DIR       record every wrapper visit into the OTF2 archive DIR\n"
+"                        (docs/trace-format.md); analyse it with papanalyze DIR\n"
+"      --trace-mem SIZE  memory for buffered events per rank, e.g. 512K, 64M, 2G\n"
+"                        (default 64M); when full a thread writes its events out\n"
+"                        and goes on (a flush, reported at the end)\n"
+"      --force           replace an existing archive at DIR\n"
 "  -h, --help            this text\n"
 "Threads of one rank need CPUs of their own to be fast: with 2 ranks or fewer\n"
 "Open MPI binds each rank to one core, so add 'mpirun --bind-to none'.\n");
@@ -103,6 +117,29 @@ static int parse_long(const char *opt, const char *s, long min, long *v)
         return -1;
     }
     *v = x;
+    return 0;
+}
+
+/* A byte count with an optional K, M or G suffix (powers of 1024). */
+static int parse_bytes(const char *opt, const char *s, size_t *v)
+{
+    char *end;
+    unsigned long long n;
+    int shift = 0;
+
+    errno = 0;
+    n = strtoull(s, &end, 10);
+    if (*end == 'K' || *end == 'k') shift = 10, end++;
+    else if (*end == 'M' || *end == 'm') shift = 20, end++;
+    else if (*end == 'G' || *end == 'g') shift = 30, end++;
+    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || n == 0 ||
+        n > (SIZE_MAX >> shift)) {
+        if (g_rank == 0)
+            fprintf(stderr, "gsum: %s: '%s' is not a size (a positive number, optionally "
+                    "followed by K, M or G)\n", opt, s);
+        return -1;
+    }
+    *v = (size_t)n << shift;
     return 0;
 }
 
@@ -143,7 +180,8 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
         { "pathmap", 1, 0, 'p' }, { "tree", 1, 0, 't' }, { "iterations", 1, 0, 'n' },
         { "warmup", 1, 0, 'w' }, { "size", 1, 0, 's' }, { "native", 0, 0, 'N' },
         { "type", 1, 0, 'T' }, { "op", 1, 0, 'O' }, { "spin-ns", 1, 0, 'S' },
-        { "yield-ns", 1, 0, 'Y' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+        { "yield-ns", 1, 0, 'Y' }, { "trace", 1, 0, 'R' }, { "trace-mem", 1, 0, 'M' },
+        { "force", 0, 0, 'F' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     static const char *const types[] = { "int32", "int64", "double" };
     static const char *const ops[] = { "sum", "min", "max" };
     int c, rc = 0, e;
@@ -168,6 +206,9 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
         case 'O': rc = parse_enum("--op", optarg, ops, &e); o->op = (rt_op_t)e; break;
         case 'S': rc = parse_long("--spin-ns", optarg, 0, &v); o->spin_ns = v; break;
         case 'Y': rc = parse_long("--yield-ns", optarg, 0, &v); o->yield_ns = v; break;
+        case 'R': o->trace_dir = optarg; break;
+        case 'M': rc = parse_bytes("--trace-mem", optarg, &o->trace_mem); break;
+        case 'F': o->force = 1; break;
         case 'h': if (g_rank == 0) usage(stdout); return 1;
         default: rc = -1; break;
         }
@@ -180,6 +221,17 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
     if (rc == 0 && !o->native == !o->pathmap) {
         if (g_rank == 0)
             fprintf(stderr, "gsum: give either -p PATHMAP or --native\n");
+        rc = -1;
+    }
+    if (rc == 0 && o->native && (o->trace_dir || o->trace_mem || o->force)) {
+        if (g_rank == 0)
+            fprintf(stderr, "gsum: --trace, --trace-mem and --force trace a pathmap's "
+                    "tree; they do not apply to --native\n");
+        rc = -1;
+    }
+    if (rc == 0 && !o->trace_dir && (o->trace_mem || o->force)) {
+        if (g_rank == 0)
+            fprintf(stderr, "gsum: --trace-mem and --force need --trace DIR\n");
         rc = -1;
     }
     return rc;
@@ -255,12 +307,23 @@ static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
 
 /* ---- the tree run ---------------------------------------------------- */
 
-/* All threads of all ranks: local barrier, one MPI barrier, local barrier. */
-static void barrier_all(gsum_run_t *r, int is_main)
+enum { MARK_NONE, MARK_LOOP_START, MARK_LOOP_END };
+
+/*
+ * All threads of all ranks: local barrier, one MPI barrier, local barrier.
+ * Between the two, every operation everywhere has completed, so main can
+ * read the trace's flush count without racing a thread that records.
+ */
+static void barrier_all(gsum_run_t *r, int is_main, int mark)
 {
     pthread_barrier_wait(&r->barrier);
-    if (is_main)
+    if (is_main) {
         MPI_Barrier(MPI_COMM_WORLD);
+        if (r->trace != NULL && mark == MARK_LOOP_START)
+            r->flush_mark = ins_trace_flushes(r->trace);
+        else if (r->trace != NULL && mark == MARK_LOOP_END)
+            r->loop_flushes += ins_trace_flushes(r->trace) - r->flush_mark;
+    }
     pthread_barrier_wait(&r->barrier);
 }
 
@@ -273,14 +336,14 @@ static void *gsum_thread_main(void *arg)
         long k = 0;
         double t0;
 
-        barrier_all(r, 0);          /* main has set r->bytes and expected */
+        barrier_all(r, 0, MARK_NONE);   /* main has set r->bytes and expected */
         fill_inputs(r, th->id, th->in);
         for (long i = 0; i < r->o->warmup; i++, k++) {
             rt_exec_allreduce(r->ex, th->local, (unsigned)(k & 1),
                               th->in + (size_t)(k % r->variants) * r->bytes, th->out, r->bytes);
             verify(r, th->id, k, th->out);
         }
-        barrier_all(r, 0);
+        barrier_all(r, 0, MARK_LOOP_START);
         t0 = MPI_Wtime();
         for (long i = 0; i < r->o->iters; i++, k++) {
             rt_exec_allreduce(r->ex, th->local, (unsigned)(k & 1),
@@ -288,7 +351,7 @@ static void *gsum_thread_main(void *arg)
             verify(r, th->id, k, th->out);
         }
         r->elapsed[(size_t)th->local * r->o->nsizes + s] = MPI_Wtime() - t0;
-        barrier_all(r, 0);          /* main may now change the size */
+        barrier_all(r, 0, MARK_LOOP_END);   /* main may now change the size */
     }
     return NULL;
 }
@@ -385,9 +448,9 @@ static void run_threads(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
         r->bytes = r->o->sizes[s];
         r->variants = variants_for(r->bytes);
         fill_expected(r);
-        barrier_all(r, 1);
-        barrier_all(r, 1);
-        barrier_all(r, 1);
+        barrier_all(r, 1, MARK_NONE);
+        barrier_all(r, 1, MARK_LOOP_START);
+        barrier_all(r, 1, MARK_LOOP_END);
     }
     for (uint32_t i = 0; i < nlocal; i++) {
         pthread_join(th[i].thread, NULL);
@@ -410,9 +473,35 @@ static void tree_stats(gsum_run_t *r)
         r->sum_ids += t->threads[i].id + 1;
 }
 
+/* Writes the archive (collective) and says where it is. */
+static int close_trace(const gsum_opts_t *o, gsum_run_t *r, const char *prefix)
+{
+    ins_trace_summary_t sum;
+    uint64_t loop_flushes = 0;
+    cm_err_t err;
+
+    cm_err_clear(&err);
+    MPI_Reduce(&r->loop_flushes, &loop_flushes, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (ins_trace_close(r->trace, &sum, &err) != CM_OK) {
+        cm_err_print(stderr, prefix, &err);
+        return 1;
+    }
+    if (g_rank == 0) {
+        printf("# trace: %s/traces.otf2: %llu events from %llu threads; clock %s at %.3f GHz, "
+               "host offsets to rank 0 <= %.2f us (+- %.2f us), drift <= %.3f ppm\n",
+               o->trace_dir, (unsigned long long)sum.events,
+               (unsigned long long)sum.locations, sum.clock, sum.ticks_per_s / 1e9,
+               sum.max_offset_us, sum.max_sync_err_us, sum.max_drift_ppm);
+        printf("# trace: %llu buffer flushes, %llu of them during the measured loops%s\n",
+               (unsigned long long)sum.flushes, (unsigned long long)loop_flushes,
+               loop_flushes ? " (they slow those loops down; raise --trace-mem)" : "");
+    }
+    return 0;
+}
+
 static int run_tree(const gsum_opts_t *o)
 {
-    rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns };
+    rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns, NULL };
     rt_pathmap_t *pm = NULL;
     gsum_run_t r;
     gsum_thread_t *th;
@@ -421,6 +510,7 @@ static int run_tree(const gsum_opts_t *o)
     uint32_t nlocal;
     double *per_op;
     char prefix[32];
+    int rc;
 
     cm_err_clear(&err);
     snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
@@ -441,8 +531,21 @@ static int run_tree(const gsum_opts_t *o)
     }
     memset(&r, 0, sizeof(r));
     r.o = o;
+    if (o->trace_dir != NULL) {
+        ins_trace_opts_t topts = { o->trace_dir, o->trace_mem, o->force, o->command };
+
+        if (ins_trace_open(pm, o->tree, params.ninstances, &topts, MPI_COMM_WORLD, &r.trace,
+                           &err) != CM_OK) {
+            cm_err_print(stderr, prefix, &err);
+            rt_pathmap_destroy(pm);
+            return 1;
+        }
+        params.hooks = ins_trace_hooks(r.trace);
+    }
     if (rt_exec_create(pm, &params, MPI_COMM_WORLD, &r.ex, &err) != CM_OK) {
         cm_err_print(stderr, prefix, &err);
+        if (r.trace != NULL)                  /* discards the archive */
+            (void)ins_trace_close(r.trace, &(ins_trace_summary_t){ 0 }, &err);
         rt_pathmap_destroy(pm);
         return 1;
     }
@@ -465,12 +568,13 @@ static int run_tree(const gsum_opts_t *o)
             per_op[i] = r.elapsed[(size_t)i * o->nsizes + s] / (double)o->iters;
         report_row(o, o->sizes[s], per_op, nlocal);
     }
+    rc = r.trace != NULL ? close_trace(o, &r, prefix) : 0;
     free(per_op);
     pthread_barrier_destroy(&r.barrier);
     free(r.elapsed);
     free(th);
     rt_pathmap_destroy(pm);
-    return 0;
+    return rc;
 }
 
 /* ---- the native baseline -------------------------------------------- */
@@ -557,6 +661,24 @@ static int run_native(const gsum_opts_t *o)
     return 0;
 }
 
+/* argv as one line, for the trace's record of how it was made. */
+static char *join_args(int argc, char **argv)
+{
+    size_t len = 1;
+    char *s;
+
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    if ((s = calloc(1, len)) == NULL)
+        return NULL;
+    for (int i = 0; i < argc; i++) {
+        strcat(s, argv[i]);
+        if (i + 1 < argc)
+            strcat(s, " ");
+    }
+    return s;
+}
+
 int main(int argc, char **argv)
 {
     gsum_opts_t o;
@@ -577,7 +699,9 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return rc < 0 ? 2 : 0;
     }
+    o.command = join_args(argc, argv);
     rc = o.native ? run_native(&o) : run_tree(&o);
+    free(o.command);
     fflush(stdout);
     MPI_Finalize();
     return rc;

@@ -21,6 +21,7 @@
 #define RT_EXEC_H
 
 #include <mpi.h>
+#include "rt_hooks.h"
 #include "rt_pathmap.h"
 #include "rt_wait.h"
 
@@ -32,6 +33,7 @@ typedef struct rt_exec_params {
     size_t      max_bytes;     /* largest tuple, a multiple of the element size */
     int64_t     spin_ns;       /* wait budgets; < 0 = rt_wait_policy_auto */
     int64_t     yield_ns;
+    const rt_hooks_t *hooks;   /* wrapper-visit observer (rt_hooks.h); NULL = none */
 } rt_exec_params_t;
 
 /*

@@ -25,6 +25,16 @@ typedef struct rt_path {
     uint32_t            len;
 } rt_path_t;
 
+/*
+ * What a traced location needs on its thread: the observer's handle and
+ * its count of operations per instance.  One cache line each, so that
+ * threads never share a line they write.
+ */
+typedef struct rt_site {
+    void     *loc;
+    uint64_t *seq;              /* [ninstances] */
+} __attribute__((aligned(64))) rt_site_t;
+
 /* A service thread: serves one proxy link of one instance. */
 typedef struct rt_service {
     pthread_t          thread;
@@ -34,6 +44,7 @@ typedef struct rt_service {
     int                peer;    /* the client's rank */
     int                tag;
     rt_path_t          path;    /* starts at the proxy's parent */
+    rt_site_t         *site;    /* NULL when not traced */
     unsigned char     *in, *out;
     int                started;
 } rt_service_t;
@@ -53,6 +64,9 @@ struct rt_exec {
     rt_service_t           *services;
     uint32_t                nservices;
     rt_node_id_t           *path_pool;   /* backing store of every rt_path_t */
+    rt_hooks_t              hooks;       /* valid when sites != NULL */
+    rt_site_t              *sites;       /* [nlocal + nservices], or NULL */
+    uint64_t               *seq_pool;    /* backing store of every site's seq */
 };
 
 static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
@@ -61,9 +75,12 @@ static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
     return &ex->state[(size_t)instance * ex->tree->nnodes + node];
 }
 
-/* Runs a path: the walk down, the proxy or core at its end, the walk up. */
+/*
+ * Runs a path: the walk down, the proxy or core at its end, the walk up.
+ * site is the calling location's, or NULL when the executor is not traced.
+ */
 void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
-                       const void *in, void *out, size_t bytes);
+                       const void *in, void *out, size_t bytes, rt_site_t *site);
 
 /* Client side of a proxy: sends cur to the parent's host, waits for out. */
 void rt__proxy_call(rt_exec_t *ex, const rt_node_state_t *st, const void *cur,

@@ -212,6 +212,38 @@ static cm_status_t exec_init_state(rt_exec_t *ex)
     return CM_OK;
 }
 
+/*
+ * Registers every location of this host with the hooks: local threads
+ * first (sorted by id), then service threads in link order.
+ */
+static cm_status_t exec_init_sites(rt_exec_t *ex, const rt_hooks_t *hooks)
+{
+    uint32_t nsites = ex->nlocal + ex->nservices;
+    size_t stride = (ex->ninstances + 7) / 8 * 8;   /* whole cache lines */
+
+    ex->hooks = *hooks;
+    ex->sites = aligned_alloc(64, (size_t)(nsites + 1) * sizeof(*ex->sites));
+    ex->seq_pool = aligned_alloc(64, (nsites + 1) * stride * sizeof(uint64_t));
+    if (ex->sites == NULL || ex->seq_pool == NULL)
+        return CM_ERR_NOMEM;
+    memset(ex->seq_pool, 0, (nsites + 1) * stride * sizeof(uint64_t));
+    for (uint32_t i = 0; i < nsites; i++) {
+        rt_site_t *site = &ex->sites[i];
+
+        site->seq = ex->seq_pool + i * stride;
+        if (i < ex->nlocal) {
+            site->loc = hooks->location(hooks->ud, ex->local[i], RT_ID_NONE, 0);
+        } else {
+            rt_service_t *svc = &ex->services[i - ex->nlocal];
+            site->loc = hooks->location(hooks->ud, NULL, svc->proxy, svc->instance);
+            svc->site = site;
+        }
+        if (site->loc == NULL)
+            return CM_ERR_NOMEM;
+    }
+    return CM_OK;
+}
+
 static cm_status_t exec_start_services(rt_exec_t *ex)
 {
     for (uint32_t i = 0; i < ex->nservices; i++) {
@@ -250,6 +282,8 @@ static void exec_free(rt_exec_t *ex)
     free(ex->local);
     free(ex->local_paths);
     free(ex->path_pool);
+    free(ex->sites);
+    free(ex->seq_pool);
     if (ex->comm != MPI_COMM_NULL)
         MPI_Comm_free(&ex->comm);
     free(ex);
@@ -289,6 +323,8 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
         exec_choose_policy(ex, params);
     if (st == CM_OK)
         st = exec_init_state(ex);
+    if (st == CM_OK && params->hooks != NULL)
+        st = exec_init_sites(ex, params->hooks);
     if (st != CM_OK)
         CM_ERR(err, st, "out of memory setting up tree '%s'", ex->tree->name);
     if ((st = rt_mpi_agree(ex->comm, st, err)) != CM_OK)
@@ -344,7 +380,8 @@ void rt_exec_allreduce(rt_exec_t *ex, uint32_t local, unsigned instance,
         bytes > ex->max_bytes || bytes % rt_dtype_size(ex->tree->dtype) != 0)
         rt__exec_fatal(ex, "rt_exec_allreduce(local %u, instance %u, %zu bytes): "
                        "out of range", local, instance, bytes);
-    rt__exec_run_path(ex, instance, &ex->local_paths[local], in, out, bytes);
+    rt__exec_run_path(ex, instance, &ex->local_paths[local], in, out, bytes,
+                      ex->sites != NULL ? &ex->sites[local] : NULL);
 }
 
 const rt_tree_t *rt_exec_tree(const rt_exec_t *ex) { return ex->tree; }

@@ -8,6 +8,9 @@
  * host).  Up: it releases, in reverse order, every gred where it was last.
  * Iterative rather than recursive, so the depth of a tree is bounded by
  * memory, not by the thread's stack.
+ *
+ * When traced, every wrapper the thread runs is reported to the hooks
+ * (rt_hooks.h): ENTER before it, LEAVE after it.
  */
 #include <string.h>
 #include "exec_int.h"
@@ -31,17 +34,30 @@ static void path_core(rt_node_state_t *st, const void *cur, void *out, size_t by
     memcpy(out, st->store, bytes);
 }
 
-void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
-                       const void *in, void *out, size_t bytes)
+/*
+ * The walk.  `site` is a compile-time NULL in the untraced copy, so the
+ * compiler removes every report from it (EventSpace inserted its event
+ * collectors only into traced paths; we do the same with two copies).
+ */
+static inline __attribute__((always_inline))
+void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
+              const void *in, void *out, size_t bytes, rt_site_t *site)
 {
     const void *cur = in;
+    uint64_t seq = site != NULL ? site->seq[instance]++ : 0;
     uint32_t i;
+
+#define VISIT(what, node) do { \
+        if (site != NULL) \
+            ex->hooks.visit(site->loc, (what), instance, (node), seq, bytes); \
+    } while (0)
 
     for (i = 0; i < path->len; i++) {
         rt_node_id_t id = path->nodes[i];
         rt_node_state_t *st = rt__exec_state(ex, instance, id);
         rt_node_kind_t kind = ex->tree->nodes[id].kind;
 
+        VISIT(RT_VISIT_ENTER, id);
         if (kind == RT_NODE_GRED) {
             if (path_gred(st, &cur, out, bytes))
                 continue;
@@ -52,6 +68,20 @@ void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
         }
         break;
     }
-    while (i-- > 0)
+    /* A path always ends in a proxy or the core, so the walk broke at i. */
+    VISIT(RT_VISIT_LEAVE, path->nodes[i]);
+    while (i-- > 0) {
         rt_gred_release(&rt__exec_state(ex, instance, path->nodes[i])->gred, out);
+        VISIT(RT_VISIT_LEAVE, path->nodes[i]);
+    }
+#undef VISIT
+}
+
+void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
+                       const void *in, void *out, size_t bytes, rt_site_t *site)
+{
+    if (site == NULL)
+        run_path(ex, instance, path, in, out, bytes, NULL);
+    else
+        run_path(ex, instance, path, in, out, bytes, site);
 }

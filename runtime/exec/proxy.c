@@ -76,7 +76,7 @@ void *rt__service_main(void *arg)
         if (got == 0)
             break;                       /* stop request */
         rt__exec_run_path(ex, svc->instance, &svc->path, svc->in, svc->out,
-                          (size_t)got);
+                          (size_t)got, svc->site);
         rt__exec_mpi_check(ex, MPI_Send(svc->out, got, MPI_BYTE, svc->peer, svc->tag,
                                         ex->comm), "MPI_Send (service reply)");
     }

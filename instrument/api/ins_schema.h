@@ -1,0 +1,105 @@
+/*
+ * ins_schema.h - the conventions of a paptree OTF2 trace, by name.
+ *
+ * The writer (instrument/) and every reader (analyze/, the tests) use
+ * these names and nothing else; docs/trace-format.md explains them.  The
+ * header is plain C with no OTF2 or MPI types, so any layer may include it.
+ *
+ * An archive describes itself: the pathmap text is stored in it, and
+ * every region (one per wrapper of one tree instance), location (one per
+ * thread) and location group (one per host process) says what it is.
+ *
+ * Bump INS_SCHEMA_VERSION whenever a name or a meaning below changes.
+ */
+#ifndef INS_SCHEMA_H
+#define INS_SCHEMA_H
+
+#define INS_SCHEMA_VERSION      "1"
+
+/* OTF2_Archive_Open(DIR, INS_ARCHIVE_NAME, ...): the anchor is DIR/traces.otf2 */
+#define INS_ARCHIVE_NAME        "traces"
+#define INS_ANCHOR_FILE         "traces.otf2"
+
+/* ---- archive properties (OTF2_Archive_SetProperty; strings) ---------- */
+#define INS_PROP_VERSION        "PAPTREE::SCHEMA_VERSION"  /* INS_SCHEMA_VERSION */
+#define INS_PROP_PATHMAP        "PAPTREE::PATHMAP"         /* the pathmap text, verbatim */
+#define INS_PROP_PATHMAP_PATH   "PAPTREE::PATHMAP_PATH"    /* the file it was read from */
+#define INS_PROP_PATHMAP_HASH   "PAPTREE::PATHMAP_HASH"    /* FNV-1a 64 of the text, 16 hex digits */
+#define INS_PROP_TREE           "PAPTREE::TREE"            /* the traced tree's name */
+#define INS_PROP_INSTANCES      "PAPTREE::INSTANCES"       /* tree instances, decimal */
+#define INS_PROP_HOSTS          "PAPTREE::HOSTS"           /* hosts = ranks, decimal */
+#define INS_PROP_CLOCK          "PAPTREE::CLOCK"           /* INS_CLOCK_TSC or INS_CLOCK_MONO_RAW */
+#define INS_PROP_COMMAND        "PAPTREE::COMMAND"         /* the traced program's argv, space-joined */
+
+#define INS_CLOCK_TSC           "tsc"
+#define INS_CLOCK_MONO_RAW      "monotonic_raw"
+
+/* ---- attributes carried by every Enter and Leave event (OTF2_TYPE_UINT64) */
+#define INS_ATTR_OP             "paptree::op"     /* operation number on the tree instance, from 0 */
+#define INS_ATTR_BYTES          "paptree::bytes"  /* tuple size in bytes */
+#define INS_ATTR_OP_ID          0u                /* their OTF2 attribute references */
+#define INS_ATTR_BYTES_ID       1u
+
+/*
+ * ---- regions: one per (instance, wrapper) of the traced tree ----------
+ * id          = instance * nnodes + node (node = index in the tree, in
+ *               pathmap order of declaration)
+ * name        = the wrapper's pathmap name
+ * canonical   = "<tree>#<instance>/<name>"
+ * description = space-separated key=value pairs, keys below, in this order
+ * role        = OTF2_REGION_ROLE_WRAPPER, paradigm OTF2_PARADIGM_USER
+ * source file = the pathmap path; begin/end line = the wrapper's line
+ */
+#define INS_REGION_CANONICAL_FMT "%s#%u/%s"
+#define INS_KEY_KIND            "kind"       /* gred | proxy | core */
+#define INS_KEY_HOST            "host"       /* host name */
+#define INS_KEY_PARENT          "parent"     /* parent wrapper's name; "-" for the core */
+#define INS_KEY_TREE            "tree"       /* tree name */
+#define INS_KEY_INSTANCE        "instance"   /* 0 .. instances-1 */
+#define INS_KEY_NODE            "node"       /* index in the tree */
+#define INS_KEY_FANIN           "fanin"      /* contributors per operation */
+#define INS_NO_PARENT           "-"
+
+/*
+ * ---- system tree, location groups, locations --------------------------
+ * System tree node 0 is the machine (class "machine"); node 1+h is host h
+ * (class "node", name = pathmap host name).  Location group r is the
+ * process of rank r = host r, type PROCESS, under node 1+r.
+ * Location id = (rank << INS_LOC_RANK_SHIFT) | index, where index counts
+ * the rank's computational threads (sorted by thread id) and then its
+ * service threads (in link order); type CPU_THREAD.
+ */
+#define INS_STN_MACHINE_CLASS   "machine"
+#define INS_STN_NODE_CLASS      "node"
+#define INS_LOC_RANK_SHIFT      16
+#define INS_LOC_MAX_PER_RANK    (1u << INS_LOC_RANK_SHIFT)
+
+/* system tree node property of a host node: the real host name (string) */
+#define INS_STN_PROP_HOSTNAME   "paptree::hostname"
+
+/* location group properties */
+#define INS_LG_PROP_HOST        "paptree::host"        /* pathmap host name (string) */
+#define INS_LG_PROP_RANK        "paptree::rank"        /* uint64 */
+
+/* location properties */
+#define INS_LOC_PROP_ROLE       "paptree::role"        /* string: INS_ROLE_* */
+#define INS_LOC_PROP_THREAD     "paptree::thread"      /* compute: pathmap thread id (uint64) */
+#define INS_LOC_PROP_ENTER      "paptree::enter"       /* first wrapper it runs (string) */
+#define INS_LOC_PROP_PROXY      "paptree::proxy"       /* service: the proxy it serves (string) */
+#define INS_LOC_PROP_INSTANCE   "paptree::instance"    /* service: the link's instance (uint64) */
+#define INS_LOC_PROP_FLUSHES    "paptree::flushes"     /* buffer flushes while recording (uint64) */
+#define INS_ROLE_COMPUTE        "compute"
+#define INS_ROLE_SERVICE        "service"
+
+/*
+ * ---- clocks ------------------------------------------------------------
+ * Timestamps are raw ticks of the clock named by INS_PROP_CLOCK; the
+ * ClockProperties resolution is ticks per second.  Each location's local
+ * definitions hold two ClockOffset records, measured at the start and at
+ * the end of the run (ping-pong with rank 0, minimum round trip):
+ * time = local ticks, offset = rank 0's ticks - local ticks (so global =
+ * local + offset, interpolated linearly between the two records),
+ * standardDeviation = half the minimum round trip, in ticks.
+ */
+
+#endif /* INS_SCHEMA_H */

@@ -1,0 +1,180 @@
+/*
+ * fs.c - where an archive goes, and what happens to it when things fail.
+ *
+ * An archive is written to "<dir>.partial" and renamed to <dir> only when
+ * complete, so a reader never sees half an archive at <dir>.  An existing
+ * <dir> is replaced only with --force, and only if it holds an OTF2 anchor
+ * (so that a mistyped --trace cannot delete an unrelated directory).
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ins_int.h"
+
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* An OTF2 archive of ours: a directory with the anchor file in it. */
+static bool is_archive(const char *dir)
+{
+    char anchor[4096];
+    struct stat sb;
+
+    snprintf(anchor, sizeof(anchor), "%s/%s", dir, INS_ANCHOR_FILE);
+    return is_dir(dir) && stat(anchor, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int ins__fs_remove_tree(const char *path)
+{
+    if (access(path, F_OK) != 0)
+        return errno == ENOENT ? 0 : -1;
+    return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* mkdir -p of every directory above path. */
+static int make_parents(const char *path)
+{
+    char buf[4096];
+    size_t len = strlen(path);
+
+    if (len >= sizeof(buf))
+        return errno = ENAMETOOLONG, -1;
+    memcpy(buf, path, len + 1);
+    for (char *p = buf + 1; *p != '\0'; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+int ins__fs_prepare(const char *dir, const char *partial, int force, char *msg, size_t msglen)
+{
+    if (access(dir, F_OK) == 0) {
+        if (!force) {
+            snprintf(msg, msglen, "trace directory '%s' exists; pass --force to replace it",
+                     dir);
+            return -1;
+        }
+        if (!is_archive(dir)) {
+            snprintf(msg, msglen, "'%s' exists and is not an OTF2 archive (no %s in it); "
+                     "not replacing it, even with --force", dir, INS_ANCHOR_FILE);
+            return -1;
+        }
+    }
+    if (access(partial, F_OK) == 0) {
+        if (!force) {
+            snprintf(msg, msglen, "'%s' exists (left by an interrupted run?); remove it "
+                     "or pass --force", partial);
+            return -1;
+        }
+        if (ins__fs_remove_tree(partial) != 0) {
+            snprintf(msg, msglen, "cannot remove '%s': %s", partial, strerror(errno));
+            return -1;
+        }
+    }
+    if (make_parents(partial) != 0) {
+        snprintf(msg, msglen, "cannot create the directories above '%s': %s", dir,
+                 strerror(errno));
+        return -1;
+    }
+    /* Probe: OTF2 creates the directory itself and must find it absent. */
+    if (mkdir(partial, 0777) != 0 || rmdir(partial) != 0) {
+        snprintf(msg, msglen, "cannot create trace directory '%s': %s", partial,
+                 strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int ins__fs_commit(const char *dir, const char *partial, char *msg, size_t msglen)
+{
+    char old[4096];
+
+    snprintf(old, sizeof(old), "%s.old", partial);
+    if (access(dir, F_OK) == 0) {
+        if (ins__fs_remove_tree(old) != 0 || rename(dir, old) != 0) {
+            snprintf(msg, msglen, "cannot move the old '%s' aside: %s", dir, strerror(errno));
+            return -1;
+        }
+    }
+    if (rename(partial, dir) != 0) {
+        snprintf(msg, msglen, "cannot rename '%s' to '%s': %s", partial, dir, strerror(errno));
+        if (is_dir(old))
+            (void)rename(old, dir);
+        return -1;
+    }
+    (void)ins__fs_remove_tree(old);
+    return 0;
+}
+
+/* ---- interrupts ----------------------------------------------------------
+ * The handler may only make async-signal-safe calls: unlink, rmdir, write,
+ * signal, raise.  Everything it needs was prepared when the trace opened. */
+
+static char            **sig_files;
+static const char       *sig_msg, *sig_done_msg;
+static volatile sig_atomic_t sig_done;
+static struct sigaction  sig_old_int, sig_old_term;
+
+static void on_signal(int signo)
+{
+    const char *m = sig_done ? sig_done_msg : sig_msg;
+
+    if (!sig_done) {
+        for (char **f = sig_files; f != NULL && *f != NULL; f++) {
+            if (unlink(*f) != 0)
+                (void)rmdir(*f);
+        }
+    }
+    if (m != NULL)
+        (void)!write(STDERR_FILENO, m, strlen(m));
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
+
+void ins__signals_arm(char **files, const char *msg, const char *done_msg)
+{
+    struct sigaction sa;
+
+    sig_files = files;
+    sig_msg = msg;
+    sig_done_msg = done_msg;
+    sig_done = 0;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaction(SIGINT, &sa, &sig_old_int);
+    sigaction(SIGTERM, &sa, &sig_old_term);
+}
+
+void ins__signals_done(void)
+{
+    sig_done = 1;
+}
+
+void ins__signals_disarm(void)
+{
+    sigaction(SIGINT, &sig_old_int, NULL);
+    sigaction(SIGTERM, &sig_old_term, NULL);
+    sig_files = NULL;
+}
