@@ -96,7 +96,7 @@ static void usage(FILE *fp)
 "      --spin-ns N       wait budget: spin this long before yielding\n"
 "      --yield-ns N      then yield this long before blocking (default: auto)\n"
 "      --trace DIR       record every wrapper visit into the OTF2 archive DIR\n"
-"                        (docs/trace-format.md); analyse it with papanalyze DIR\n"
+"                        (anchor DIR/traces.otf2; see docs/trace-format.md)\n"
 "      --trace-mem SIZE  memory for buffered events per rank, e.g. 512K, 64M, 2G\n"
 "                        (default 64M); when full a thread writes its events out\n"
 "                        and goes on (a flush, reported at the end)\n"

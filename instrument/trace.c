@@ -143,9 +143,15 @@ static void on_free_all(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *
 
 static const OTF2_MemoryCallbacks memory_callbacks = { on_alloc, on_free_all };
 
-/* OTF2's own messages: keep the first per process, for our error report. */
+/*
+ * OTF2's own messages: keep the first per process, for our error report,
+ * and count them: some failures (a write to a full disk while OTF2 empties
+ * a buffer) reach the callback but not a return code, and an error there
+ * must fail the trace rather than lose events silently.
+ */
 static pthread_mutex_t otf2_msg_lock = PTHREAD_MUTEX_INITIALIZER;
 static char            otf2_msg[ERR_LEN];
+static unsigned        otf2_nerrors;
 
 static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line,
                                     const char *function, OTF2_ErrorCode code,
@@ -153,8 +159,9 @@ static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line,
 {
     (void)ud, (void)file, (void)line, (void)function;
     pthread_mutex_lock(&otf2_msg_lock);
+    otf2_nerrors++;
     if (otf2_msg[0] == '\0') {
-        int n = snprintf(otf2_msg, sizeof(otf2_msg), "%s: ", OTF2_Error_GetName(code));
+        int n = snprintf(otf2_msg, sizeof(otf2_msg), "%s: ", OTF2_Error_GetDescription(code));
         if (n > 0 && (size_t)n < sizeof(otf2_msg))
             vsnprintf(otf2_msg + n, sizeof(otf2_msg) - (size_t)n, fmt, va);
     }
@@ -824,18 +831,24 @@ static OTF2_ErrorCode trace_write_events(ins_trace_t *tr, uint64_t *events, uint
     return rc != OTF2_SUCCESS ? rc : rc2;
 }
 
+/*
+ * Folds one writing step into st: it failed if OTF2 returned an error or
+ * reported one through the error callback since the previous step.
+ */
 static cm_status_t close_check(ins_trace_t *tr, OTF2_ErrorCode rc, const char *what,
                                cm_status_t st, cm_err_t *err)
 {
-    if (st != CM_OK || rc == OTF2_SUCCESS)
-        return st;
-    {
-        char msg[ERR_LEN];
+    char msg[ERR_LEN];
+    unsigned reported;
 
-        otf2_msg_take(msg, sizeof(msg), OTF2_Error_GetDescription(rc));
-        return CM_ERR(err, CM_ERR_IO, "writing trace '%s' failed (%s): %s", tr->dir, what,
-                      msg);
-    }
+    pthread_mutex_lock(&otf2_msg_lock);
+    reported = otf2_nerrors;
+    otf2_nerrors = 0;
+    pthread_mutex_unlock(&otf2_msg_lock);
+    if (st != CM_OK || (rc == OTF2_SUCCESS && reported == 0))
+        return st;
+    otf2_msg_take(msg, sizeof(msg), OTF2_Error_GetDescription(rc));
+    return CM_ERR(err, CM_ERR_IO, "writing trace '%s' failed (%s): %s", tr->dir, what, msg);
 }
 
 static void host_extent(ins_trace_t *tr, host_info_t *me)

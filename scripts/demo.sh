@@ -1,8 +1,9 @@
 #!/bin/sh
-# make demo: Gsum on the demo pathmap (2 hosts x 2 threads, one proxy), then
+# make demo: Gsum on the demo pathmap (2 hosts x 2 threads, one proxy),
+# traced into out/demo/trace (an OTF2 archive, docs/trace-format.md), then
 # the native MPI_Allreduce baseline with as many contributors, so the two
 # lines can be compared.  Output also goes to out/demo/.  Later issues add
-# tracing, analysis and SVGs here.
+# analysis and SVGs here.
 set -eu
 cd "$(dirname "$0")/.."
 PATHMAP=${PATHMAP:-pathmaps/demo.pathmap}
@@ -19,11 +20,14 @@ threads=$(echo "$summary" | sed -n '2s/.*, \([0-9]*\) threads,.*/\1/p')
 echo "== pathmap $PATHMAP"
 echo "$summary"
 echo
-echo "== mpirun -np $hosts bin/gsum -p $PATHMAP -n $N -s 4,256"
-mpirun $flags -np "$hosts" bin/gsum -p "$PATHMAP" -n "$N" -s 4,256 | tee "$out/gsum.txt"
+echo "== mpirun -np $hosts bin/gsum -p $PATHMAP -n $N -s 4,256 --trace $out/trace --force"
+# --force: the demo replaces its own previous archive (only ever an archive).
+mpirun $flags -np "$hosts" bin/gsum -p "$PATHMAP" -n "$N" -s 4,256 --trace "$out/trace" \
+    --force | tee "$out/gsum.txt"
 echo
 echo "== mpirun -np $threads bin/gsum --native -n $N -s 4,256   (the baseline)"
 mpirun $flags -np "$threads" bin/gsum --native -n "$N" -s 4,256 | tee "$out/native.txt"
 echo
+echo "Trace: $out/trace/traces.otf2 (read it with: otf2-print $out/trace/traces.otf2 | less)"
 echo "Results in $out/. This machine has $(nproc) CPUs; with more threads than CPUs both"
 echo "runs are oversubscribed, so compare them as a ratio (docs/benchmarks.md)."

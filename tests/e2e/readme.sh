@@ -23,6 +23,12 @@ done < "$tmp/cmds"
 N=300 sh scripts/demo.sh > "$tmp/demo" 2>&1 || { cat "$tmp/demo" >&2; fail "scripts/demo.sh"; }
 expect_count "$tmp/demo" 2 "Avg Latency(us)"
 [ -s out/demo/gsum.txt ] && [ -s out/demo/native.txt ] || fail "demo wrote no results"
+[ -f out/demo/trace/traces.otf2 ] || fail "demo wrote no trace"
+expect_count "$tmp/demo" 1 "Trace: out/demo/trace/traces.otf2"
+# The README's traced run left a readable archive.
+otf2-print out/split/traces.otf2 > "$tmp/print" 2> "$tmp/print.err" || fail "otf2-print out/split"
+[ ! -s "$tmp/print.err" ] || { cat "$tmp/print.err" >&2; fail "otf2-print wrote errors"; }
+expect_count "$tmp/print" 1 "ENTER"
 
 # Every program answers --help with its usage and exit 0.
 for p in bin/pathmap-check bin/gredbench; do
