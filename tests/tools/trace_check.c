@@ -3,34 +3,41 @@
  *
  *   trace_check [--ops K] ARCHIVE_DIR PATHMAP
  *
- * It reads ARCHIVE_DIR/traces.otf2 with the OTF2 reader and checks it
- * against the conventions of instrument/api/ins_schema.h.  Every expected
- * value is derived from the pathmap file (parsed by rt_pathmap_load) and
- * from K, never from the trace itself, so a writer bug cannot hide behind
- * a self-consistent archive.  What is checked, and why:
+ * Reads ARCHIVE_DIR/traces.otf2 with the OTF2 reader and checks it against
+ * the conventions of instrument/api/ins_schema.h.  Every expected value is
+ * derived from the pathmap file (rt_pathmap_load) and from K, never from
+ * the trace itself, so a writer bug cannot hide behind an archive that is
+ * merely consistent with itself.  What is checked, and why:
  *
  *  1. archive properties: schema version, the pathmap text (byte-equal to
- *     the file) and its hash, the tree, instance count I, hosts, clock,
+ *     the file) and its hash, tree, instance count I, hosts, clock and
  *     command: an archive must describe itself;
- *  2. the two event attributes (op, bytes), by id, name and type;
- *  3. one region per (instance, wrapper) with the id, names, description,
+ *  2. the two event attributes (op, bytes) by id, name and type;
+ *     (names of definitions the schema leaves free must still be defined
+ *     strings, and no definition record may be of an unknown type);
+ *  3. one region per (instance, wrapper), with the id, names, description,
  *     role, paradigm and source location the schema prescribes;
  *  4. the system tree and the location groups (one per host = rank);
  *  5. the locations: exactly the threads the pathmap puts on each rank,
  *     then one service per (proxy served there, instance), with their ids,
  *     properties and event counts;
- *  6. clocks: ClockProperties and two ClockOffset records per location;
- *  7. events: only Enter/Leave, both attributes on each, timestamps that
- *     never go back, and visits that nest exactly as the executor walks
- *     (rt_hooks.h): a visit continues only from a gred into its parent, at
- *     most once, and exactly one visit per gred and operation continues;
+ *  6. clocks: one ClockProperties whose span holds every event (ns ticks
+ *     for monotonic_raw), and two ClockOffset records per location that
+ *     bracket its events (zero offsets on rank 0);
+ *  7. events: only Enter and Leave, both attributes on each (bytes a
+ *     positive multiple of the tree's element size), per-location
+ *     time never going back, and visits nesting exactly as the executor
+ *     walks (runtime/api/rt_hooks.h): a visit continues only from a gred
+ *     into its parent, at most once, and exactly one visit per gred and
+ *     operation continues; top-level op numbers count 0, 1, 2... on every
+ *     location and instance;
  *  8. with --ops K: every location made exactly its share of the K
- *     operations, and every wrapper saw fanin arrivals per operation (and,
- *     when no wrapper has fanin > 1, exact per-location event counts).
+ *     operations, every wrapper saw fanin arrivals per operation and, when
+ *     no wrapper has fanin > 1, each location has an exact event count.
  *
  * Each failure is one line "trace_check: FAIL: <what>: expected X, got Y"
- * on stderr.  Exit status: 0 all checks passed, 1 some check failed,
- * 2 usage error or an archive/pathmap that cannot be read at all.
+ * on stderr.  Exit status: 0 every check passed, 1 some check failed,
+ * 2 usage error, or an archive or pathmap that cannot be read at all.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -44,16 +51,21 @@
 #include "../../instrument/api/ins_schema.h"
 #include "../../runtime/api/rt_pathmap.h"
 
-#define TC_FAIL_LINES    50          /* failure lines printed before "... and N more" */
-#define TC_ID_MAX        (1u << 24)  /* largest string id / op number we index */
-#define TC_INSTANCES_MAX 4096
+#define TC_FAIL_LINES    50            /* printed before "... and N more" */
+#define TC_STRING_MAX    (1u << 24)    /* largest string id accepted */
+#define TC_OP_MAX        (1u << 24)    /* largest op number counted without --ops */
+#define TC_INSTANCES_MAX 1024
 #define TC_OPS_MAX       (UINT64_C(1) << 30)
 
-/* A growable array; `size` is the item size. */
+/* A growable array of `size`-byte items. */
 typedef struct tc_vec { void *data; size_t n, cap, size; } tc_vec_t;
 
-/* Global definitions as read; checked only once all are in. */
-typedef struct tc_attr { OTF2_AttributeRef self; OTF2_StringRef name; OTF2_Type type; } tc_attr_t;
+/* Global definitions as read; checked once all are in. */
+typedef struct tc_attr {
+    OTF2_AttributeRef self;
+    OTF2_StringRef name, desc;
+    OTF2_Type type;
+} tc_attr_t;
 typedef struct tc_region {
     OTF2_RegionRef self;
     OTF2_StringRef name, canon, desc, file;
@@ -63,18 +75,33 @@ typedef struct tc_region {
 } tc_region_t;
 typedef struct tc_stn { uint32_t self, parent; OTF2_StringRef name, cls; } tc_stn_t;
 typedef struct tc_group {
-    OTF2_LocationGroupRef self;
+    uint32_t self, parent;
+    OTF2_StringRef name;
     OTF2_LocationGroupType type;
-    OTF2_SystemTreeNodeRef parent;
 } tc_group_t;
 typedef struct tc_ldef {
     OTF2_LocationRef self;
+    OTF2_StringRef name;
     OTF2_LocationType type;
     uint64_t nevents;
     OTF2_LocationGroupRef group;
 } tc_ldef_t;
 /* A property of a system tree node, location group or location. */
-typedef struct tc_prop { uint64_t owner; OTF2_StringRef name; OTF2_Type type; OTF2_AttributeValue value; } tc_prop_t;
+typedef struct tc_prop {
+    uint64_t owner;
+    OTF2_StringRef name;
+    OTF2_Type type;
+    OTF2_AttributeValue value;
+} tc_prop_t;
+
+/* An expected property: its name and what its value must be. */
+typedef enum { W_STR, W_NONEMPTY, W_U64, W_ANY_U64, W_ABSENT } tc_want_kind_t;
+typedef struct tc_want {
+    const char *name;
+    tc_want_kind_t kind;
+    const char *str;                /* W_STR */
+    uint64_t u64;                   /* W_U64 */
+} tc_want_t;
 
 /* One open visit on a location's stack. */
 typedef struct tc_frame { uint64_t region, op, bytes; bool nested; } tc_frame_t;
@@ -91,17 +118,19 @@ typedef struct tc_loc {
     uint32_t path_len;              /* first .. first proxy or core, inclusive */
     char label[112];
     bool defined;
-    uint64_t nevents_def, nevents, last_time;
-    unsigned noffsets;
+    uint64_t nevents_def, nevents, first_time, last_time;
+    bool skipped;                   /* a record without callback was seen */
+    unsigned noffsets, nunknown_defs;
     uint64_t off_time[2];
     int64_t offset[2];
-    tc_frame_t *stack;
+    double off_sd[2];
+    tc_frame_t *stack;              /* nnodes + 1 frames */
     uint32_t depth;
     uint64_t *next_op;              /* per instance: the next top-level op */
     OTF2_EvtReader *evr;
 } tc_loc_t;
 
-/* Per region: visits and continuing visits, indexed by op. */
+/* Per region and op: Enter events, and visits that continued to the parent. */
 typedef struct tc_count { uint32_t *visits, *nests; size_t len; } tc_count_t;
 
 typedef struct tc_ctx {
@@ -115,12 +144,14 @@ typedef struct tc_ctx {
     char **str;                     /* string definitions by id */
     size_t nstr;
     tc_vec_t attrs, regions, stns, stn_props, groups, group_props, ldefs, loc_props;
-    unsigned nclock;
-    uint64_t resolution;
-    tc_loc_t *locs;
+    bool clock_ns;                  /* PAPTREE::CLOCK is monotonic_raw: ns ticks */
+    unsigned nclock, nunknown_defs;
+    uint64_t resolution, t_first, t_last;   /* ClockProperties */
+    uint64_t n_outside, outside_loc, outside_time;
+    tc_loc_t *locs;                 /* sorted by id */
     uint32_t nlocs;
-    uint32_t *rank_base;            /* locs of rank r: [rank_base[r], rank_base[r+1]) */
-    tc_count_t *counts;
+    uint32_t *rank_base;            /* rank r's locations: [rank_base[r], rank_base[r+1]) */
+    tc_count_t *counts;             /* per region */
     uint64_t total_events;
     unsigned long nfail;
     bool oom;
@@ -142,18 +173,52 @@ static void tc_fail(tc_ctx_t *c, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-static void expect_u64(tc_ctx_t *c, const char *what, uint64_t exp, uint64_t got)
+/* expect_*(c, expected, got, what...): one FAIL line if they differ. */
+static void expect_u64(tc_ctx_t *c, uint64_t exp, uint64_t got, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void expect_u64(tc_ctx_t *c, uint64_t exp, uint64_t got, const char *fmt, ...)
 {
-    if (exp != got)
-        tc_fail(c, "%s: expected %" PRIu64 ", got %" PRIu64, what, exp, got);
+    char what[256];
+    va_list ap;
+
+    if (exp == got)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    tc_fail(c, "%s: expected %" PRIu64 ", got %" PRIu64, what, exp, got);
 }
 
-static void expect_str(tc_ctx_t *c, const char *what, const char *exp, const char *got)
+static void expect_str(tc_ctx_t *c, const char *exp, const char *got, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void expect_str(tc_ctx_t *c, const char *exp, const char *got, const char *fmt, ...)
 {
+    char what[256];
+    va_list ap;
+
+    if (got != NULL && strcmp(exp, got) == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
     if (got == NULL)
         tc_fail(c, "%s: expected '%s', got an undefined string", what, exp);
-    else if (strcmp(exp, got) != 0)
+    else
         tc_fail(c, "%s: expected '%s', got '%s'", what, exp, got);
+}
+
+/* A failure of the current event of location l: "<label> event <n> ...". */
+static void ev_fail(tc_ctx_t *c, const tc_loc_t *l, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void ev_fail(tc_ctx_t *c, const tc_loc_t *l, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    tc_fail(c, "%s event %" PRIu64 " %s", l->label, l->nevents - 1, msg);
 }
 
 static int io_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -221,25 +286,23 @@ static const char *region_label(const tc_ctx_t *c, uint64_t region, char *buf, s
     return buf;
 }
 
-/* Operations made on instance i when every thread made K, alternating. */
+/* Operations on instance i when each thread made K, operation k on k % I. */
 static uint64_t ops_of(const tc_ctx_t *c, unsigned inst)
 {
     return (c->ops + c->ninst - 1 - inst) / c->ninst;
 }
 
-/* ------------------------------------------------------- 1. archive properties */
+/* ---------------------------------------------------- 1. archive properties */
 
 static char *get_prop(tc_ctx_t *c, OTF2_Reader *rd, const char *name)
 {
     char *v = NULL;
     OTF2_ErrorCode rc = OTF2_Reader_GetProperty(rd, name, &v);
 
-    if (rc != OTF2_SUCCESS) {
-        tc_fail(c, "archive property %s: expected present, got %s", name,
-                OTF2_Error_GetName(rc));
-        return NULL;
-    }
-    return v;
+    if (rc == OTF2_SUCCESS)
+        return v;
+    tc_fail(c, "archive property %s: expected present, got %s", name, OTF2_Error_GetName(rc));
+    return NULL;
 }
 
 /* False if the archive was recorded with another pathmap. */
@@ -251,38 +314,43 @@ static bool check_pathmap_text(tc_ctx_t *c, const char *v)
         i++;
     if (len == c->pm->len && i == len)
         return true;
-    tc_fail(c, "archive property " INS_PROP_PATHMAP ": expected the %zu bytes of %s, "
-            "got %zu bytes differing from byte %zu (recorded with another pathmap? "
-            "nothing else checked)", c->pm->len, c->pm->path, len, i);
+    tc_fail(c, "archive property " INS_PROP_PATHMAP ": expected the %zu bytes of %s, got %zu "
+            "bytes differing from byte %zu (recorded with another pathmap? nothing else "
+            "checked)", c->pm->len, c->pm->path, len, i);
     return false;
 }
 
-/* Returns false when the tree or the instance count is unusable. */
+/* One string property compared with `exp`. */
+static void check_str_prop(tc_ctx_t *c, OTF2_Reader *rd, const char *name, const char *exp)
+{
+    char *v = get_prop(c, rd, name);
+
+    if (v != NULL)
+        expect_str(c, exp, v, "archive property %s", name);
+    free(v);
+}
+
+/* Returns false when the rest cannot be checked (pathmap, tree or I unusable). */
 static bool check_properties(tc_ctx_t *c, OTF2_Reader *rd)
 {
-    char *v, buf[32];
+    char *v, hash[32], hosts[16];
     uint64_t n;
 
-    if ((v = get_prop(c, rd, INS_PROP_VERSION)) != NULL)
-        expect_str(c, "archive property " INS_PROP_VERSION, INS_SCHEMA_VERSION, v);
-    free(v);
     if ((v = get_prop(c, rd, INS_PROP_PATHMAP)) == NULL || !check_pathmap_text(c, v)) {
         free(v);
         return false;
     }
     free(v);
-    snprintf(buf, sizeof(buf), "%016" PRIx64, c->pm->hash);
-    if ((v = get_prop(c, rd, INS_PROP_PATHMAP_HASH)) != NULL)
-        expect_str(c, "archive property " INS_PROP_PATHMAP_HASH, buf, v);
-    free(v);
-    snprintf(buf, sizeof(buf), "%u", c->pm->nhosts);
-    if ((v = get_prop(c, rd, INS_PROP_HOSTS)) != NULL)
-        expect_str(c, "archive property " INS_PROP_HOSTS, buf, v);
-    free(v);
-    if ((v = get_prop(c, rd, INS_PROP_CLOCK)) != NULL &&
-        strcmp(v, INS_CLOCK_TSC) != 0 && strcmp(v, INS_CLOCK_MONO_RAW) != 0)
-        tc_fail(c, "archive property " INS_PROP_CLOCK ": expected '" INS_CLOCK_TSC
-                "' or '" INS_CLOCK_MONO_RAW "', got '%s'", v);
+    snprintf(hash, sizeof(hash), "%016" PRIx64, c->pm->hash);
+    snprintf(hosts, sizeof(hosts), "%u", c->pm->nhosts);
+    check_str_prop(c, rd, INS_PROP_VERSION, INS_SCHEMA_VERSION);
+    check_str_prop(c, rd, INS_PROP_PATHMAP_HASH, hash);
+    check_str_prop(c, rd, INS_PROP_HOSTS, hosts);
+    c->clock_ns = (v = get_prop(c, rd, INS_PROP_CLOCK)) != NULL &&
+                  strcmp(v, INS_CLOCK_MONO_RAW) == 0;
+    if (v != NULL && !c->clock_ns && strcmp(v, INS_CLOCK_TSC) != 0)
+        tc_fail(c, "archive property " INS_PROP_CLOCK ": expected '" INS_CLOCK_TSC "' or '"
+                INS_CLOCK_MONO_RAW "', got '%s'", v);
     free(v);
     free(get_prop(c, rd, INS_PROP_COMMAND));
     c->pathmap_path = get_prop(c, rd, INS_PROP_PATHMAP_PATH);
@@ -302,7 +370,7 @@ static bool check_properties(tc_ctx_t *c, OTF2_Reader *rd)
     return c->tree != NULL && c->ninst > 0;
 }
 
-/* ------------------------------------------- 5. expected locations, from the pathmap */
+/* -------------------------------------- 5. the expected locations, from the pathmap */
 
 static bool serves(const rt_tree_t *t, const rt_node_t *node, uint32_t rank)
 {
@@ -313,10 +381,8 @@ static uint32_t path_len(const rt_tree_t *t, rt_node_id_t id)
 {
     uint32_t len = 1;
 
-    while (t->nodes[id].kind == RT_NODE_GRED && len <= t->nnodes) {
+    for (; t->nodes[id].kind == RT_NODE_GRED && len <= t->nnodes; len++)
         id = t->nodes[id].parent;
-        len++;
-    }
     return len;
 }
 
@@ -336,30 +402,28 @@ static void loc_init(tc_ctx_t *c, tc_loc_t *l, uint32_t rank, uint32_t index)
                  l->id, rank, l->thread->id);
 }
 
-/* Fills the locations of rank r from index c->rank_base[r]; returns their count. */
+/* Rank r's threads (by id), then its services (node order, then instance),
+ * into out[] unless NULL; returns how many. */
 static uint32_t fill_rank(tc_ctx_t *c, uint32_t r, tc_loc_t *out)
 {
     const rt_tree_t *t = c->tree;
     uint32_t k = 0;
 
     for (uint32_t i = 0; i < t->nthreads; i++) {
-        if (t->threads[i].host != r)
-            continue;
-        if (out != NULL) {
+        if (t->threads[i].host == r && out != NULL) {
             out[k].thread = &t->threads[i];
             loc_init(c, &out[k], r, k);
         }
-        k++;
+        k += t->threads[i].host == r;
     }
     for (uint32_t n = 0; n < t->nnodes; n++) {
-        for (unsigned inst = 0; serves(t, &t->nodes[n], r) && inst < c->ninst; inst++) {
+        for (unsigned inst = 0; serves(t, &t->nodes[n], r) && inst < c->ninst; inst++, k++) {
             if (out != NULL) {
                 out[k].service = true;
                 out[k].proxy = n;
                 out[k].instance = inst;
                 loc_init(c, &out[k], r, k);
             }
-            k++;
         }
     }
     return k;
@@ -390,8 +454,7 @@ static bool build_locations(tc_ctx_t *c)
             return false;
     }
     c->nregions = (uint64_t)c->ninst * c->tree->nnodes;
-    c->counts = calloc(c->nregions, sizeof(*c->counts));
-    return c->counts != NULL;
+    return (c->counts = calloc(c->nregions, sizeof(*c->counts))) != NULL;
 }
 
 static tc_loc_t *find_loc(tc_ctx_t *c, uint64_t id)
@@ -403,21 +466,26 @@ static tc_loc_t *find_loc(tc_ctx_t *c, uint64_t id)
     return &c->locs[c->rank_base[r] + idx];
 }
 
-/* ----------------------------------------------------- global definitions: read */
+/* ------------------------------------------------------ global definitions: read */
 
-#define PUSH(c, vec, type, ...) do { \
-        type *p_ = vec_push((c), &(c)->vec); \
-        if (p_ == NULL) return OTF2_CALLBACK_INTERRUPT; \
+#define PUSH(ud, vec, type, ...) do { \
+        tc_ctx_t *c_ = (ud); \
+        type *p_ = vec_push(c_, &c_->vec); \
+        if (p_ == NULL) \
+            return OTF2_CALLBACK_INTERRUPT; \
         *p_ = (type){ __VA_ARGS__ }; \
+        return OTF2_CALLBACK_SUCCESS; \
     } while (0)
 
 static OTF2_CallbackCode on_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
 {
     tc_ctx_t *c = ud;
 
-    (void)off, (void)len, (void)rt;
+    (void)rt;
     c->nclock++;
     c->resolution = res;
+    c->t_first = off;
+    c->t_last = off + len;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -425,8 +493,8 @@ static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self, const char *s)
 {
     tc_ctx_t *c = ud;
 
-    if (self >= TC_ID_MAX) {
-        tc_fail(c, "string id: expected < %u, got %u", TC_ID_MAX, self);
+    if (self >= TC_STRING_MAX) {
+        tc_fail(c, "string id: expected < %u, got %u", TC_STRING_MAX, self);
         return OTF2_CALLBACK_SUCCESS;
     }
     if (self >= c->nstr) {
@@ -448,9 +516,7 @@ static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self, const char *s)
 static OTF2_CallbackCode on_attr(void *ud, OTF2_AttributeRef self, OTF2_StringRef name,
                                  OTF2_StringRef desc, OTF2_Type type)
 {
-    (void)desc;
-    PUSH((tc_ctx_t *)ud, attrs, tc_attr_t, self, name, type);
-    return OTF2_CALLBACK_SUCCESS;
+    PUSH(ud, attrs, tc_attr_t, self, name, desc, type);
 }
 
 static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
@@ -460,55 +526,61 @@ static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef
                                    uint32_t begin, uint32_t end)
 {
     (void)flags;
-    PUSH((tc_ctx_t *)ud, regions, tc_region_t, self, name, canon, desc, file, role,
-         paradigm, begin, end);
-    return OTF2_CALLBACK_SUCCESS;
+    PUSH(ud, regions, tc_region_t, self, name, canon, desc, file, role, paradigm, begin, end);
 }
 
 static OTF2_CallbackCode on_stn(void *ud, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
                                 OTF2_StringRef cls, OTF2_SystemTreeNodeRef parent)
 {
-    PUSH((tc_ctx_t *)ud, stns, tc_stn_t, self, parent, name, cls);
-    return OTF2_CALLBACK_SUCCESS;
+    PUSH(ud, stns, tc_stn_t, self, parent, name, cls);
 }
 
 static OTF2_CallbackCode on_group(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
                                   OTF2_LocationGroupType type, OTF2_SystemTreeNodeRef parent,
                                   OTF2_LocationGroupRef creator)
 {
-    (void)name, (void)creator;
-    PUSH((tc_ctx_t *)ud, groups, tc_group_t, self, type, parent);
-    return OTF2_CALLBACK_SUCCESS;
+    (void)creator;
+    PUSH(ud, groups, tc_group_t, self, parent, name, type);
 }
 
 static OTF2_CallbackCode on_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
                                      OTF2_LocationType type, uint64_t nevents,
                                      OTF2_LocationGroupRef group)
 {
-    (void)name;
-    PUSH((tc_ctx_t *)ud, ldefs, tc_ldef_t, self, type, nevents, group);
-    return OTF2_CALLBACK_SUCCESS;
+    PUSH(ud, ldefs, tc_ldef_t, self, name, type, nevents, group);
 }
 
 static OTF2_CallbackCode on_stn_prop(void *ud, OTF2_SystemTreeNodeRef owner, OTF2_StringRef name,
                                      OTF2_Type type, OTF2_AttributeValue value)
 {
-    PUSH((tc_ctx_t *)ud, stn_props, tc_prop_t, owner, name, type, value);
-    return OTF2_CALLBACK_SUCCESS;
+    PUSH(ud, stn_props, tc_prop_t, owner, name, type, value);
 }
 
-static OTF2_CallbackCode on_group_prop(void *ud, OTF2_LocationGroupRef owner, OTF2_StringRef name,
-                                       OTF2_Type type, OTF2_AttributeValue value)
+static OTF2_CallbackCode on_group_prop(void *ud, OTF2_LocationGroupRef owner,
+                                       OTF2_StringRef name, OTF2_Type type,
+                                       OTF2_AttributeValue value)
 {
-    PUSH((tc_ctx_t *)ud, group_props, tc_prop_t, owner, name, type, value);
-    return OTF2_CALLBACK_SUCCESS;
+    PUSH(ud, group_props, tc_prop_t, owner, name, type, value);
 }
 
 static OTF2_CallbackCode on_loc_prop(void *ud, OTF2_LocationRef owner, OTF2_StringRef name,
                                      OTF2_Type type, OTF2_AttributeValue value)
 {
-    PUSH((tc_ctx_t *)ud, loc_props, tc_prop_t, owner, name, type, value);
+    PUSH(ud, loc_props, tc_prop_t, owner, name, type, value);
+}
+
+/* A record this OTF2 version does not know (it registers every type it knows). */
+static OTF2_CallbackCode on_unknown_def(void *ud)
+{
+    ((tc_ctx_t *)ud)->nunknown_defs++;
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static int prop_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const tc_prop_t *)a)->owner, y = ((const tc_prop_t *)b)->owner;
+
+    return (x > y) - (x < y);
 }
 
 static OTF2_ErrorCode read_global_defs(tc_ctx_t *c, OTF2_Reader *rd)
@@ -529,6 +601,7 @@ static OTF2_ErrorCode read_global_defs(tc_ctx_t *c, OTF2_Reader *rd)
         OTF2_GlobalDefReaderCallbacks_SetLocationGroupPropertyCallback(cb, on_group_prop);
         OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
         OTF2_GlobalDefReaderCallbacks_SetLocationPropertyCallback(cb, on_loc_prop);
+        OTF2_GlobalDefReaderCallbacks_SetUnknownCallback(cb, on_unknown_def);
         rc = OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, c);
         if (rc == OTF2_SUCCESS)
             rc = OTF2_Reader_ReadAllGlobalDefinitions(rd, gdr, &n);
@@ -536,440 +609,413 @@ static OTF2_ErrorCode read_global_defs(tc_ctx_t *c, OTF2_Reader *rd)
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     if (gdr != NULL)
         OTF2_Reader_CloseGlobalDefReader(rd, gdr);
+    qsort(c->stn_props.data, c->stn_props.n, sizeof(tc_prop_t), prop_cmp);
+    qsort(c->group_props.data, c->group_props.n, sizeof(tc_prop_t), prop_cmp);
+    qsort(c->loc_props.data, c->loc_props.n, sizeof(tc_prop_t), prop_cmp);
     return rc;
 }
 
-/* ------------------------------------------------ 2-4. global definitions: check */
+/* ----------------------------------------------- 2-5. global definitions: check */
+
+static void check_prop(tc_ctx_t *c, const tc_prop_t *p, const tc_want_t *w, bool again,
+                       const char *owner)
+{
+    bool is_str = w->kind == W_STR || w->kind == W_NONEMPTY;
+    const char *s;
+
+    if (again || w->kind == W_ABSENT) {
+        tc_fail(c, "%s property %s: expected %s, got %s", owner, w->name,
+                again ? "one" : "none here", again ? "2 or more" : "one");
+    } else if (p->type != (is_str ? OTF2_TYPE_STRING : OTF2_TYPE_UINT64)) {
+        tc_fail(c, "%s property %s type: expected %s, got OTF2 type %d", owner, w->name,
+                is_str ? "string" : "uint64", p->type);
+    } else if (w->kind == W_U64) {
+        expect_u64(c, w->u64, p->value.uint64, "%s property %s", owner, w->name);
+    } else if (w->kind == W_STR) {
+        expect_str(c, w->str, str_of(c, p->value.stringRef), "%s property %s", owner, w->name);
+    } else if (w->kind == W_NONEMPTY && ((s = str_of(c, p->value.stringRef)) == NULL || !*s)) {
+        tc_fail(c, "%s property %s: expected a non-empty string, got %s", owner, w->name,
+                s == NULL ? "an undefined string" : "''");
+    }
+}
+
+/* Checks owner's properties (props sorted by owner) against want[0..nwant), nwant <= 8. */
+static void check_props(tc_ctx_t *c, const tc_vec_t *props, uint64_t owner, const char *label,
+                        const tc_want_t *want, unsigned nwant)
+{
+    const tc_prop_t *p = props->data;
+    size_t lo = 0, hi = props->n;
+    bool seen[8] = { false };
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p[mid].owner < owner)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < props->n && p[lo].owner == owner; lo++) {
+        const char *name = str_of(c, p[lo].name);
+        for (unsigned w = 0; name != NULL && w < nwant; w++) {
+            if (strcmp(name, want[w].name) == 0) {
+                check_prop(c, &p[lo], &want[w], seen[w], label);
+                seen[w] = true;
+            }
+        }
+    }
+    for (unsigned w = 0; w < nwant; w++)
+        if (!seen[w] && want[w].kind != W_ABSENT)
+            tc_fail(c, "%s property %s: expected one, got none", label, want[w].name);
+}
+
+/* Marks id as defined; false (after a FAIL line) if out of range or seen before. */
+static bool define_once(tc_ctx_t *c, bool *seen, uint64_t id, uint64_t n, const char *what)
+{
+    if (id < n && !seen[id])
+        return seen[id] = true;
+    tc_fail(c, "%s id: expected a new id in 0..%" PRIu64 ", got %" PRIu64 "%s", what, n - 1, id,
+            id < n ? " again" : "");
+    return false;
+}
+
+static void check_missing(tc_ctx_t *c, const bool *seen, uint64_t n, const char *what)
+{
+    for (uint64_t id = 0; id < n; id++)
+        if (!seen[id])
+            tc_fail(c, "%s %" PRIu64 ": expected a definition, got none", what, id);
+}
 
 static void check_attributes(tc_ctx_t *c)
 {
-    static const struct { uint32_t id; const char *name; } want[2] = {
-        { INS_ATTR_OP_ID, INS_ATTR_OP }, { INS_ATTR_BYTES_ID, INS_ATTR_BYTES } };
+    static const char *const want[2] = { [INS_ATTR_OP_ID] = INS_ATTR_OP,
+                                         [INS_ATTR_BYTES_ID] = INS_ATTR_BYTES };
     const tc_attr_t *a = c->attrs.data;
-    char what[96];
+    bool seen[2] = { false, false };
 
-    expect_u64(c, "attribute definitions", 2, c->attrs.n);
-    for (unsigned w = 0; w < 2; w++) {
-        size_t i = 0;
-        while (i < c->attrs.n && a[i].self != want[w].id)
-            i++;
-        snprintf(what, sizeof(what), "attribute %u", want[w].id);
-        if (i == c->attrs.n) {
-            tc_fail(c, "%s: expected '%s', got no definition", what, want[w].name);
+    for (size_t i = 0; i < c->attrs.n; i++) {
+        if (!define_once(c, seen, a[i].self, 2, "attribute"))
             continue;
-        }
-        expect_str(c, what, want[w].name, str_of(c, a[i].name));
-        snprintf(what, sizeof(what), "attribute %u type", want[w].id);
-        expect_u64(c, what, OTF2_TYPE_UINT64, a[i].type);
+        expect_str(c, want[a[i].self], str_of(c, a[i].name), "attribute %u name", a[i].self);
+        if (str_of(c, a[i].desc) == NULL)
+            tc_fail(c, "attribute %u description: expected a defined string, got string %u",
+                    a[i].self, a[i].desc);
+        expect_u64(c, OTF2_TYPE_UINT64, a[i].type, "attribute %u type", a[i].self);
     }
+    check_missing(c, seen, 2, "attribute");
 }
 
 static void check_region(tc_ctx_t *c, const tc_region_t *r)
 {
     const rt_node_t *n = node_of(c, r->self);
     unsigned inst = (unsigned)(r->self / c->tree->nnodes);
-    char what[192], exp[512], label[160];
-    const char *file = c->pathmap_path != NULL ? c->pathmap_path : c->pm->path;
+    char exp[512], label[160];
 
     region_label(c, r->self, label, sizeof(label));
-    snprintf(what, sizeof(what), "%s name", label);
-    expect_str(c, what, n->name, str_of(c, r->name));
+    expect_str(c, n->name, str_of(c, r->name), "%s name", label);
     snprintf(exp, sizeof(exp), INS_REGION_CANONICAL_FMT, c->tree->name, inst, n->name);
-    snprintf(what, sizeof(what), "%s canonical name", label);
-    expect_str(c, what, exp, str_of(c, r->canon));
+    expect_str(c, exp, str_of(c, r->canon), "%s canonical name", label);
     snprintf(exp, sizeof(exp),
              INS_KEY_KIND "=%s " INS_KEY_HOST "=%s " INS_KEY_PARENT "=%s " INS_KEY_TREE "=%s "
              INS_KEY_INSTANCE "=%u " INS_KEY_NODE "=%u " INS_KEY_FANIN "=%u",
              rt_node_kind_name(n->kind), c->pm->hosts[n->host].name,
              n->parent == RT_ID_NONE ? INS_NO_PARENT : c->tree->nodes[n->parent].name,
              c->tree->name, inst, (unsigned)(r->self % c->tree->nnodes), rt_node_fanin(n));
-    snprintf(what, sizeof(what), "%s description", label);
-    expect_str(c, what, exp, str_of(c, r->desc));
-    snprintf(what, sizeof(what), "%s source file", label);
-    expect_str(c, what, file, str_of(c, r->file));
-    snprintf(what, sizeof(what), "%s role", label);
-    expect_u64(c, what, OTF2_REGION_ROLE_WRAPPER, r->role);
-    snprintf(what, sizeof(what), "%s paradigm", label);
-    expect_u64(c, what, OTF2_PARADIGM_USER, r->paradigm);
-    snprintf(what, sizeof(what), "%s begin line", label);
-    expect_u64(c, what, n->line, r->begin);
-    snprintf(what, sizeof(what), "%s end line", label);
-    expect_u64(c, what, n->line, r->end);
+    expect_str(c, exp, str_of(c, r->desc), "%s description", label);
+    expect_str(c, c->pathmap_path != NULL ? c->pathmap_path : c->pm->path, str_of(c, r->file),
+               "%s source file", label);
+    expect_u64(c, OTF2_REGION_ROLE_WRAPPER, r->role, "%s role", label);
+    expect_u64(c, OTF2_PARADIGM_USER, r->paradigm, "%s paradigm", label);
+    expect_u64(c, n->line, r->begin, "%s begin line", label);
+    expect_u64(c, n->line, r->end, "%s end line", label);
 }
 
-static void check_regions(tc_ctx_t *c)
+static void check_regions(tc_ctx_t *c, bool *seen)
 {
     const tc_region_t *r = c->regions.data;
-    bool *seen = calloc(c->nregions + 1, 1);
 
-    if (seen == NULL) {
-        c->oom = true;
-        return;
-    }
-    expect_u64(c, "region definitions", c->nregions, c->regions.n);
-    for (size_t i = 0; i < c->regions.n; i++) {
-        if (r[i].self >= c->nregions)
-            tc_fail(c, "region id: expected < %" PRIu64 ", got %u", c->nregions, r[i].self);
-        else if (seen[r[i].self])
-            tc_fail(c, "region %u definitions: expected 1, got 2 or more", r[i].self);
-        else {
-            seen[r[i].self] = true;
+    for (size_t i = 0; i < c->regions.n; i++)
+        if (define_once(c, seen, r[i].self, c->nregions, "region"))
             check_region(c, &r[i]);
-        }
-    }
-    for (uint64_t id = 0; id < c->nregions; id++)
-        if (!seen[id])
-            tc_fail(c, "region %" PRIu64 ": expected a definition, got none", id);
-    free(seen);
+    check_missing(c, seen, c->nregions, "region");
 }
 
-/* The string value of a property, or NULL after a failure. */
-static const char *prop_str(tc_ctx_t *c, const tc_prop_t *p, const char *what)
-{
-    const char *s;
-
-    if (p->type != OTF2_TYPE_STRING) {
-        tc_fail(c, "%s type: expected %d (string), got %d", what, OTF2_TYPE_STRING, p->type);
-        return NULL;
-    }
-    if ((s = str_of(c, p->value.stringRef)) == NULL)
-        tc_fail(c, "%s: expected a string, got undefined string %u", what, p->value.stringRef);
-    return s;
-}
-
-static bool prop_u64(tc_ctx_t *c, const tc_prop_t *p, const char *what, uint64_t *v)
-{
-    if (p->type != OTF2_TYPE_UINT64) {
-        tc_fail(c, "%s type: expected %d (uint64), got %d", what, OTF2_TYPE_UINT64, p->type);
-        return false;
-    }
-    *v = p->value.uint64;
-    return true;
-}
-
-/* Marks bit `bit` of seen[owner]; false (and a failure) if it was set. */
-static bool prop_once(tc_ctx_t *c, unsigned *seen, unsigned bit, const char *what)
-{
-    if (*seen & bit) {
-        tc_fail(c, "%s: expected once, got 2 or more", what);
-        return false;
-    }
-    *seen |= bit;
-    return true;
-}
-
-static void check_system_tree(tc_ctx_t *c)
+static void check_system_tree(tc_ctx_t *c, bool *seen)
 {
     const tc_stn_t *s = c->stns.data;
-    const tc_prop_t *p = c->stn_props.data;
-    uint32_t nh = c->pm->nhosts;
-    unsigned *seen = calloc(nh + 1, sizeof(*seen));
-    char what[160];
+    const tc_want_t want = { INS_STN_PROP_HOSTNAME, W_NONEMPTY, NULL, 0 };
+    char label[64];
 
-    if (seen == NULL) {
-        c->oom = true;
-        return;
-    }
-    expect_u64(c, "system tree nodes", nh + 1, c->stns.n);
     for (size_t i = 0; i < c->stns.n; i++) {
-        snprintf(what, sizeof(what), "system tree node %u definition", s[i].self);
-        if (s[i].self > nh) {
-            tc_fail(c, "system tree node id: expected 0..%u, got %u", nh, s[i].self);
+        uint32_t id = s[i].self;
+        if (!define_once(c, seen, id, c->pm->nhosts + 1, "system tree node"))
             continue;
-        }
-        if (!prop_once(c, &seen[s[i].self], 1, what))
-            continue;
-        snprintf(what, sizeof(what), "system tree node %u class", s[i].self);
-        expect_str(c, what, s[i].self == 0 ? INS_STN_MACHINE_CLASS : INS_STN_NODE_CLASS,
-                   str_of(c, s[i].cls));
-        snprintf(what, sizeof(what), "system tree node %u parent", s[i].self);
-        expect_u64(c, what, s[i].self == 0 ? OTF2_UNDEFINED_SYSTEM_TREE_NODE : 0, s[i].parent);
-        snprintf(what, sizeof(what), "system tree node %u name", s[i].self);
-        if (s[i].self > 0)
-            expect_str(c, what, c->pm->hosts[s[i].self - 1].name, str_of(c, s[i].name));
+        expect_str(c, id == 0 ? INS_STN_MACHINE_CLASS : INS_STN_NODE_CLASS, str_of(c, s[i].cls),
+                   "system tree node %u class", id);
+        expect_u64(c, id == 0 ? OTF2_UNDEFINED_SYSTEM_TREE_NODE : 0, s[i].parent,
+                   "system tree node %u parent", id);
+        if (id > 0)
+            expect_str(c, c->pm->hosts[id - 1].name, str_of(c, s[i].name),
+                       "system tree node %u name", id);
     }
-    for (size_t i = 0; i < c->stn_props.n; i++) {
-        const char *v;
-        snprintf(what, sizeof(what), "system tree node %" PRIu64 " property " INS_STN_PROP_HOSTNAME,
-                 p[i].owner);
-        if (!(str_of(c, p[i].name) && strcmp(str_of(c, p[i].name), INS_STN_PROP_HOSTNAME) == 0))
-            continue;
-        if (p[i].owner < 1 || p[i].owner > nh)
-            tc_fail(c, "%s owner: expected 1..%u, got %" PRIu64, what, nh, p[i].owner);
-        else if (prop_once(c, &seen[p[i].owner], 2, what) &&
-                 (v = prop_str(c, &p[i], what)) != NULL && *v == '\0')
-            tc_fail(c, "%s: expected a host name, got ''", what);
-    }
-    for (uint32_t h = 0; h <= nh; h++)
-        if ((seen[h] & (h == 0 ? 1u : 3u)) != (h == 0 ? 1u : 3u))
-            tc_fail(c, "system tree node %u: expected a definition%s, got none", h,
-                    h == 0 ? "" : " and property " INS_STN_PROP_HOSTNAME);
-    free(seen);
-}
-
-static void check_group_prop(tc_ctx_t *c, const tc_prop_t *p, unsigned *seen)
-{
-    const char *name = str_of(c, p->name), *v;
-    uint32_t r = (uint32_t)p->owner;
-    char what[160];
-    uint64_t u;
-
-    snprintf(what, sizeof(what), "location group %u property %s", r, name ? name : "?");
-    if (name != NULL && strcmp(name, INS_LG_PROP_HOST) == 0) {
-        if (prop_once(c, seen, 2, what) && (v = prop_str(c, p, what)) != NULL)
-            expect_str(c, what, c->pm->hosts[r].name, v);
-    } else if (name != NULL && strcmp(name, INS_LG_PROP_RANK) == 0) {
-        if (prop_once(c, seen, 4, what) && prop_u64(c, p, what, &u))
-            expect_u64(c, what, r, u);
+    check_missing(c, seen, c->pm->nhosts + 1, "system tree node");
+    for (uint32_t h = 1; h <= c->pm->nhosts; h++) {
+        snprintf(label, sizeof(label), "system tree node %u", h);
+        check_props(c, &c->stn_props, h, label, &want, 1);
     }
 }
 
-static void check_groups(tc_ctx_t *c)
+static void check_groups(tc_ctx_t *c, bool *seen)
 {
     const tc_group_t *g = c->groups.data;
-    const tc_prop_t *p = c->group_props.data;
-    uint32_t nh = c->pm->nhosts;
-    unsigned *seen = calloc(nh + 1, sizeof(*seen));
-    char what[96];
+    char label[64];
 
-    if (seen == NULL) {
-        c->oom = true;
-        return;
-    }
-    expect_u64(c, "location groups", nh, c->groups.n);
     for (size_t i = 0; i < c->groups.n; i++) {
-        snprintf(what, sizeof(what), "location group %u definition", g[i].self);
-        if (g[i].self >= nh) {
-            tc_fail(c, "location group id: expected 0..%u, got %u", nh - 1, g[i].self);
+        if (!define_once(c, seen, g[i].self, c->pm->nhosts, "location group"))
             continue;
-        }
-        if (!prop_once(c, &seen[g[i].self], 1, what))
-            continue;
-        snprintf(what, sizeof(what), "location group %u type", g[i].self);
-        expect_u64(c, what, OTF2_LOCATION_GROUP_TYPE_PROCESS, g[i].type);
-        snprintf(what, sizeof(what), "location group %u system tree parent", g[i].self);
-        expect_u64(c, what, 1 + (uint64_t)g[i].self, g[i].parent);
+        expect_u64(c, OTF2_LOCATION_GROUP_TYPE_PROCESS, g[i].type, "location group %u type",
+                   g[i].self);
+        if (str_of(c, g[i].name) == NULL)
+            tc_fail(c, "location group %u name: expected a defined string, got string %u",
+                    g[i].self, g[i].name);
+        expect_u64(c, 1 + (uint64_t)g[i].self, g[i].parent,
+                   "location group %u system tree parent", g[i].self);
     }
-    for (size_t i = 0; i < c->group_props.n; i++) {
-        if (p[i].owner >= nh)
-            tc_fail(c, "location group property owner: expected 0..%u, got %" PRIu64,
-                    nh - 1, p[i].owner);
-        else
-            check_group_prop(c, &p[i], &seen[p[i].owner]);
+    check_missing(c, seen, c->pm->nhosts, "location group");
+    for (uint32_t r = 0; r < c->pm->nhosts; r++) {
+        const tc_want_t want[2] = { { INS_LG_PROP_HOST, W_STR, c->pm->hosts[r].name, 0 },
+                                    { INS_LG_PROP_RANK, W_U64, NULL, r } };
+        snprintf(label, sizeof(label), "location group %u", r);
+        check_props(c, &c->group_props, r, label, want, 2);
     }
-    for (uint32_t r = 0; r < nh; r++)
-        if (seen[r] != 7)
-            tc_fail(c, "location group %u: expected a definition and properties "
-                    INS_LG_PROP_HOST ", " INS_LG_PROP_RANK ", got only some (mask %u of 7)",
-                    r, seen[r]);
-    free(seen);
 }
 
-enum { P_ROLE = 1, P_THREAD = 2, P_ENTER = 4, P_PROXY = 8, P_INSTANCE = 16, P_FLUSHES = 32,
-       P_COMPUTE = P_ROLE | P_THREAD | P_ENTER | P_FLUSHES,
-       P_SERVICE = P_ROLE | P_PROXY | P_INSTANCE | P_ENTER | P_FLUSHES };
-
-/* Returns the property's bit (0 if it is not one of ours); checks its value. */
-static unsigned check_loc_prop(tc_ctx_t *c, const tc_loc_t *l, const tc_prop_t *p,
-                               const char *what)
+static void check_loc_props(tc_ctx_t *c, const tc_loc_t *l)
 {
-    const char *name = str_of(c, p->name), *v;
-    uint64_t u;
+    const rt_node_t *nodes = c->tree->nodes;
+    const tc_want_t compute[6] = {
+        { INS_LOC_PROP_ROLE, W_STR, INS_ROLE_COMPUTE, 0 },
+        { INS_LOC_PROP_THREAD, W_U64, NULL, l->service ? 0 : l->thread->id },
+        { INS_LOC_PROP_ENTER, W_STR, nodes[l->first].name, 0 },
+        { INS_LOC_PROP_FLUSHES, W_ANY_U64, NULL, 0 },
+        { INS_LOC_PROP_PROXY, W_ABSENT, NULL, 0 },
+        { INS_LOC_PROP_INSTANCE, W_ABSENT, NULL, 0 } };
+    const tc_want_t service[6] = {
+        { INS_LOC_PROP_ROLE, W_STR, INS_ROLE_SERVICE, 0 },
+        { INS_LOC_PROP_PROXY, W_STR, l->service ? nodes[l->proxy].name : "", 0 },
+        { INS_LOC_PROP_INSTANCE, W_U64, NULL, l->instance },
+        { INS_LOC_PROP_ENTER, W_STR, nodes[l->first].name, 0 },
+        { INS_LOC_PROP_FLUSHES, W_ANY_U64, NULL, 0 },
+        { INS_LOC_PROP_THREAD, W_ABSENT, NULL, 0 } };
 
-    if (name == NULL)
-        return 0;
-    if (strcmp(name, INS_LOC_PROP_ROLE) == 0) {
-        if ((v = prop_str(c, p, what)) != NULL)
-            expect_str(c, what, l->service ? INS_ROLE_SERVICE : INS_ROLE_COMPUTE, v);
-        return P_ROLE;
-    }
-    if (strcmp(name, INS_LOC_PROP_ENTER) == 0) {
-        if ((v = prop_str(c, p, what)) != NULL)
-            expect_str(c, what, c->tree->nodes[l->first].name, v);
-        return P_ENTER;
-    }
-    if (strcmp(name, INS_LOC_PROP_THREAD) == 0) {
-        if (!l->service && prop_u64(c, p, what, &u))
-            expect_u64(c, what, l->thread->id, u);
-        return P_THREAD;
-    }
-    if (strcmp(name, INS_LOC_PROP_PROXY) == 0) {
-        if (l->service && (v = prop_str(c, p, what)) != NULL)
-            expect_str(c, what, c->tree->nodes[l->proxy].name, v);
-        return P_PROXY;
-    }
-    if (strcmp(name, INS_LOC_PROP_INSTANCE) == 0) {
-        if (l->service && prop_u64(c, p, what, &u))
-            expect_u64(c, what, l->instance, u);
-        return P_INSTANCE;
-    }
-    if (strcmp(name, INS_LOC_PROP_FLUSHES) == 0) {
-        prop_u64(c, p, what, &u);
-        return P_FLUSHES;
-    }
-    return 0;
-}
-
-static void check_loc_props(tc_ctx_t *c, unsigned *seen)
-{
-    const tc_prop_t *p = c->loc_props.data;
-    char what[224];
-
-    for (size_t i = 0; i < c->loc_props.n; i++) {
-        tc_loc_t *l = find_loc(c, p[i].owner);
-        const char *name = str_of(c, p[i].name);
-        unsigned bit;
-
-        if (l == NULL)
-            continue;                    /* reported with the location */
-        snprintf(what, sizeof(what), "%s property %s", l->label, name ? name : "?");
-        bit = check_loc_prop(c, l, &p[i], what);
-        if (bit != 0 && prop_once(c, &seen[l - c->locs], bit, what) &&
-            (bit & (l->service ? P_SERVICE : P_COMPUTE)) == 0)
-            tc_fail(c, "%s: expected none on a %s location, got one", what,
-                    l->service ? INS_ROLE_SERVICE : INS_ROLE_COMPUTE);
-    }
-    for (uint32_t i = 0; i < c->nlocs; i++) {
-        unsigned want = c->locs[i].service ? P_SERVICE : P_COMPUTE;
-        if (c->locs[i].defined && (seen[i] & want) != want)
-            tc_fail(c, "%s properties: expected mask %u (role, thread=2, enter=4, proxy=8, "
-                    "instance=16, flushes=32), got %u", c->locs[i].label, want, seen[i] & want);
-    }
+    check_props(c, &c->loc_props, l->id, l->label, l->service ? service : compute, 6);
 }
 
 static void check_locations(tc_ctx_t *c)
 {
     const tc_ldef_t *d = c->ldefs.data;
-    unsigned *seen = calloc(c->nlocs + 1, sizeof(*seen));
-    char what[160];
 
-    if (seen == NULL) {
-        c->oom = true;
-        return;
-    }
-    expect_u64(c, "location definitions", c->nlocs, c->ldefs.n);
     for (size_t i = 0; i < c->ldefs.n; i++) {
         tc_loc_t *l = find_loc(c, d[i].self);
         if (l == NULL || l->defined) {
             tc_fail(c, "location %" PRIu64 ": expected %s, got a definition", d[i].self,
-                    l == NULL ? "no such location in the pathmap" : "one definition");
+                    l == NULL ? "no such location (not in the pathmap)" : "one definition");
             continue;
         }
         l->defined = true;
         l->nevents_def = d[i].nevents;
-        snprintf(what, sizeof(what), "%s type", l->label);
-        expect_u64(c, what, OTF2_LOCATION_TYPE_CPU_THREAD, d[i].type);
-        snprintf(what, sizeof(what), "%s group", l->label);
-        expect_u64(c, what, l->rank, d[i].group);
+        expect_u64(c, OTF2_LOCATION_TYPE_CPU_THREAD, d[i].type, "%s type", l->label);
+        expect_u64(c, l->rank, d[i].group, "%s group", l->label);
+        if (str_of(c, d[i].name) == NULL)
+            tc_fail(c, "%s name: expected a defined string, got string %u", l->label, d[i].name);
     }
-    for (uint32_t i = 0; i < c->nlocs; i++)
+    for (uint32_t i = 0; i < c->nlocs; i++) {
         if (!c->locs[i].defined)
             tc_fail(c, "%s: expected a definition, got none", c->locs[i].label);
-    check_loc_props(c, seen);
-    free(seen);
+        else
+            check_loc_props(c, &c->locs[i]);
+    }
 }
 
-/* -------------------------------------------------- 6. local definitions: clocks */
+static bool check_definitions(tc_ctx_t *c)
+{
+    bool *seen = calloc(c->nregions + c->pm->nhosts + 1, sizeof(bool));
+
+    if (seen == NULL)
+        return false;
+    check_attributes(c);
+    check_regions(c, seen);
+    memset(seen, 0, c->pm->nhosts + 1);
+    check_system_tree(c, seen);
+    memset(seen, 0, c->pm->nhosts + 1);
+    check_groups(c, seen);
+    check_locations(c);
+    expect_u64(c, 0, c->nunknown_defs, "global definition records of unknown type");
+    free(seen);
+    return true;
+}
+
+/* ---------------------------------------------------------------- 6. clocks */
 
 static OTF2_CallbackCode on_offset(void *ud, OTF2_TimeStamp time, int64_t offset, double sd)
 {
     tc_loc_t *l = ud;
 
-    (void)sd;
     if (l->noffsets < 2) {
         l->off_time[l->noffsets] = time;
         l->offset[l->noffsets] = offset;
+        l->off_sd[l->noffsets] = sd;
     }
     l->noffsets++;
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static void read_local_defs(tc_ctx_t *c, OTF2_Reader *rd, OTF2_DefReaderCallbacks *cb)
+static OTF2_CallbackCode on_unknown_local(void *ud)
 {
-    for (uint32_t i = 0; i < c->nlocs; i++) {
+    ((tc_loc_t *)ud)->nunknown_defs++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void read_local_defs(tc_ctx_t *c, OTF2_Reader *rd)
+{
+    OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+    OTF2_ErrorCode rc = cb != NULL ? OTF2_Reader_OpenDefFiles(rd) : OTF2_ERROR_MEM_ALLOC_FAILED;
+
+    if (rc != OTF2_SUCCESS) {
+        tc_fail(c, "local definition files: expected readable, got %s", OTF2_Error_GetName(rc));
+    } else {
+        OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_offset);
+        OTF2_DefReaderCallbacks_SetUnknownCallback(cb, on_unknown_local);
+    }
+    for (uint32_t i = 0; rc == OTF2_SUCCESS && i < c->nlocs; i++) {
         tc_loc_t *l = &c->locs[i];
-        OTF2_DefReader *dr;
-        OTF2_ErrorCode rc = OTF2_ERROR_INVALID_ARGUMENT;
+        OTF2_DefReader *dr = l->defined ? OTF2_Reader_GetDefReader(rd, l->id) : NULL;
+        OTF2_ErrorCode lrc = OTF2_ERROR_INVALID_ARGUMENT;
         uint64_t n = 0;
 
-        if (!l->defined)
-            continue;
-        if ((dr = OTF2_Reader_GetDefReader(rd, l->id)) != NULL) {
-            rc = OTF2_Reader_RegisterDefCallbacks(rd, dr, cb, l);
-            if (rc == OTF2_SUCCESS)
-                rc = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
+        if (dr != NULL) {
+            if ((lrc = OTF2_Reader_RegisterDefCallbacks(rd, dr, cb, l)) == OTF2_SUCCESS)
+                lrc = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &n);
             OTF2_Reader_CloseDefReader(rd, dr);
         }
-        if (rc != OTF2_SUCCESS)
+        if (l->defined && lrc != OTF2_SUCCESS)
             tc_fail(c, "%s local definitions: expected readable, got %s", l->label,
-                    OTF2_Error_GetName(rc));
+                    OTF2_Error_GetName(lrc));
     }
+    if (rc == OTF2_SUCCESS)
+        OTF2_Reader_CloseDefFiles(rd);
+    OTF2_DefReaderCallbacks_Delete(cb);
+}
+
+/*
+ * The two ClockOffset records were taken at the start and the end of the run,
+ * so they bracket the location's events.  Events are read with the offsets
+ * applied (global time), the records hold local time: allow for the offset.
+ */
+static void check_offset_span(tc_ctx_t *c, const tc_loc_t *l)
+{
+    uint64_t a0 = l->offset[0] < 0 ? 0 - (uint64_t)l->offset[0] : (uint64_t)l->offset[0];
+    uint64_t a1 = l->offset[1] < 0 ? 0 - (uint64_t)l->offset[1] : (uint64_t)l->offset[1];
+    uint64_t slack = a0 > a1 ? a0 : a1;
+
+    if (l->nevents == 0)
+        return;
+    if (l->off_time[0] > l->first_time && l->off_time[0] - l->first_time > slack)
+        tc_fail(c, "%s first ClockOffset time: expected <= the first event (%" PRIu64 "), "
+                "got %" PRIu64, l->label, l->first_time, l->off_time[0]);
+    if (l->off_time[1] < l->last_time && l->last_time - l->off_time[1] > slack)
+        tc_fail(c, "%s last ClockOffset time: expected >= the last event (%" PRIu64 "), "
+                "got %" PRIu64, l->label, l->last_time, l->off_time[1]);
 }
 
 static void check_clocks(tc_ctx_t *c)
 {
-    char what[192];
-
-    expect_u64(c, "ClockProperties definitions", 1, c->nclock);
+    expect_u64(c, 1, c->nclock, "ClockProperties definitions");
     if (c->nclock > 0 && c->resolution == 0)
-        tc_fail(c, "clock resolution: expected > 0, got 0");
+        tc_fail(c, "ClockProperties resolution: expected > 0, got 0");
+    if (c->nclock > 0 && c->clock_ns)
+        expect_u64(c, 1000000000, c->resolution, "ClockProperties resolution (clock "
+                   INS_CLOCK_MONO_RAW " ticks in ns)");
+    if (c->nclock > 0 && c->n_outside > 0)
+        tc_fail(c, "events outside the ClockProperties span [%" PRIu64 ", %" PRIu64 "]: "
+                "expected 0, got %" PRIu64 " (the first on location %" PRIu64 " at %" PRIu64 ")",
+                c->t_first, c->t_last, c->n_outside, c->outside_loc, c->outside_time);
     for (uint32_t i = 0; i < c->nlocs; i++) {
         const tc_loc_t *l = &c->locs[i];
         if (!l->defined)
             continue;
-        snprintf(what, sizeof(what), "%s ClockOffset records", l->label);
-        expect_u64(c, what, 2, l->noffsets);
+        expect_u64(c, 0, l->nunknown_defs, "%s local definition records of unknown type",
+                   l->label);
+        expect_u64(c, 2, l->noffsets, "%s ClockOffset records", l->label);
         if (l->noffsets < 2)
             continue;
+        check_offset_span(c, l);
         if (l->off_time[1] <= l->off_time[0])
-            tc_fail(c, "%s ClockOffset times: expected second > first (%" PRIu64 "), got %"
-                    PRIu64, l->label, l->off_time[0], l->off_time[1]);
+            tc_fail(c, "%s ClockOffset times: expected the second > the first (%" PRIu64 "), "
+                    "got %" PRIu64, l->label, l->off_time[0], l->off_time[1]);
+        if (!(l->off_sd[0] >= 0 && l->off_sd[1] >= 0))
+            tc_fail(c, "%s ClockOffset standard deviations: expected >= 0, got %g and %g",
+                    l->label, l->off_sd[0], l->off_sd[1]);
         if (l->rank == 0 && (l->offset[0] != 0 || l->offset[1] != 0))
             tc_fail(c, "%s ClockOffset offsets: expected 0 and 0 on rank 0, got %" PRId64
                     " and %" PRId64, l->label, l->offset[0], l->offset[1]);
     }
 }
 
-/* ------------------------------------------------------------------ 7. events */
+/* ---------------------------------------------------------------- 7. events */
 
+/* Counts a visit (or a continuation) of region in op; false if op is out of range. */
 static bool count_op(tc_ctx_t *c, uint64_t region, uint64_t op, bool nest)
 {
     tc_count_t *k = &c->counts[region];
-    uint64_t limit = c->have_ops ? ops_of(c, (unsigned)(region / c->tree->nnodes)) : TC_ID_MAX;
+    uint64_t limit = c->have_ops ? ops_of(c, (unsigned)(region / c->tree->nnodes)) : TC_OP_MAX;
 
     if (op >= limit)
         return false;
     if (op >= k->len) {
-        size_t len = c->have_ops ? limit : (op + 1) * 2;
+        size_t len = c->have_ops ? limit : (op + 1) * 2, old = k->len;
         uint32_t *v = realloc(k->visits, len * sizeof(*v)), *n;
         if (v != NULL)
             k->visits = v;
         if (v == NULL || (n = realloc(k->nests, len * sizeof(*n))) == NULL)
-            return c->oom = true, true;
+            return c->oom = true;
         k->nests = n;
-        memset(v + k->len, 0, (len - k->len) * sizeof(*v));
-        memset(n + k->len, 0, (len - k->len) * sizeof(*n));
+        memset(v + old, 0, (len - old) * sizeof(*v));
+        memset(n + old, 0, (len - old) * sizeof(*n));
         k->len = len;
     }
     (nest ? k->nests : k->visits)[op]++;
     return true;
 }
 
-/* Checks what every event shares; returns its location, or NULL. */
+/* What every event shares: its location (NULL if unknown), time and count. */
 static tc_loc_t *event_begin(tc_ctx_t *c, OTF2_LocationRef id, OTF2_TimeStamp t, const char *kind)
 {
     tc_loc_t *l = find_loc(c, id);
+    uint64_t pos = 0;
 
     c->total_events++;
     if (l == NULL) {
         tc_fail(c, "location %" PRIu64 " %s event: expected a pathmap location, got one", id, kind);
         return NULL;
     }
-    if (l->nevents > 0 && t < l->last_time)
-        tc_fail(c, "%s event %" PRIu64 " (%s) time: expected >= %" PRIu64 ", got %" PRIu64,
-                l->label, l->nevents, kind, l->last_time, t);
+    if (++l->nevents == 1)
+        l->first_time = t;
+    else if (t < l->last_time)
+        ev_fail(c, l, "(%s) time: expected >= %" PRIu64 ", got %" PRIu64, kind, l->last_time, t);
+    /* Records without a callback are skipped silently, but the reader's position
+     * counts them.  (The global reader frees a location's reader at its end:
+     * ask only here, while it delivers.) */
+    if (!l->skipped && l->evr != NULL && OTF2_EvtReader_GetPos(l->evr, &pos) == OTF2_SUCCESS &&
+        pos != l->nevents) {
+        ev_fail(c, l, "(%s) position: expected record %" PRIu64 " (only Enter and Leave so "
+                "far), got record %" PRIu64, kind, l->nevents, pos);
+        l->skipped = true;
+    }
     l->last_time = t;
-    l->nevents++;
+    if ((t < c->t_first || t > c->t_last) && c->n_outside++ == 0) {
+        c->outside_loc = id;
+        c->outside_time = t;
+    }
     return l;
 }
 
@@ -979,59 +1025,59 @@ static bool event_attrs(tc_ctx_t *c, const tc_loc_t *l, OTF2_AttributeList *al,
     uint32_t n = al != NULL ? OTF2_AttributeList_GetNumberOfElements(al) : 0;
     OTF2_ErrorCode rc;
 
-    if (n != 2) {
-        tc_fail(c, "%s event %" PRIu64 " (%s) attributes: expected 2, got %u", l->label,
-                l->nevents - 1, kind, n);
-        if (n == 0)
-            return false;
-    }
+    if (n != 2)
+        ev_fail(c, l, "(%s) attributes: expected 2, got %u", kind, n);
+    if (n == 0)
+        return false;
     if ((rc = OTF2_AttributeList_GetUint64(al, INS_ATTR_OP_ID, op)) != OTF2_SUCCESS ||
         (rc = OTF2_AttributeList_GetUint64(al, INS_ATTR_BYTES_ID, bytes)) != OTF2_SUCCESS) {
-        tc_fail(c, "%s event %" PRIu64 " (%s) attributes op and bytes: expected uint64, got %s",
-                l->label, l->nevents - 1, kind, OTF2_Error_GetName(rc));
+        ev_fail(c, l, "(%s) attributes op and bytes: expected uint64, got %s", kind,
+                OTF2_Error_GetName(rc));
         return false;
     }
     return true;
 }
 
-static void enter_top(tc_ctx_t *c, tc_loc_t *l, uint64_t region, uint64_t op)
+/* A visit that starts a walk: the location's first wrapper, the next op. */
+static void enter_top(tc_ctx_t *c, tc_loc_t *l, uint64_t region, uint64_t op, uint64_t bytes)
 {
     unsigned inst = (unsigned)(region / c->tree->nnodes);
-    uint64_t want = l->service ? (uint64_t)l->instance * c->tree->nnodes + l->first
-                               : (uint64_t)inst * c->tree->nnodes + l->first;
+    uint64_t want = (uint64_t)(l->service ? l->instance : inst) * c->tree->nnodes + l->first;
     char a[160], b[160];
 
     if (region != want)
-        tc_fail(c, "%s event %" PRIu64 " top-level Enter: expected %s, got %s", l->label,
-                l->nevents - 1, region_label(c, want, a, sizeof(a)),
+        ev_fail(c, l, "top-level Enter: expected %s, got %s", region_label(c, want, a, sizeof(a)),
                 region_label(c, region, b, sizeof(b)));
     if (op != l->next_op[inst])
-        tc_fail(c, "%s event %" PRIu64 " top-level op on instance %u: expected %" PRIu64
-                ", got %" PRIu64, l->label, l->nevents - 1, inst, l->next_op[inst], op);
+        ev_fail(c, l, "top-level op on instance %u: expected %" PRIu64 ", got %" PRIu64, inst,
+                l->next_op[inst], op);
+    if (bytes == 0 || bytes % rt_dtype_size(c->tree->dtype) != 0)
+        ev_fail(c, l, "bytes: expected a positive multiple of %zu (%s), got %" PRIu64,
+                rt_dtype_size(c->tree->dtype), rt_dtype_name(c->tree->dtype), bytes);
     l->next_op[inst] = op + 1;
 }
 
+/* A visit inside f: only from a gred, once, into its parent, same op and bytes. */
 static void enter_nested(tc_ctx_t *c, tc_loc_t *l, tc_frame_t *f, uint64_t region,
                          uint64_t op, uint64_t bytes)
 {
     const rt_node_t *outer = node_of(c, f->region);
-    uint64_t want = outer->parent == RT_ID_NONE ? UINT64_MAX
-        : f->region - f->region % c->tree->nnodes + outer->parent;
+    uint64_t want = f->region - f->region % c->tree->nnodes + outer->parent;
     char a[160], b[160];
 
-    if (outer->kind != RT_NODE_GRED || f->nested)
-        tc_fail(c, "%s event %" PRIu64 " Enter inside %s: expected none (a %s visit %s), got %s",
-                l->label, l->nevents - 1, region_label(c, f->region, a, sizeof(a)),
-                rt_node_kind_name(outer->kind),
-                f->nested ? "continues once" : "never continues",
-                region_label(c, region, b, sizeof(b)));
+    region_label(c, f->region, a, sizeof(a));
+    region_label(c, region, b, sizeof(b));
+    if (outer->kind != RT_NODE_GRED)
+        ev_fail(c, l, "Enter inside %s: expected none (a %s never continues), got %s", a,
+                rt_node_kind_name(outer->kind), b);
+    else if (f->nested)
+        ev_fail(c, l, "Enter inside %s: expected none (a gred visit continues once), got %s",
+                a, b);
     else if (region != want)
-        tc_fail(c, "%s event %" PRIu64 " nested Enter: expected %s, got %s", l->label,
-                l->nevents - 1, region_label(c, want, a, sizeof(a)),
-                region_label(c, region, b, sizeof(b)));
+        ev_fail(c, l, "nested Enter: expected %s, got %s", region_label(c, want, a, sizeof(a)), b);
     if (op != f->op || bytes != f->bytes)
-        tc_fail(c, "%s event %" PRIu64 " nested Enter op/bytes: expected %" PRIu64 "/%" PRIu64
-                ", got %" PRIu64 "/%" PRIu64, l->label, l->nevents - 1, f->op, f->bytes, op, bytes);
+        ev_fail(c, l, "nested Enter op/bytes: expected %" PRIu64 "/%" PRIu64 ", got %" PRIu64
+                "/%" PRIu64, f->op, f->bytes, op, bytes);
     if (!f->nested)
         count_op(c, f->region, f->op, true);
     f->nested = true;
@@ -1048,21 +1094,19 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     if (l == NULL || !event_attrs(c, l, al, "Enter", &op, &bytes))
         return OTF2_CALLBACK_SUCCESS;
     if (region >= c->nregions) {
-        tc_fail(c, "%s event %" PRIu64 " Enter region: expected < %" PRIu64 ", got %u",
-                l->label, l->nevents - 1, c->nregions, region);
+        ev_fail(c, l, "Enter region: expected < %" PRIu64 ", got %u", c->nregions, region);
         return OTF2_CALLBACK_SUCCESS;
     }
     if (l->depth == 0)
-        enter_top(c, l, region, op);
+        enter_top(c, l, region, op, bytes);
     else
         enter_nested(c, l, &l->stack[l->depth - 1], region, op, bytes);
     if (!count_op(c, region, op, false))
-        tc_fail(c, "%s event %" PRIu64 " Enter %s op: expected < %" PRIu64 ", got %" PRIu64,
-                l->label, l->nevents - 1, region_label(c, region, a, sizeof(a)),
-                c->have_ops ? ops_of(c, (unsigned)(region / c->tree->nnodes)) : TC_ID_MAX, op);
+        ev_fail(c, l, "Enter %s op: expected < %" PRIu64 ", got %" PRIu64,
+                region_label(c, region, a, sizeof(a)),
+                c->have_ops ? ops_of(c, (unsigned)(region / c->tree->nnodes)) : TC_OP_MAX, op);
     if (l->depth > c->tree->nnodes)
-        tc_fail(c, "%s event %" PRIu64 " nesting depth: expected <= %u, got more", l->label,
-                l->nevents - 1, c->tree->nnodes);
+        ev_fail(c, l, "nesting depth: expected <= %u, got more", c->tree->nnodes);
     else
         l->stack[l->depth++] = (tc_frame_t){ region, op, bytes, false };
     return c->oom ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
@@ -1079,126 +1123,127 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
 
     if (l == NULL || !event_attrs(c, l, al, "Leave", &op, &bytes))
         return OTF2_CALLBACK_SUCCESS;
+    region_label(c, region, b, sizeof(b));
     if (l->depth == 0) {
-        tc_fail(c, "%s event %" PRIu64 " Leave of %s: expected an open visit, got none",
-                l->label, l->nevents - 1, region_label(c, region, a, sizeof(a)));
+        ev_fail(c, l, "Leave of %s: expected an open visit, got none", b);
         return OTF2_CALLBACK_SUCCESS;
     }
     f = &l->stack[--l->depth];
     if (region != f->region || op != f->op || bytes != f->bytes)
-        tc_fail(c, "%s event %" PRIu64 " Leave: expected %s op %" PRIu64 " bytes %" PRIu64
-                ", got %s op %" PRIu64 " bytes %" PRIu64, l->label, l->nevents - 1,
-                region_label(c, f->region, a, sizeof(a)), f->op, f->bytes,
-                region_label(c, region, b, sizeof(b)), op, bytes);
+        ev_fail(c, l, "Leave: expected %s op %" PRIu64 " bytes %" PRIu64 ", got %s op %" PRIu64
+                " bytes %" PRIu64, region_label(c, f->region, a, sizeof(a)), f->op, f->bytes,
+                b, op, bytes);
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static void other_event(tc_ctx_t *c, OTF2_LocationRef id, OTF2_TimeStamp t, const char *kind)
+{
+    tc_loc_t *l = event_begin(c, id, t, kind);
+
+    if (l != NULL)
+        ev_fail(c, l, "type: expected Enter or Leave, got %s", kind);
 }
 
 static OTF2_CallbackCode on_flush(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
                                   OTF2_AttributeList *al, OTF2_TimeStamp stop)
 {
-    tc_ctx_t *c = ud;
-    tc_loc_t *l = event_begin(c, id, t, "BufferFlush");
-
     (void)al, (void)stop;
-    if (l != NULL)
-        tc_fail(c, "%s event %" PRIu64 ": expected Enter or Leave, got BufferFlush",
-                l->label, l->nevents - 1);
+    other_event(ud, id, t, "BufferFlush");
     return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_unknown(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
                                     OTF2_AttributeList *al)
 {
-    tc_ctx_t *c = ud;
-    tc_loc_t *l = event_begin(c, id, t, "unknown");
-
     (void)al;
-    if (l != NULL)
-        tc_fail(c, "%s event %" PRIu64 ": expected Enter or Leave, got an unknown record",
-                l->label, l->nevents - 1);
+    other_event(ud, id, t, "an unknown record");
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* Reads every defined location's events in time order; false on a read error. */
-static bool read_events(tc_ctx_t *c, OTF2_Reader *rd)
+/* Runs the global event reader (time order over all locations) with our callbacks. */
+static OTF2_ErrorCode run_events(tc_ctx_t *c, OTF2_Reader *rd, OTF2_GlobalEvtReaderCallbacks *cb)
 {
-    OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
-    OTF2_GlobalEvtReader *ger = NULL;
-    OTF2_ErrorCode rc = cb != NULL ? OTF2_Reader_OpenEvtFiles(rd) : OTF2_ERROR_MEM_ALLOC_FAILED;
+    OTF2_GlobalEvtReader *ger = OTF2_Reader_GetGlobalEvtReader(rd);
+    OTF2_ErrorCode rc;
     uint64_t n = 0;
-    unsigned long missing = 0;
 
-    for (uint32_t i = 0; rc == OTF2_SUCCESS && i < c->nlocs; i++) {
-        if (c->locs[i].defined &&
-            (c->locs[i].evr = OTF2_Reader_GetEvtReader(rd, c->locs[i].id)) == NULL) {
-            tc_fail(c, "%s event reader: expected one, got none (no .evt file?)", c->locs[i].label);
-            missing++;
-        }
-    }
-    if (rc == OTF2_SUCCESS && (missing > 0 || (ger = OTF2_Reader_GetGlobalEvtReader(rd)) == NULL)) {
+    if (ger == NULL) {
         tc_fail(c, "global event reader: expected one, got none; no event checked");
-        OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-        return false;
+        return OTF2_ERROR_INVALID_DATA;
     }
-    if (rc == OTF2_SUCCESS) {
-        OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
-        OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-        OTF2_GlobalEvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
-        OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
-        rc = OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, cb, c);
-    }
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
+    OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
+    rc = OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, cb, c);
     if (rc == OTF2_SUCCESS)
         rc = OTF2_Reader_ReadAllGlobalEvents(rd, ger, &n);
     if (rc != OTF2_SUCCESS && !c->oom)
         tc_fail(c, "reading events: expected success, got %s", OTF2_Error_GetName(rc));
-    for (uint32_t i = 0; rc == OTF2_SUCCESS && i < c->nlocs; i++) {
-        uint64_t pos = 0;
-        /* Records without a callback are skipped silently; the position counts them. */
-        if (c->locs[i].evr != NULL && OTF2_EvtReader_GetPos(c->locs[i].evr, &pos) == OTF2_SUCCESS &&
-            pos != c->locs[i].nevents)
-            tc_fail(c, "%s records: expected only Enter and Leave (%" PRIu64 "), got %" PRIu64
-                    " records", c->locs[i].label, c->locs[i].nevents, pos);
-    }
-    if (ger != NULL)
-        OTF2_Reader_CloseGlobalEvtReader(rd, ger);
-    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-    return rc == OTF2_SUCCESS;
+    OTF2_Reader_CloseGlobalEvtReader(rd, ger);
+    return rc;
 }
 
-/* --------------------------------------------------- end of trace, 8. counts */
+/* Reads every defined location's events; false if they could not all be read. */
+static bool read_events(tc_ctx_t *c, OTF2_Reader *rd)
+{
+    OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
+    OTF2_ErrorCode rc = cb != NULL ? OTF2_Reader_OpenEvtFiles(rd) : OTF2_ERROR_MEM_ALLOC_FAILED;
+    bool missing = false;
+
+    if (rc != OTF2_SUCCESS) {
+        tc_fail(c, "event files: expected readable, got %s", OTF2_Error_GetName(rc));
+        OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+        return false;
+    }
+    /* Every location needs its own reader before the global one exists. */
+    for (uint32_t i = 0; i < c->nlocs; i++) {
+        tc_loc_t *l = &c->locs[i];
+        if (l->defined && (l->evr = OTF2_Reader_GetEvtReader(rd, l->id)) == NULL) {
+            tc_fail(c, "%s event reader: expected one, got none (no .evt file?); no event "
+                    "checked", l->label);
+            missing = true;
+        }
+    }
+    if (!missing)
+        rc = run_events(c, rd, cb);
+    OTF2_Reader_CloseEvtFiles(rd);
+    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+    return !missing && rc == OTF2_SUCCESS;
+}
+
+/* ----------------------------------------------------- end of trace, 8. counts */
 
 static void check_ends(tc_ctx_t *c)
 {
-    char what[192], a[160];
+    char a[160];
 
     for (uint32_t i = 0; i < c->nlocs; i++) {
         const tc_loc_t *l = &c->locs[i];
-        if (!l->defined)
-            continue;
-        if (l->depth > 0)
+        if (l->defined && l->depth > 0)
             tc_fail(c, "%s open visits at the end: expected 0, got %u (innermost %s)", l->label,
                     l->depth, region_label(c, l->stack[l->depth - 1].region, a, sizeof(a)));
-        snprintf(what, sizeof(what), "%s numberOfEvents (definition vs. read)", l->label);
-        expect_u64(c, what, l->nevents, l->nevents_def);
+        if (l->defined)
+            expect_u64(c, l->nevents, l->nevents_def, "%s numberOfEvents (read, defined)",
+                       l->label);
     }
 }
 
-/* Exactly one visit per gred and operation continues to the parent. */
+/* Exactly one visit per gred and operation (the last arrival) continues. */
 static void check_last_arrivals(tc_ctx_t *c)
 {
     char a[160];
 
     for (uint64_t r = 0; r < c->nregions; r++) {
         const tc_count_t *k = &c->counts[r];
-        if (node_of(c, r)->kind != RT_NODE_GRED)
-            continue;
-        for (size_t op = 0; op < k->len; op++)
+        for (size_t op = 0; node_of(c, r)->kind == RT_NODE_GRED && op < k->len; op++) {
             if (k->visits[op] > 0 && k->nests[op] != 1) {
                 tc_fail(c, "%s op %zu: expected exactly 1 of its %u visits to continue to the "
-                        "parent, got %u", region_label(c, r, a, sizeof(a)), op,
-                        k->visits[op], k->nests[op]);
+                        "parent, got %u", region_label(c, r, a, sizeof(a)), op, k->visits[op],
+                        k->nests[op]);
                 break;                   /* one line per region is enough */
             }
+        }
     }
 }
 
@@ -1213,22 +1258,19 @@ static bool tree_fanin_le1(const rt_tree_t *t)
 static void check_counts(tc_ctx_t *c)
 {
     bool exact = tree_fanin_le1(c->tree);
-    char what[192], a[160];
+    char a[160];
 
     for (uint32_t i = 0; i < c->nlocs; i++) {
         const tc_loc_t *l = &c->locs[i];
         uint64_t served = 0;
-        for (unsigned inst = 0; inst < c->ninst; inst++) {
+        for (unsigned inst = 0; l->defined && inst < c->ninst; inst++) {
             uint64_t want = !l->service || inst == l->instance ? ops_of(c, inst) : 0;
-            snprintf(what, sizeof(what), "%s operations on instance %u", l->label, inst);
-            if (l->defined)
-                expect_u64(c, what, want, l->next_op[inst]);
+            expect_u64(c, want, l->next_op[inst], "%s operations on instance %u", l->label, inst);
             served += want;
         }
-        snprintf(what, sizeof(what), "%s events (all fanin <= 1: 2 x %" PRIu64 " ops x path of "
-                 "%u)", l->label, served, l->path_len);
         if (exact && l->defined)
-            expect_u64(c, what, 2 * served * l->path_len, l->nevents);
+            expect_u64(c, 2 * served * l->path_len, l->nevents, "%s events (every fanin <= 1: "
+                       "2 x %" PRIu64 " ops x path of %u)", l->label, served, l->path_len);
     }
     for (uint64_t r = 0; r < c->nregions; r++) {
         const tc_count_t *k = &c->counts[r];
@@ -1240,9 +1282,9 @@ static void check_counts(tc_ctx_t *c)
             if (k->visits[op] != fanin && bad == SIZE_MAX)
                 bad = op;
         }
-        snprintf(what, sizeof(what), "%s Enter events (%" PRIu64 " ops x fanin %u)",
-                 region_label(c, r, a, sizeof(a)), want, fanin);
-        expect_u64(c, what, want * fanin, sum);
+        region_label(c, r, a, sizeof(a));
+        expect_u64(c, want * fanin, sum, "%s Enter events (%" PRIu64 " ops x fanin %u)", a,
+                   want, fanin);
         if (bad != SIZE_MAX)
             tc_fail(c, "%s op %zu Enter events: expected fanin %u, got %u", a, bad, fanin,
                     k->visits[bad]);
@@ -1257,13 +1299,14 @@ static void usage(FILE *fp)
             "usage: trace_check [--ops K] ARCHIVE_DIR PATHMAP\n"
             "Checks the paptree OTF2 archive ARCHIVE_DIR/" INS_ANCHOR_FILE " against the\n"
             "trace conventions (instrument/api/ins_schema.h) and the pathmap file.\n"
-            "  --ops K     every computational thread made K operations (alternating\n"
-            "              over the tree instances): also check the exact counts\n"
+            "  --ops K     every computational thread made K operations, operation k on\n"
+            "              instance k %% I: also check the exact counts\n"
             "  -h, --help  this text\n"
             "Exit status: 0 all checks passed, 1 a check failed (one 'FAIL' line each),\n"
-            "2 usage error or unreadable archive or pathmap.\n");
+            "2 usage error or an unreadable archive or pathmap.\n");
 }
 
+/* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, tc_ctx_t *c, const char **dir, const char **pmap)
 {
     int npos = 0;
@@ -1279,69 +1322,68 @@ static int parse_args(int argc, char **argv, tc_ctx_t *c, const char **dir, cons
             if (!parse_u64(v, TC_OPS_MAX, &c->ops))
                 return usage(stderr), 2;
             c->have_ops = true;
-        } else if (a[0] == '-' && a[1] != '\0') {
+        } else if ((a[0] == '-' && a[1] != '\0') || npos == 2) {
             return usage(stderr), 2;
-        } else if (npos < 2) {
-            *(npos++ == 0 ? dir : pmap) = a;
         } else {
-            return usage(stderr), 2;
+            *(npos++ == 0 ? dir : pmap) = a;
         }
     }
     return npos == 2 ? -1 : (usage(stderr), 2);
 }
 
-/* Everything after the archive properties; returns the exit status. */
+/* Everything after the archive properties; returns -1 or an exit status. */
 static int check_archive(tc_ctx_t *c, OTF2_Reader *rd)
 {
-    OTF2_DefReaderCallbacks *dcb;
     OTF2_ErrorCode rc;
 
     if (!build_locations(c))
         return io_error("out of memory");
     if ((rc = read_global_defs(c, rd)) != OTF2_SUCCESS)
-        return io_error(c->oom ? "out of memory" : "cannot read the global definitions: %s",
-                        OTF2_Error_GetName(rc));
-    check_attributes(c);
-    check_regions(c);
-    check_system_tree(c);
-    check_groups(c);
-    check_locations(c);
-    for (uint32_t i = 0; i < c->nlocs; i++)
-        if (c->locs[i].defined && (rc = OTF2_Reader_SelectLocation(rd, c->locs[i].id)) != OTF2_SUCCESS)
-            return io_error("cannot select %s: %s", c->locs[i].label, OTF2_Error_GetName(rc));
-    if ((rc = OTF2_Reader_OpenDefFiles(rd)) != OTF2_SUCCESS)
-        tc_fail(c, "local definition files: expected readable, got %s", OTF2_Error_GetName(rc));
-    else if ((dcb = OTF2_DefReaderCallbacks_New()) == NULL)
+        return c->oom ? io_error("out of memory")
+                      : io_error("cannot read the global definitions: %s", OTF2_Error_GetName(rc));
+    if (!check_definitions(c))
         return io_error("out of memory");
-    else {
-        OTF2_DefReaderCallbacks_SetClockOffsetCallback(dcb, on_offset);
-        read_local_defs(c, rd, dcb);
-        OTF2_DefReaderCallbacks_Delete(dcb);
-        OTF2_Reader_CloseDefFiles(rd);
-    }
-    check_clocks(c);
+    for (uint32_t i = 0; i < c->nlocs; i++)
+        if (c->locs[i].defined &&
+            (rc = OTF2_Reader_SelectLocation(rd, c->locs[i].id)) != OTF2_SUCCESS)
+            return io_error("cannot select %s: %s", c->locs[i].label, OTF2_Error_GetName(rc));
+    read_local_defs(c, rd);
     if (read_events(c, rd)) {
         check_ends(c);
         check_last_arrivals(c);
         if (c->have_ops)
             check_counts(c);
     }
-    OTF2_Reader_CloseEvtFiles(rd);
+    check_clocks(c);
     return c->oom ? io_error("out of memory") : -1;
 }
 
 static void ctx_cleanup(tc_ctx_t *c)
 {
+    tc_vec_t *vecs[] = { &c->attrs, &c->regions, &c->stns, &c->stn_props, &c->groups,
+                         &c->group_props, &c->ldefs, &c->loc_props };
+
     for (size_t i = 0; i < c->nstr; i++)
         free(c->str[i]);
-    free(c->str);
-    free(c->attrs.data), free(c->regions.data), free(c->stns.data), free(c->stn_props.data);
-    free(c->groups.data), free(c->group_props.data), free(c->ldefs.data), free(c->loc_props.data);
+    for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++)
+        free(vecs[i]->data);
     for (uint32_t i = 0; c->locs != NULL && i < c->nlocs; i++)
         free(c->locs[i].stack), free(c->locs[i].next_op);
     for (uint64_t r = 0; c->counts != NULL && r < c->nregions; r++)
         free(c->counts[r].visits), free(c->counts[r].nests);
-    free(c->locs), free(c->rank_base), free(c->counts), free(c->pathmap_path);
+    free(c->str), free(c->locs), free(c->rank_base), free(c->counts), free(c->pathmap_path);
+}
+
+static void report(const tc_ctx_t *c)
+{
+    if (c->nfail > TC_FAIL_LINES)
+        fprintf(stderr, "trace_check: ... and %lu more\n", c->nfail - TC_FAIL_LINES);
+    else if (c->nfail == 0 && c->have_ops)
+        printf("trace_check: ok: %u locations, %zu regions, %" PRIu64 " events, %" PRIu64
+               " ops per thread\n", c->nlocs, c->regions.n, c->total_events, c->ops);
+    else if (c->nfail == 0)
+        printf("trace_check: ok: %u locations, %zu regions, %" PRIu64 " events, ops per "
+               "thread not checked (no --ops)\n", c->nlocs, c->regions.n, c->total_events);
 }
 
 int main(int argc, char **argv)
@@ -1352,9 +1394,9 @@ int main(int argc, char **argv)
                    .ldefs.size = sizeof(tc_ldef_t), .loc_props.size = sizeof(tc_prop_t) };
     const char *dir = NULL, *pmap = NULL;
     rt_pathmap_t *pm = NULL;
-    OTF2_Reader *rd;
-    cm_err_t err;
+    OTF2_Reader *rd = NULL;
     char anchor[4096];
+    cm_err_t err;
     FILE *fp;
     int status = parse_args(argc, argv, &c, &dir, &pmap);
 
@@ -1366,28 +1408,18 @@ int main(int argc, char **argv)
     }
     c.pm = pm;
     snprintf(anchor, sizeof(anchor), "%s/%s", dir, INS_ANCHOR_FILE);
-    if ((fp = fopen(anchor, "rb")) == NULL) {
-        rt_pathmap_destroy(pm);
-        return io_error("cannot open %s: %s", anchor, strerror(errno));
-    }
-    fclose(fp);
-    if ((rd = OTF2_Reader_Open(anchor)) == NULL) {
-        rt_pathmap_destroy(pm);
-        return io_error("OTF2 cannot open the archive %s", anchor);
-    }
-    if (OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS)
+    if ((fp = fopen(anchor, "rb")) == NULL)
+        status = io_error("cannot open %s: %s", anchor, strerror(errno));
+    else if (fclose(fp) != 0 || (rd = OTF2_Reader_Open(anchor)) == NULL)
+        status = io_error("OTF2 cannot open the archive %s", anchor);
+    else if (OTF2_Reader_SetSerialCollectiveCallbacks(rd) != OTF2_SUCCESS)
         status = io_error("OTF2_Reader_SetSerialCollectiveCallbacks failed");
     else if (check_properties(&c, rd))
         status = check_archive(&c, rd);
-    OTF2_Reader_Close(rd);
-    if (status < 0 && c.nfail == 0 && c.have_ops)
-        printf("trace_check: ok: %u locations, %zu regions, %" PRIu64 " events, %" PRIu64
-               " ops per thread\n", c.nlocs, c.regions.n, c.total_events, c.ops);
-    else if (status < 0 && c.nfail == 0)
-        printf("trace_check: ok: %u locations, %zu regions, %" PRIu64 " events, "
-               "ops per thread not checked (no --ops)\n", c.nlocs, c.regions.n, c.total_events);
-    else if (c.nfail > TC_FAIL_LINES)
-        fprintf(stderr, "trace_check: ... and %lu more\n", c.nfail - TC_FAIL_LINES);
+    if (rd != NULL)
+        OTF2_Reader_Close(rd);
+    if (status < 0)
+        report(&c);
     ctx_cleanup(&c);
     rt_pathmap_destroy(pm);
     return status >= 0 ? status : c.nfail > 0;
