@@ -6,6 +6,7 @@
  * <dir> is replaced only with --force, and only if it holds an OTF2 anchor
  * (so that a mistyped --trace cannot delete an unrelated directory).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -30,6 +31,28 @@ static bool is_archive(const char *dir)
 
     snprintf(anchor, sizeof(anchor), "%s/%s", dir, INS_ANCHOR_FILE);
     return is_dir(dir) && stat(anchor, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/*
+ * Something only an OTF2 writer of ours leaves: a directory holding
+ * nothing but traces.otf2, traces.def and traces/ (any of them).  The only
+ * kind of leftover directory --force may delete.
+ */
+static bool is_ours(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool ok = d != NULL;
+
+    while (ok && (e = readdir(d)) != NULL) {
+        ok = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+             strcmp(e->d_name, INS_ARCHIVE_NAME) == 0 ||
+             strcmp(e->d_name, INS_ANCHOR_FILE) == 0 ||
+             strcmp(e->d_name, INS_ARCHIVE_NAME ".def") == 0;
+    }
+    if (d != NULL)
+        closedir(d);
+    return ok;
 }
 
 static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -80,9 +103,10 @@ int ins__fs_prepare(const char *dir, const char *partial, int force, char *msg, 
         }
     }
     if (access(partial, F_OK) == 0) {
-        if (!force) {
-            snprintf(msg, msglen, "'%s' exists (left by an interrupted run?); remove it "
-                     "or pass --force", partial);
+        if (!force || !is_ours(partial)) {
+            snprintf(msg, msglen, "'%s' exists (left by an interrupted run?); remove it%s",
+                     partial, force ? " (it holds files that are not an OTF2 archive's, so "
+                     "--force leaves it alone)" : " or pass --force");
             return -1;
         }
         if (ins__fs_remove_tree(partial) != 0) {
@@ -110,6 +134,11 @@ int ins__fs_commit(const char *dir, const char *partial, char *msg, size_t msgle
 
     snprintf(old, sizeof(old), "%s.old", partial);
     if (access(dir, F_OK) == 0) {
+        if (access(old, F_OK) == 0 && !is_ours(old)) {
+            snprintf(msg, msglen, "cannot move the old '%s' aside: '%s' exists and is not "
+                     "an OTF2 archive", dir, old);
+            return -1;
+        }
         if (ins__fs_remove_tree(old) != 0 || rename(dir, old) != 0) {
             snprintf(msg, msglen, "cannot move the old '%s' aside: %s", dir, strerror(errno));
             return -1;

@@ -99,8 +99,14 @@ static OTF2_FlushType on_pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef 
 
 static const OTF2_FlushCallbacks flush_callbacks = { on_pre_flush, NULL };
 
+/*
+ * The chunks of one OTF2 buffer, at most `max`.  They are kept and reused
+ * until the buffer is deleted (final): 256 KiB chunks are separate
+ * mappings in glibc, so freeing them at every flush would cost an munmap
+ * and an mmap each time.
+ */
 typedef struct chunk_list {
-    uint32_t n, max;
+    uint32_t in_use, allocated, max;
     void    *chunk[DEF_CHUNKS];
 } chunk_list_t;
 
@@ -109,7 +115,6 @@ static void *on_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **p
                       uint64_t size)
 {
     chunk_list_t *c = *per_buffer;
-    void *p;
 
     (void)ud, (void)loc;
     if (c == NULL) {
@@ -118,10 +123,14 @@ static void *on_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **p
         c->max = ft == OTF2_FILETYPE_EVENTS ? EVT_CHUNKS : DEF_CHUNKS;
         *per_buffer = c;
     }
-    if (c->n == c->max || (p = malloc(size)) == NULL)
+    if (c->in_use == c->max)
         return NULL;                     /* OTF2 flushes, frees, asks again */
-    c->chunk[c->n++] = p;
-    return p;
+    if (c->in_use == c->allocated) {
+        if ((c->chunk[c->allocated] = malloc(size)) == NULL)
+            return NULL;
+        c->allocated++;
+    }
+    return c->chunk[c->in_use++];
 }
 
 static void on_free_all(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **per_buffer,
@@ -132,10 +141,10 @@ static void on_free_all(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *
     (void)ud, (void)ft, (void)loc;
     if (c == NULL)
         return;
-    for (uint32_t i = 0; i < c->n; i++)
-        free(c->chunk[i]);
-    c->n = 0;
+    c->in_use = 0;
     if (final) {
+        for (uint32_t i = 0; i < c->allocated; i++)
+            free(c->chunk[i]);
         free(c);
         *per_buffer = NULL;
     }
@@ -804,8 +813,20 @@ static OTF2_ErrorCode trace_write_locals(ins_trace_t *tr)
     return rc != OTF2_SUCCESS ? rc : rc2;
 }
 
-/* Every buffered event to OTF2; the event writers closed. */
-static OTF2_ErrorCode trace_write_events(ins_trace_t *tr, uint64_t *events, uint64_t *flushes)
+/* Every buffered event to its OTF2 writer; the first write error, if any. */
+static OTF2_ErrorCode trace_drain(ins_trace_t *tr)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+
+    for (uint32_t i = 0; i < tr->nloc; i++) {
+        loc_write(&tr->locs[i]);
+        rc = rc != OTF2_SUCCESS ? rc : tr->locs[i].failed;
+    }
+    return rc;
+}
+
+/* The event writers closed (their last chunks written) and checked. */
+static OTF2_ErrorCode trace_close_events(ins_trace_t *tr, uint64_t *events, uint64_t *flushes)
 {
     OTF2_ErrorCode rc = OTF2_SUCCESS, rc2;
 
@@ -814,13 +835,9 @@ static OTF2_ErrorCode trace_write_events(ins_trace_t *tr, uint64_t *events, uint
         ins_loc_t *loc = &tr->locs[i];
         uint64_t n = 0;
 
-        loc_write(loc);
-        if (loc->failed == OTF2_SUCCESS &&
-            (rc2 = OTF2_EvtWriter_GetNumberOfEvents(loc->ew, &n)) == OTF2_SUCCESS &&
-            n != loc->written)
+        rc2 = OTF2_EvtWriter_GetNumberOfEvents(loc->ew, &n);
+        if (rc2 == OTF2_SUCCESS && n != loc->written)
             rc2 = OTF2_ERROR_INTEGRITY_FAULT;           /* never lose one silently */
-        else
-            rc2 = loc->failed;
         rc = rc != OTF2_SUCCESS ? rc : rc2;
         rc2 = OTF2_Archive_CloseEvtWriter(tr->ar, loc->ew);
         rc = rc != OTF2_SUCCESS ? rc : rc2;
@@ -951,9 +968,19 @@ cm_status_t ins_trace_close(ins_trace_t *tr, ins_trace_summary_t *sum, cm_err_t 
     if (tr->nregistered != tr->nloc)
         st = CM_ERR(err, CM_ERR_INVALID, "trace: %u of %u threads registered; was the "
                     "executor created with ins_trace_hooks?", tr->nregistered, tr->nloc);
-    /* Every step below is collective in OTF2: every rank makes each call,
-     * whatever failed before, and the outcome is agreed on at the end. */
-    st = close_check(tr, trace_write_events(tr, &events, &flushes), "events", st, err);
+    /*
+     * If an event write failed anywhere (disk full during a flush), every
+     * rank leaves OTF2 alone from here on: OTF2 crashes when it flushes a
+     * writer again after a failed write (seen in OTF2 3.0.2 as SIGSEGV in
+     * OTF2_Buffer_Delete), so the archive is abandoned, not closed.
+     * Otherwise every step below is collective in OTF2: every rank makes
+     * each call, whatever failed before, and the outcome is agreed on at
+     * the end.
+     */
+    st = close_check(tr, trace_drain(tr), "events", st, err);
+    if ((st = rt_mpi_agree(tr->comm, st, err)) != CM_OK)
+        goto fail;
+    st = close_check(tr, trace_close_events(tr, &events, &flushes), "events", st, err);
     if (ins__sync_offset(tr->comm, &tr->off1) != 0 && st == CM_OK)
         st = CM_ERR(err, CM_ERR_MPI, "clock offset measurement failed");
     ins__clock_pair(&tr->clk1);
@@ -974,6 +1001,7 @@ cm_status_t ins_trace_close(ins_trace_t *tr, ins_trace_summary_t *sum, cm_err_t 
             ins__signals_done();
         }
     }
+fail:
     if (st != CM_OK) {
         MPI_Barrier(tr->comm);
         if (tr->rank == 0 && ins__fs_remove_tree(tr->partial) != 0)

@@ -166,6 +166,9 @@ static const tst_entry_t tst_list[] = {
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
     { "gsum_output",           TST_SH, NULL, "sh tests/mpi/gsum-output.sh",            NULL, 0, 60 },
+    { "trace_archive",         TST_SH, NULL, "sh tests/mpi/trace-archive.sh",          NULL, 0, 240 },
+    { "trace_errors",          TST_SH, NULL, "sh tests/mpi/trace-errors.sh",           NULL, 0, 300 },
+    { "trace_interrupt",       TST_SH, NULL, "sh tests/mpi/trace-interrupt.sh",        NULL, 0, 180 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
 
     /* corpus: bad pathmaps, each with the exact message expected */
