@@ -56,7 +56,7 @@ help:
 	@echo "make test       the whole suite (unit, MPI, end-to-end); last line 'N passed, N failed'"
 	@echo "make check      unit tests only (no MPI), seconds"
 	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
-	@echo "make bench      bench/compare-native and the gred micro-benchmark"
+	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make clean"
 
@@ -116,8 +116,11 @@ demo:
 	@sh scripts/demo.sh
 
 bench: all
-	@sh bench/compare-native
+	@bash bench/compare-native
 	@bin/gredbench
+	@OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none \
+	    --mca btl self,vader -np 1 bin/tracebench
+	@bash bench/trace-overhead
 
 check-layers:
 	@sh scripts/check-layers.sh
