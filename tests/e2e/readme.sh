@@ -31,10 +31,12 @@ otf2-print out/split/traces.otf2 > "$tmp/print" 2> "$tmp/print.err" || fail "otf
 expect_count "$tmp/print" 1 "ENTER"
 
 # Every program answers --help with its usage and exit 0.
-for p in bin/pathmap-check bin/gredbench; do
+for p in bin/pathmap-check bin/gredbench bin/tracebench; do
   "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
   expect_count "$tmp/help" 1 "usage:"
 done
 bench/compare-native -h > "$tmp/help" || fail "compare-native -h"
 expect_count "$tmp/help" 1 "compare-native"
+bench/trace-overhead -h > "$tmp/help" || fail "trace-overhead -h"
+expect_count "$tmp/help" 1 "bench/trace-overhead [-r ROUNDS]"
 echo "e2e readme: ok"
