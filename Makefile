@@ -9,6 +9,7 @@ CC       ?= cc
 MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null)
 MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
 OTF2_LIBS  := $(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2)
+SQLITE_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
@@ -22,6 +23,11 @@ LIB_SRC  := $(wildcard common/*.c runtime/core/*.c runtime/algo/*.c runtime/exec
                        instrument/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=build/obj/%.o)
 LIB      := lib/libpaptree.a
+# analyze/: the trace analyser (OTF2 reader, metrics, SQLite), a library of
+# its own so that only programs that analyse link SQLite.
+ANA_SRC  := $(wildcard analyze/*.c)
+ANA_OBJ  := $(ANA_SRC:%.c=build/obj/%.o)
+ANA_LIB  := lib/libpapanalyze.a
 
 # bench/foo_bar.c -> bin/foo-bar
 PROG_SRC := $(wildcard bench/*.c)
@@ -48,7 +54,7 @@ ASAN_CHECK := build/asan/pathmap-check
 
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan
 
-all: $(LIB) $(PROGS) $(RUNNER) $(MPIT) $(TOOLS) $(ASAN_CHECK)
+all: $(LIB) $(ANA_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TOOLS) $(ASAN_CHECK)
 
 help:
 	@echo "make            build lib/libpaptree.a, bin/*, the test runner"
@@ -72,17 +78,27 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(ANA_LIB): $(ANA_OBJ)
+	@mkdir -p lib
+	rm -f $@
+	ar rcs $@ $^
+
 bin/%: build/obj/bench/%.o $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+
+# The analyser (no MPI).
+bin/papanalyze: build/obj/bench/papanalyze.o $(ANA_LIB) $(LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $< $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 # Programs whose file names have '_' (bin/pathmap-check <- bench/pathmap_check.c).
 bin/pathmap-check: build/obj/bench/pathmap_check.o $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(RUNNER): $(TEST_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+$(RUNNER): $(TEST_OBJ) $(ANA_LIB) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests
@@ -128,5 +144,5 @@ check-layers:
 clean:
 	rm -rf build lib bin out
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PROG_SRC:bench/%.c=build/obj/bench/%.d) \
+-include $(LIB_OBJ:.o=.d) $(ANA_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(PROG_SRC:bench/%.c=build/obj/bench/%.d) \
          $(MPIT_SRC:%.c=build/obj/%.d) $(TOOL_SRC:%.c=build/obj/%.d)

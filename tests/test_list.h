@@ -101,6 +101,23 @@ void t_reduce_kernels(void);
 void t_wait_phases(void);
 void t_gred_threads(void);
 void t_gred_invalid(void);
+/* analyze/t_stats.c: streaming statistics */
+void t_stats_small_odd(void);
+void t_stats_small_even(void);
+void t_stats_ten(void);
+void t_stats_rank_rounding(void);
+void t_stats_negative_halves(void);
+void t_stats_empty(void);
+void t_stats_single(void);
+void t_stats_refuse_nonfinite(void);
+void t_stats_transition(void);
+void t_stats_small_values_exact(void);
+void t_stats_large_uniform(void);
+void t_stats_large_negative(void);
+void t_stats_constant(void);
+void t_stats_wide_range(void);
+void t_stats_extreme_values(void);
+void t_stats_memory_bound(void);
 
 #ifdef TST_LIST_TABLE
 /* One line per test: name, kind, fn, cmd or checker, dir, ranks, timeout (s). */
@@ -126,6 +143,23 @@ static const tst_entry_t tst_list[] = {
     { "wait_phases",                  TST_UNIT, t_wait_phases,                  NULL, NULL, 0, 10 },
     { "gred_threads",                 TST_UNIT, t_gred_threads,                 NULL, NULL, 0, 60 },
     { "gred_invalid",                 TST_UNIT, t_gred_invalid,                 NULL, NULL, 0, 10 },
+    /* unit: analyze (tests/unit/analyze/) */
+    { "stats_small_odd",              TST_UNIT, t_stats_small_odd,              NULL, NULL, 0, 10 },
+    { "stats_small_even",             TST_UNIT, t_stats_small_even,             NULL, NULL, 0, 10 },
+    { "stats_ten",                    TST_UNIT, t_stats_ten,                    NULL, NULL, 0, 10 },
+    { "stats_rank_rounding",          TST_UNIT, t_stats_rank_rounding,          NULL, NULL, 0, 10 },
+    { "stats_negative_halves",        TST_UNIT, t_stats_negative_halves,        NULL, NULL, 0, 10 },
+    { "stats_empty",                  TST_UNIT, t_stats_empty,                  NULL, NULL, 0, 10 },
+    { "stats_single",                 TST_UNIT, t_stats_single,                 NULL, NULL, 0, 10 },
+    { "stats_refuse_nonfinite",       TST_UNIT, t_stats_refuse_nonfinite,       NULL, NULL, 0, 10 },
+    { "stats_transition",             TST_UNIT, t_stats_transition,             NULL, NULL, 0, 10 },
+    { "stats_small_values_exact",     TST_UNIT, t_stats_small_values_exact,     NULL, NULL, 0, 10 },
+    { "stats_large_uniform",          TST_UNIT, t_stats_large_uniform,          NULL, NULL, 0, 20 },
+    { "stats_large_negative",         TST_UNIT, t_stats_large_negative,         NULL, NULL, 0, 20 },
+    { "stats_constant",               TST_UNIT, t_stats_constant,               NULL, NULL, 0, 10 },
+    { "stats_wide_range",             TST_UNIT, t_stats_wide_range,             NULL, NULL, 0, 10 },
+    { "stats_extreme_values",         TST_UNIT, t_stats_extreme_values,         NULL, NULL, 0, 10 },
+    { "stats_memory_bound",           TST_UNIT, t_stats_memory_bound,           NULL, NULL, 0, 30 },
 
     /* unit: exec (tests/unit/exec/) */
 
