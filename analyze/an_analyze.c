@@ -1,0 +1,121 @@
+/*
+ * an_analyze.c - one pass: open the trace, create the database, stream the
+ * events through the operations into rows and statistics, commit.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "an_int.h"
+#include "api/an_analyze.h"
+
+typedef struct progress {
+    an_ops_t *ops;
+    uint64_t  total;
+    double    start, last;
+    int       on;
+} progress_t;
+
+typedef struct run {
+    an_ops_t  *ops;
+    progress_t pr;
+} run_t;
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A line every 2 s once the run has taken more than 1.5 s. */
+static void on_progress(void *ud, uint64_t events)
+{
+    run_t *r = ud;
+    double t = now();
+
+    if (!r->pr.on || t - r->pr.start < 1.5 || t - r->pr.last < 2)
+        return;
+    r->pr.last = t;
+    fprintf(stderr, "papanalyze: %5.1f %% (%.1f of %.1f M events, %.1f s)\n",
+            r->pr.total > 0 ? 100.0 * (double)events / (double)r->pr.total : 0.0,
+            (double)events / 1e6, (double)r->pr.total / 1e6, t - r->pr.start);
+}
+
+static cm_status_t visit(void *ud, const an_visit_t *v, cm_err_t *err)
+{
+    return an_ops_visit(((run_t *)ud)->ops, v, err);
+}
+
+static void default_db(const char *trace, char *out, size_t n)
+{
+    size_t len = strlen(trace);
+    const char *ext = ".otf2";
+
+    if (len > strlen(ext) && strcmp(trace + len - strlen(ext), ext) == 0)
+        snprintf(out, n, "%.*s.db", (int)(len - strlen(ext)), trace);
+    else
+        snprintf(out, n, "%s.db", trace);
+}
+
+cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
+{
+    an_defs_t defs;
+    an_reader_t *rd = NULL;
+    an_db_t *db = NULL;
+    run_t run = { 0 };
+    char buf[32];
+    cm_status_t st;
+    double t0 = now();
+
+    memset(res, 0, sizeof(*res));
+    if (opts->db != NULL)
+        snprintf(res->db, sizeof(res->db), "%s", opts->db);
+    else
+        default_db(opts->trace, res->db, sizeof(res->db));
+    if ((st = an_reader_open(opts->trace, &defs, &rd, err)) != CM_OK)
+        return st;
+    st = an_db_create(res->db, opts->force, &db, err);
+    if (st == CM_OK && ((st = an_db_defs(db, &defs)) != CM_OK
+                        || (st = an_db_meta(db, "trace", opts->trace)) != CM_OK
+                        || (st = an_db_meta(db, "papanalyze", opts->command ? opts->command
+                                                                              : "papanalyze"))))
+        st = CM_ERR_AT(err, st, res->db, 0, 0, "cannot write the database: %s",
+                       an_db_errmsg(db));
+    if (st == CM_OK)
+        st = an_ops_create(&defs, db, opts->skip, &run.ops, err);
+    if (st == CM_OK) {
+        run.pr = (progress_t){ run.ops, defs.nevents, t0, t0, opts->progress };
+        st = an_reader_run(rd, visit, &run, on_progress, err);
+    }
+    if (st == CM_OK)
+        st = an_ops_finish(run.ops, err);
+    if (st == CM_OK) {
+        res->ops = an_ops_count(run.ops, &res->ops_used);
+        res->events = defs.nevents;
+        for (int i = 0; i < defs.nlocs; i++)
+            res->visits += defs.locs[i].visits;
+        const struct { const char *k; uint64_t v; } m[] = {
+            { "skip", opts->skip }, { "visits", res->visits }, { "ops", res->ops },
+            { "ops_used", res->ops_used },
+        };
+        for (size_t i = 0; i < sizeof(m) / sizeof(m[0]) && st == CM_OK; i++) {
+            snprintf(buf, sizeof(buf), "%" PRIu64, m[i].v);
+            if ((st = an_db_meta(db, m[i].k, buf)) != CM_OK)
+                st = CM_ERR_AT(err, st, res->db, 0, 0, "cannot write the database: %s",
+                               an_db_errmsg(db));
+        }
+    }
+    an_ops_free(run.ops);
+    an_reader_close(rd);
+    if (st == CM_OK) {
+        st = an_db_commit(db, err);
+    } else {
+        an_db_abort(db);
+    }
+    an_defs_free(&defs);
+    res->seconds = now() - t0;
+    return st;
+}

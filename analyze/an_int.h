@@ -1,0 +1,185 @@
+/*
+ * an_int.h - papanalyze's internal model: what a trace defines, and the
+ * pieces that turn its events into metrics.
+ *
+ * The pipeline, one pass over the trace (an_analyze.c drives it):
+ *
+ *   an_read.c    OTF2 definitions -> an_defs_t; events -> one an_visit_t per
+ *                wrapper visit (ENTER/LEAVE pairs, nesting checked)
+ *   an_ops.c     collects the visits of each operation; when an operation has
+ *                all of them, computes the paper's metrics (an_metrics.c) and
+ *                hands rows to the database and samples to the statistics
+ *   an_db.c      the SQLite database: schema, rows, statistics, views
+ *   an_report.c  the report, read back from the database
+ *
+ * Memory: definitions, one statistics accumulator per series (bounded, see
+ * an_stats.h) and the operations in flight, whatever the trace's length.
+ */
+#ifndef AN_INT_H
+#define AN_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "../common/cm_err.h"
+#include "an_stats.h"
+
+typedef enum { AN_GRED, AN_PROXY, AN_CORE } an_kind_t;
+typedef enum { AN_PART_HOST, AN_PART_CLUSTER, AN_PART_PROXY, AN_PART_CORE } an_part_t;
+typedef enum { AN_ROLE_COMPUTE, AN_ROLE_SERVICE } an_role_t;
+
+typedef struct an_host {
+    char    *name;            /* pathmap name */
+    char    *hostname;        /* real host name (system tree property) */
+    double   offset_ns;       /* rank 0's clock - this host's, at open */
+    double   error_ns;        /* bound of that offset's error */
+    double   drift_ppm;       /* offset change over the run, in 1e-6 */
+    int      have_offset;
+} an_host_t;
+
+typedef struct an_wrapper {
+    char      *name;
+    an_kind_t  kind;
+    an_part_t  part;
+    int        host;
+    int        parent;        /* node, -1 for the core */
+    int        level;         /* 0 for the core */
+    int        fanin;
+    int        nhosts;        /* hosts of the threads below */
+    int        line;          /* pathmap line, 0 if unknown */
+    int        pslot;         /* contributor index of this node at its parent */
+    int        slot0;         /* first slot of an operation's visit array */
+    int       *child;         /* [fanin]: contributor -> child node, or -1 */
+    int       *thread;        /* [fanin]: contributor -> thread index, or -1 */
+    int        nbelow;        /* threads below (subtree contributors) */
+    int       *below;         /* [nbelow] thread indexes, increasing */
+} an_wrapper_t;
+
+typedef struct an_location {
+    uint64_t   id;            /* OTF2 location id */
+    char      *name;
+    int        host;
+    an_role_t  role;
+    int        thread;        /* index into defs->threads, or -1 */
+    int        proxy;         /* service: proxy node, else -1 */
+    int        instance;      /* service: instance, else -1 */
+    int        enter;         /* node its outermost visits are of */
+    uint64_t   flushes;
+    uint64_t   events;        /* from the definition */
+    uint64_t   visits;        /* counted while reading */
+} an_location_t;
+
+typedef struct an_thread {
+    int   id;                 /* pathmap thread number */
+    int   host;
+    int   loc;                /* index into defs->locs */
+    int   enter;              /* entry wrapper */
+    int   nsteps;             /* wrappers on its path, entry .. core */
+    int  *node;               /* [nsteps] */
+    int  *contrib;            /* [nsteps] contributor at node[step] */
+    int   nproxies;
+} an_thread_t;
+
+typedef struct an_defs {
+    /* archive properties */
+    char        *trace_version, *pathmap, *pathmap_path, *pathmap_hash, *tree;
+    char        *clock, *command;
+    int          ninstances;
+    /* clock */
+    uint64_t     resolution;  /* ticks per second */
+    uint64_t     global_offset, trace_length;
+    /* model */
+    int          nhosts;
+    an_host_t   *hosts;
+    int          nnodes;
+    an_wrapper_t *nodes;
+    int          core;        /* the core's node */
+    int          nslots;      /* visits per operation = sum of fan-ins */
+    int          nlocs;
+    an_location_t *locs;      /* sorted by id */
+    int          nthreads;
+    an_thread_t *threads;     /* sorted by id */
+    int          maxsteps;
+    uint64_t     nevents;     /* sum of the locations' event counts */
+} an_defs_t;
+
+/* ---------------------------------------------------------------- reading */
+
+/* One complete wrapper visit, as an_read.c delivers it to an_ops.c. */
+typedef struct an_visit {
+    int      instance, node, contrib, loc;
+    uint64_t op, bytes;
+    int64_t  t1, t4;          /* ns on the corrected time line */
+} an_visit_t;
+
+typedef cm_status_t an_visit_fn(void *ud, const an_visit_t *v, cm_err_t *err);
+
+typedef struct an_reader an_reader_t;
+
+/* Opens the archive and reads all definitions into defs (checked). */
+cm_status_t an_reader_open(const char *anchor, an_defs_t *defs, an_reader_t **out,
+                           cm_err_t *err);
+/*
+ * Reads every event, calling fn per completed visit.  progress, when not
+ * NULL, is called every few hundred thousand events with the count so far.
+ */
+cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, void *ud,
+                          void (*progress)(void *ud, uint64_t events), cm_err_t *err);
+void        an_reader_close(an_reader_t *r);
+void        an_defs_free(an_defs_t *defs);
+
+/* Lookup helpers (an_defs.c). */
+int         an_defs_loc_index(const an_defs_t *d, uint64_t id);  /* -1 if none */
+int         an_defs_thread_index(const an_defs_t *d, int thread_id);
+int         an_defs_node_index(const an_defs_t *d, const char *name);
+const char *an_kind_name(an_kind_t k);
+const char *an_part_name(an_part_t p);
+/* Derives parts, levels, contributors, paths, subtrees; checks the tree. */
+cm_status_t an_defs_finish(an_defs_t *d, const char *trace, cm_err_t *err);
+
+/* --------------------------------------------------------------- database */
+
+typedef struct an_db an_db_t;
+
+/* Stats scopes and metrics, as the database names them (docs/analysis-db.md). */
+#define AN_NULL (-1)          /* an integer column left NULL */
+
+/*
+ * Creates the database in a temporary file beside path; an_db_commit renames
+ * it over path.  An existing path that is not a papanalyze database is
+ * refused unless force.
+ */
+cm_status_t an_db_create(const char *path, int force, an_db_t **out, cm_err_t *err);
+cm_status_t an_db_meta(an_db_t *db, const char *key, const char *value);
+cm_status_t an_db_defs(an_db_t *db, const an_defs_t *d);
+cm_status_t an_db_visit(an_db_t *db, const an_visit_t *v, int64_t t2, int64_t t3, int have_t23,
+                        int arrival, int departure, int64_t arrival_wait, int64_t departure_wait);
+cm_status_t an_db_op(an_db_t *db, int instance, uint64_t op, uint64_t bytes, int used,
+                     int64_t t0, int64_t spread, int64_t host_spread, double avg_elapsed);
+cm_status_t an_db_pap_host(an_db_t *db, int instance, uint64_t op, int host, int64_t a,
+                           int64_t f);
+cm_status_t an_db_stat(an_db_t *db, const char *scope, int node, int contrib, int thread,
+                       const char *metric, uint64_t bytes, an_stat_t *s);
+cm_status_t an_db_order(an_db_t *db, int subtree, int node, int who, int arrival,
+                        int departure, uint64_t bytes, uint64_t count);
+cm_status_t an_db_p2p(an_db_t *db, uint64_t bytes, double ns, const char *source);
+/* Views, indexes, commit, rename over the final path.  Frees db. */
+cm_status_t an_db_commit(an_db_t *db, cm_err_t *err);
+/* Drops the temporary file; frees db.  NULL is fine. */
+void        an_db_abort(an_db_t *db);
+/* The last SQLite error of db, for messages. */
+const char *an_db_errmsg(an_db_t *db);
+
+/* -------------------------------------------------------------- operations */
+
+typedef struct an_ops an_ops_t;
+
+cm_status_t an_ops_create(const an_defs_t *d, an_db_t *db, uint64_t skip, an_ops_t **out,
+                          cm_err_t *err);
+/* an_visit_fn for an_reader_run: ud is the an_ops_t. */
+cm_status_t an_ops_visit(void *ud, const an_visit_t *v, cm_err_t *err);
+/* After the last visit: fails on incomplete operations; writes statistics. */
+cm_status_t an_ops_finish(an_ops_t *ops, cm_err_t *err);
+uint64_t    an_ops_count(const an_ops_t *ops, uint64_t *used);
+void        an_ops_free(an_ops_t *ops);
+
+#endif /* AN_INT_H */

@@ -1,0 +1,41 @@
+/*
+ * an_analyze.h - papanalyze as a library: a trace into a database, and the
+ * report from a database.  bin/papanalyze is a thin command line over it.
+ */
+#ifndef AN_ANALYZE_H
+#define AN_ANALYZE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "../../common/cm_err.h"
+
+typedef struct an_opts {
+    const char *trace;        /* the archive's anchor, DIR/traces.otf2 */
+    const char *db;           /* output; NULL: the anchor with .otf2 replaced by .db */
+    uint64_t    skip;         /* operations left out of the statistics per series */
+    int         force;        /* replace a file that is not a papanalyze database */
+    int         progress;     /* progress lines on stderr for long traces */
+    const char *command;      /* recorded in meta.papanalyze */
+} an_opts_t;
+
+typedef struct an_result {
+    char     db[4096];        /* the database written */
+    uint64_t events, visits, ops, ops_used;
+    double   seconds;         /* reading and writing, wall clock */
+} an_result_t;
+
+cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err);
+
+typedef enum { AN_FMT_TEXT, AN_FMT_CSV, AN_FMT_JSON } an_format_t;
+
+typedef struct an_report_opts {
+    an_format_t format;
+    int         thread;       /* Table 2's thread (pathmap number), -1: the slowest */
+    const char *wrapper;      /* Table 1 and the subtree table for this wrapper only */
+} an_report_opts_t;
+
+/* Prints the report of a database written by an_analyze. */
+cm_status_t an_report(const char *db, const an_report_opts_t *opts, FILE *out,
+                      cm_err_t *err);
+
+#endif /* AN_ANALYZE_H */

@@ -1,0 +1,185 @@
+/*
+ * papanalyze - a paptree OTF2 trace into an SQLite database, and a report.
+ *
+ *   papanalyze [options] TRACE/traces.otf2    analyse, write TRACE/traces.db, report
+ *   papanalyze [options] DB                   report from an existing database
+ *
+ * Exit status: 0 done, 1 bad input or a failure (nothing replaced), 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analyze/api/an_analyze.h"
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+"usage: papanalyze [options] TRACE/traces.otf2\n"
+"       papanalyze [options] DATABASE.db\n"
+"Reads a trace written by `gsum --trace TRACE` into an SQLite database\n"
+"(default TRACE/traces.db, replaced atomically) with every metric of the\n"
+"PATHS/EventSpace paper (section 4) and the arrival-pattern metrics, then\n"
+"prints a report.  Given a database, prints its report only.\n"
+"Schema and definitions: docs/analysis-db.md.\n"
+"\n"
+"  -o, --output DB      write the database to DB\n"
+"      --skip N         operations left out at the start of each series (10)\n"
+"  -f, --format FMT     report as text (default), csv or json\n"
+"      --thread T       Table 2 for thread T (default: the slowest thread)\n"
+"      --wrapper NAME   Table 1 and the subtree table for wrapper NAME only\n"
+"  -q, --quiet          no report and no progress; errors only\n"
+"      --no-report      write the database, print one summary line\n"
+"      --force          replace an output file that is not a papanalyze database\n"
+"  -h, --help           this text\n"
+"Exit status: 0 done, 1 bad input or failure (an existing database is left\n"
+"intact), 2 usage error.\n");
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* 1 if path starts like an SQLite database. */
+static int is_sqlite(const char *path)
+{
+    char head[16] = { 0 };
+    FILE *fp = fopen(path, "rb");
+    int yes;
+
+    if (fp == NULL)
+        return 0;
+    yes = fread(head, 1, sizeof(head), fp) == sizeof(head)
+          && memcmp(head, "SQLite format 3", 16) == 0;
+    fclose(fp);
+    return yes;
+}
+
+static char *join_args(int argc, char **argv)
+{
+    size_t n = 1;
+    char *s;
+
+    for (int i = 0; i < argc; i++)
+        n += strlen(argv[i]) + 1;
+    if ((s = calloc(n, 1)) == NULL)
+        return NULL;
+    for (int i = 0; i < argc; i++) {
+        strcat(s, argv[i]);
+        if (i + 1 < argc)
+            strcat(s, " ");
+    }
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    enum { O_SKIP = 256, O_THREAD, O_WRAPPER, O_NOREPORT, O_FORCE };
+    static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' }, { "skip", required_argument, NULL, O_SKIP },
+        { "format", required_argument, NULL, 'f' }, { "thread", required_argument, NULL, O_THREAD },
+        { "wrapper", required_argument, NULL, O_WRAPPER }, { "quiet", no_argument, NULL, 'q' },
+        { "no-report", no_argument, NULL, O_NOREPORT }, { "force", no_argument, NULL, O_FORCE },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+    };
+    an_opts_t opts = { .skip = 10, .progress = 1 };
+    an_report_opts_t ropts = { .format = AN_FMT_TEXT, .thread = -1 };
+    int quiet = 0, report = 1, c;
+    uint64_t v;
+    an_result_t res;
+    cm_err_t err;
+    cm_status_t st;
+    char *command;
+
+    cm_err_clear(&err);
+    while ((c = getopt_long(argc, argv, "o:f:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': opts.db = optarg; break;
+        case 'q': quiet = 1; break;
+        case O_NOREPORT: report = 0; break;
+        case O_FORCE: opts.force = 1; break;
+        case O_WRAPPER: ropts.wrapper = optarg; break;
+        case 'h': usage(stdout); return 0;
+        case O_SKIP:
+            if (parse_u64(optarg, UINT32_MAX, &opts.skip) != 0) {
+                fprintf(stderr, "papanalyze: --skip %s: expected a number >= 0\n", optarg);
+                return 2;
+            }
+            break;
+        case O_THREAD:
+            if (parse_u64(optarg, 1u << 30, &v) != 0) {
+                fprintf(stderr, "papanalyze: --thread %s: expected a thread number\n", optarg);
+                return 2;
+            }
+            ropts.thread = (int)v;
+            break;
+        case 'f':
+            if (strcmp(optarg, "text") == 0)
+                ropts.format = AN_FMT_TEXT;
+            else if (strcmp(optarg, "csv") == 0)
+                ropts.format = AN_FMT_CSV;
+            else if (strcmp(optarg, "json") == 0)
+                ropts.format = AN_FMT_JSON;
+            else {
+                fprintf(stderr, "papanalyze: --format %s: expected text, csv or json\n", optarg);
+                return 2;
+            }
+            break;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "papanalyze: %s\n", optind >= argc ? "no trace given"
+                                                           : "give one trace or database");
+        usage(stderr);
+        return 2;
+    }
+    opts.trace = argv[optind];
+    opts.progress = !quiet;
+    if (is_sqlite(opts.trace)) {
+        if (opts.db != NULL) {
+            fprintf(stderr, "papanalyze: -o needs a trace, and %s is a database\n", opts.trace);
+            return 2;
+        }
+        snprintf(res.db, sizeof(res.db), "%s", opts.trace);
+    } else {
+        if ((command = join_args(argc, argv)) == NULL) {
+            fprintf(stderr, "papanalyze: out of memory\n");
+            return 1;
+        }
+        opts.command = command;
+        st = an_analyze(&opts, &res, &err);
+        free(command);
+        if (st != CM_OK) {
+            cm_err_print(stderr, "papanalyze: ", &err);
+            return 1;
+        }
+        if (!quiet && (!report || ropts.format == AN_FMT_TEXT))
+            fprintf(report ? stdout : stderr, "papanalyze: %s: %.2f M events, %" PRIu64
+                    " operations (%" PRIu64 " used) in %.2f s (%.2f M events/s)\n", res.db,
+                    (double)res.events / 1e6, res.ops, res.ops_used, res.seconds,
+                    res.seconds > 0 ? (double)res.events / res.seconds / 1e6 : 0.0);
+    }
+    if (quiet || !report)
+        return 0;
+    if (an_report(res.db, &ropts, stdout, &err) != CM_OK) {
+        fflush(stdout);
+        cm_err_print(stderr, "papanalyze: ", &err);
+        return 1;
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}
