@@ -219,6 +219,10 @@ cm_status_t an_db_create(const char *path, int force, an_db_t **out, cm_err_t *e
         an_db_abort(db);
         return st;
     }
+    /* mkstemp makes the file private; a database is as readable as any output */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(db->fd, 0666 & ~mask);
     if (sqlite3_open(db->tmp, &db->db) != SQLITE_OK
         || exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
                     " PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;"

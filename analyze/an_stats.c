@@ -75,6 +75,18 @@ static hist_pos_t hist_locate(double v)
             pos.sign = -1;
         return pos;
     }
+    /*
+     * The common case (papanalyze's nanoseconds) in integer arithmetic, the
+     * same buckets as the frexp below: |k| in [2^p, 2^(p+1)), sub-bucket =
+     * the AN_STAT_SUB_BITS bits after the leading one.  frexp is a call.
+     */
+    if (h < 0x1p52) {
+        uint64_t k = (uint64_t)(2.0 * h);
+        int p = 63 - __builtin_clzll(k);
+        pos.p = p;
+        pos.idx = (uint32_t)((k >> (p - AN_STAT_SUB_BITS)) - SUB_N);
+        return pos;
+    }
     /* h = m 2^e, m in [0.5, 1), so |k| = 2m 2^e lies in [2^e, 2^(e+1)). */
     double m = frexp(h, &e);
     pos.p = e;
