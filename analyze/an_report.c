@@ -36,6 +36,21 @@ static cm_status_t db_fail(rep_t *r, const char *what)
 
 /* ------------------------------------------------------------- rendering */
 
+/* s as a JSON string literal (RFC 8259 escapes). */
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
 static void csv_field(FILE *out, const char *s)
 {
     if (strpbrk(s, ",\"\n") == NULL) {
@@ -165,10 +180,11 @@ static cm_status_t render_json(rep_t *r, sqlite3_stmt *st, const char *sql, cons
         || sqlite3_step(js) != SQLITE_ROW) {
         ret = db_fail(r, "building JSON");
     } else {
-        char *t = sqlite3_mprintf("%s{\"name\": \"%w\", \"title\": \"%w\", \"rows\": ",
-                                  r->ntables ? ",\n" : "", name, title);
-        fputs(t != NULL ? t : "", r->out);
-        sqlite3_free(t);
+        fputs(r->ntables ? ",\n{\"name\": " : "{\"name\": ", r->out);
+        json_str(r->out, name);
+        fputs(", \"title\": ", r->out);
+        json_str(r->out, title);
+        fputs(", \"rows\": ", r->out);
         fputs((const char *)sqlite3_column_text(js, 0), r->out);
         fputs("}", r->out);
     }
@@ -266,12 +282,20 @@ static void header(rep_t *r)
                 "skipped), %s events\n", v[7], v[8], v[9], v[6]);
         fprintf(r->out, "times in microseconds; definitions: docs/analysis-db.md\n");
     } else if (r->opts->format == AN_FMT_JSON) {
-        char *s = sqlite3_mprintf("{\"trace\": \"%w\", \"database\": \"%w\", \"tree\": \"%w\", "
-                                  "\"pathmap\": \"%w\", \"ops\": %s, \"ops_used\": %s, "
-                                  "\"skip\": %s,\n\"tables\": [\n", v[0], r->path, v[2], v[1],
-                                  v[7], v[8], v[9]);
-        fputs(s != NULL ? s : "", r->out);
-        sqlite3_free(s);
+        const char *k[] = { "trace", "database", "tree", "pathmap", "ops", "ops_used", "skip" };
+        const char *x[] = { v[0], r->path, v[2], v[1], v[7], v[8], v[9] };
+        fputc('{', r->out);
+        for (int i = 0; i < 7; i++) {
+            json_str(r->out, k[i]);
+            fputs(": ", r->out);
+            if (i < 4)
+                json_str(r->out, x[i]);
+            else
+                fputs(strspn(x[i], "0123456789") == strlen(x[i]) && *x[i] ? x[i] : "null",
+                      r->out);
+            fputs(", ", r->out);
+        }
+        fputs("\"tables\": [\n", r->out);
     }
     for (int i = 0; i < 10; i++)
         free(v[i]);
@@ -429,11 +453,11 @@ static cm_status_t section_orders(rep_t *r, int64_t node, int64_t bytes, const c
                             " FROM (SELECT DISTINCT arrival FROM orders WHERE node = %lld AND"
                             " bytes = %lld) a ORDER BY a.arrival", (long long)node,
                             (long long)bytes);
-    char *esc = sqlite3_mprintf("%q", name);
     snprintf(title, sizeof(title), "Arrival x departure order at %s (Table 1), %% of "
-             "operations%s", esc != NULL ? esc : "?", sfx);
-    sqlite3_free(esc);
-    ret = len < REP_SQL_MAX ? table(r, "orders", title, "%s", sql)
+             "operations%s", name, sfx);
+    char tname[112];
+    snprintf(tname, sizeof(tname), "orders/%s", name);
+    ret = len < REP_SQL_MAX ? table(r, tname, title, "%s", sql)
                             : CM_ERR(r->err, CM_ERR_RANGE, "report table too wide");
     free(sql);
     return ret;

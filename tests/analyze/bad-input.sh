@@ -1,0 +1,130 @@
+#!/bin/sh
+# bad-input.sh - papanalyze on bad input: a clear error, exit status 1 (2 for
+# usage), no crash, no hang, and an existing database left exactly as it was.
+#
+#   sh tests/analyze/bad-input.sh [CORRUPTIONS]     (default 300)
+#
+# Makes one small real trace (Gsum on the demo pathmap), then: missing and
+# wrong files, a foreign OTF2 trace, output files that must not be replaced,
+# usage errors, and CORRUPTIONS random truncations and byte overwrites of the
+# archive's files (fixed seed, so a failure can be replayed).
+set -eu
+. tests/mpi/lib.sh
+
+NCORRUPT=${1:-300}
+PA=bin/papanalyze
+T=$(mktemp -d /tmp/pa-bad.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# run_rc SECONDS OUT CMD...: runs CMD, stdout+stderr to OUT, sets $rc; fails on a hang.
+run_rc() {
+    secs=$1 out=$2; shift 2
+    set +e
+    timeout "$secs" "$@" > "$out" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -ne 124 ] || { cat "$out" >&2; fail "hung: killed after ${secs}s: $*"; }
+}
+
+# expect_error RC TEXT CMD...: CMD exits RC and prints TEXT.
+expect_error() {
+    want=$1 text=$2; shift 2
+    run_rc 60 "$T/out" "$@"
+    [ "$rc" -eq "$want" ] || { cat "$T/out" >&2; fail "exit $rc, expected $want: $*"; }
+    grep -qF -- "$text" "$T/out" || { cat "$T/out" >&2; fail "no '$text' from: $*"; }
+}
+
+sum_of() { cksum < "$1"; }
+
+no_partials() {
+    left=$(find "$T" -name '*.partial-*' | head -1)
+    [ -z "$left" ] || fail "temporary database left behind: $left"
+}
+
+# --- a real trace and a good database ---------------------------------------
+# shellcheck disable=SC2046 # mpirun_cmd is a word list
+$(mpirun_cmd) -np 2 bin/gsum -p pathmaps/demo.pathmap -n 60 -w 5 --trace "$T/good" \
+    > "$T/gsum.out" 2>&1 || { cat "$T/gsum.out" >&2; fail "gsum --trace failed"; }
+$PA -q "$T/good/traces.otf2" || fail "papanalyze on a good trace failed"
+[ -s "$T/good/traces.db" ] || fail "no database written"
+cp "$T/good/traces.db" "$T/keep.db"
+KEEP=$(sum_of "$T/keep.db")
+
+# --- files that are not a trace ---------------------------------------------
+expect_error 1 "cannot open: No such file" $PA "$T/nothere/traces.otf2"
+expect_error 1 "not a file" $PA "$T/good"
+printf 'hello\n' > "$T/hello.otf2"
+expect_error 1 "not an OTF2 archive" $PA "$T/hello.otf2"
+: > "$T/empty.otf2"
+expect_error 1 "error:" $PA "$T/empty.otf2"
+build/tests/synth_trace foreign "$T/foreign" > "$T/out" 2>&1 || { cat "$T/out"; fail "synth_trace foreign"; }
+expect_error 1 "not a paptree trace" $PA -o "$T/keep.db" "$T/foreign/traces.otf2"
+[ "$(sum_of "$T/keep.db")" = "$KEEP" ] || fail "a failed run changed the existing database"
+
+# --- outputs ----------------------------------------------------------------
+printf 'precious\n' > "$T/notes.txt"
+expect_error 1 "not a papanalyze database" $PA -q -o "$T/notes.txt" "$T/good/traces.otf2"
+[ "$(cat "$T/notes.txt")" = precious ] || fail "a file that is not a database was replaced"
+run_rc 60 "$T/out" $PA -q --force -o "$T/notes.txt" "$T/good/traces.otf2"
+[ "$rc" -eq 0 ] && [ "$(head -c 15 "$T/notes.txt")" = "SQLite format 3" ] \
+    || fail "--force did not replace the file"
+expect_error 1 "is a directory" $PA -q -o "$T" "$T/good/traces.otf2"
+expect_error 1 "cannot create a file beside it" $PA -q -o "$T/no/such/dir.db" "$T/good/traces.otf2"
+# rerunning replaces the database (another --skip is visible in meta)
+cp "$T/keep.db" "$T/re.db"
+run_rc 60 "$T/out" $PA -q --skip 3 -o "$T/re.db" "$T/good/traces.otf2"
+[ "$rc" -eq 0 ] || { cat "$T/out" >&2; fail "rerun failed"; }
+[ "$(sqlite3 "$T/re.db" "SELECT value FROM meta WHERE key = 'skip'")" = 3 ] \
+    || fail "rerun did not replace the database"
+no_partials
+
+# --- usage and report options -------------------------------------------------
+expect_error 2 "usage:" $PA
+expect_error 2 "expected text, csv or json" $PA --format xml "$T/good/traces.otf2"
+expect_error 2 "expected a number" $PA --skip -1 "$T/good/traces.otf2"
+expect_error 2 "expected a thread number" $PA --thread x "$T/good/traces.otf2"
+expect_error 1 "--thread 99: no such thread" $PA --thread 99 "$T/keep.db"
+expect_error 1 "--wrapper nosuch: no such wrapper" $PA --wrapper nosuch "$T/keep.db"
+expect_error 1 "no operation left after --skip" $PA --skip 1000 -o "$T/s.db" "$T/good/traces.otf2"
+
+# --- random damage ------------------------------------------------------------
+# Each round copies the archive, damages one file, and analyses it into a copy
+# of the good database: exit 0 (damage the format cannot see, e.g. in a
+# timestamp) or 1 with an error line; never a signal or another status; on
+# failure the database is unchanged.
+find "$T/good" -type f ! -name traces.db | LC_ALL=C sort > "$T/files"
+nfiles=$(wc -l < "$T/files")
+awk -v n="$NCORRUPT" -v nf="$nfiles" 'BEGIN {
+    srand(20261121)
+    for (i = 0; i < n; i++)
+        printf "%d %d %.6f %d\n", i, 1 + int(rand() * nf), rand(), int(rand() * 4)
+}' > "$T/plan"
+failed=0 ok=0
+while read -r i f frac kind; do
+    rm -rf "$T/d"
+    cp -r "$T/good" "$T/d"
+    rel=$(sed -n "${f}p" "$T/files")
+    file="$T/d/${rel#"$T/good/"}"
+    size=$(wc -c < "$file")
+    at=$(awk -v s="$size" -v f="$frac" 'BEGIN { print int(s * f) }')
+    case $kind in
+        0) truncate -s "$at" "$file" ;;                                   # cut
+        1) printf '\377\377\377\377' | dd of="$file" bs=1 seek="$at" conv=notrunc 2>/dev/null ;;
+        2) printf '\000' | dd of="$file" bs=1 seek="$at" conv=notrunc 2>/dev/null ;;
+        3) head -c 64 /dev/urandom | dd of="$file" bs=1 seek="$at" conv=notrunc 2>/dev/null ;;
+    esac
+    cp "$T/keep.db" "$T/d.db"
+    run_rc 30 "$T/out" $PA -q -o "$T/d.db" "$T/d/traces.otf2"
+    case $rc in
+        0) ok=$((ok + 1)) ;;
+        1) grep -q "^papanalyze: .*error: " "$T/out" \
+               || { cat "$T/out" >&2; fail "round $i ($rel kind $kind at $at): exit 1 without an error line"; }
+           [ "$(sum_of "$T/d.db")" = "$KEEP" ] \
+               || fail "round $i ($rel kind $kind at $at): the database changed on failure"
+           failed=$((failed + 1)) ;;
+        *) cat "$T/out" >&2; fail "round $i ($rel kind $kind at $at): exit status $rc (crash?)" ;;
+    esac
+done < "$T/plan"
+no_partials
+echo "bad-input: $NCORRUPT damaged archives: $failed refused with an error, $ok accepted"
+[ "$failed" -gt 0 ] || fail "no damaged archive was refused: the damage did not happen?"
