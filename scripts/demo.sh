@@ -2,8 +2,10 @@
 # make demo: Gsum on the demo pathmap (2 hosts x 2 threads, one proxy),
 # traced into out/demo/trace (an OTF2 archive, docs/trace-format.md), then
 # the native MPI_Allreduce baseline with as many contributors, so the two
-# lines can be compared.  Output also goes to out/demo/.  Later issues add
-# analysis and SVGs here.
+# lines can be compared, and last papanalyze: the trace into
+# out/demo/trace/traces.db (docs/analysis-db.md) and the report of the paper's
+# tables, also saved as out/demo/report.{txt,csv,json}.  Output goes to
+# out/demo/.  The SVGs come with papviz (next issue).
 set -eu
 cd "$(dirname "$0")/.."
 PATHMAP=${PATHMAP:-pathmaps/demo.pathmap}
@@ -31,3 +33,11 @@ echo
 echo "Trace: $out/trace/traces.otf2 (read it with: otf2-print $out/trace/traces.otf2 | less)"
 echo "Results in $out/. This machine has $(nproc) CPUs; with more threads than CPUs both"
 echo "runs are oversubscribed, so compare them as a ratio (docs/benchmarks.md)."
+bin/papanalyze -q "$out/trace/traces.otf2"
+bin/papanalyze --format csv "$out/trace/traces.db" > "$out/report.csv"
+bin/papanalyze --format json "$out/trace/traces.db" > "$out/report.json"
+bin/papanalyze "$out/trace/traces.db" > "$out/report.txt"
+echo "Database: $out/trace/traces.db (sqlite3 $out/trace/traces.db; docs/analysis-db.md)"
+echo
+echo "== bin/papanalyze $out/trace/traces.otf2   (the report, also in $out/report.txt)"
+cat "$out/report.txt"
