@@ -11,10 +11,11 @@
  *   max(1, ceil(p * n)) in sorted order (q(0.5), the median, is the lower of
  *   the two middle samples when n is even).  They are exact while the series
  *   holds at most AN_STAT_EXACT samples.  Past that the samples move into a
- *   log-linear histogram (AN_STAT_SUB_BITS sub-buckets per power of two, of
- *   the value in units of 1/2: so multiples of 0.5 below 2^AN_STAT_SUB_BITS / 2
- *   stay exact), and a quantile is the midpoint of its bucket clamped to
- *   [min, max]: relative error at most 2^-(AN_STAT_SUB_BITS + 1).
+ *   log-linear histogram over k = round(2 v) (half units), with
+ *   2^AN_STAT_SUB_BITS sub-buckets per power of two of k, so every multiple of
+ *   0.5 below 2^AN_STAT_SUB_BITS stays exact; a quantile is then the midpoint
+ *   of its bucket clamped to [min, max]: relative error at most
+ *   2^-(AN_STAT_SUB_BITS + 1) of round(2 v) / 2, i.e. plus 0.25 absolute.
  * - Memory per series: at most AN_STAT_EXACT doubles, then one block of
  *   2^AN_STAT_SUB_BITS counters per power of two the values actually span
  *   (and sign), whatever the number of samples.

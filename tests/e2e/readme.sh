@@ -25,13 +25,21 @@ expect_count "$tmp/demo" 2 "Avg Latency(us)"
 [ -s out/demo/gsum.txt ] && [ -s out/demo/native.txt ] || fail "demo wrote no results"
 [ -f out/demo/trace/traces.otf2 ] || fail "demo wrote no trace"
 expect_count "$tmp/demo" 1 "Trace: out/demo/trace/traces.otf2"
+# ... analysed, ending with the report (4- and 256-byte tuples), saved in three formats
+expect_count "$tmp/demo" 1 "Database: out/demo/trace/traces.db"
+expect_count "$tmp/demo" 2 "Stages of thread"
+tail -1 "$tmp/demo" | grep -q "ops imbalanced" || { tail -5 "$tmp/demo" >&2; fail "demo does not end with the report"; }
+for f in report.txt report.csv report.json; do [ -s "out/demo/$f" ] || fail "demo wrote no $f"; done
+# The README's papanalyze commands left a database with the user's loop's thread.
+[ "$(sqlite3 out/split/traces.db "SELECT COUNT(*) FROM threads WHERE thread = 5")" = 1 ] \
+  || fail "out/split/traces.db has no thread 5"
 # The README's traced run left a readable archive.
 otf2-print out/split/traces.otf2 > "$tmp/print" 2> "$tmp/print.err" || fail "otf2-print out/split"
 [ ! -s "$tmp/print.err" ] || { cat "$tmp/print.err" >&2; fail "otf2-print wrote errors"; }
 expect_count "$tmp/print" 1 "ENTER"
 
 # Every program answers --help with its usage and exit 0.
-for p in bin/pathmap-check bin/gredbench bin/tracebench; do
+for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze; do
   "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
   expect_count "$tmp/help" 1 "usage:"
 done
