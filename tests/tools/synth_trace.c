@@ -1,0 +1,850 @@
+/*
+ * synth_trace - writes small hand-made paptree OTF2 archives for the tests.
+ *
+ *   synth_trace [--pathmap-out FILE] SCENARIO DIR
+ *
+ * Writes DIR/traces.otf2 (DIR must not exist) following every convention of
+ * docs/trace-format.md, as instrument/trace.c writes them, but with
+ * timestamps chosen by hand, so that tests/analyze/synthetic.sh can compute
+ * every metric of docs/analysis-db.md by hand and compare it with what
+ * bin/papanalyze stores.  No MPI: one process writes every host's locations
+ * (OTF2's serial collective callbacks).  --pathmap-out writes the scenario's
+ * pathmap text to FILE, for build/tests/trace_check.
+ *
+ * The clock is monotonic_raw: resolution 10^9, one tick is one ns.  The
+ * tables below give each visit's t1 (its Enter) and t4 (its Leave) as "r",
+ * the true time in ns after the scenario's base (rank 0's ticks at r = 0);
+ * the earliest event of each scenario is at r = 0, so r is exactly the time
+ * papanalyze stores.  A host whose clock differs from rank 0's writes
+ * local ticks, and its ClockOffset records tell a reader how to map them
+ * back: true = local + off0 + (local - time0) * (off1 - off0) / (time1 - time0).
+ * The writer inverts that exactly, or refuses a table entry it cannot.
+ *
+ * Scenarios (the tables are the documentation of the expected values):
+ *   gred3    the main one: 5 threads on 2 hosts, gred/proxy/core, 3 ops;
+ *            host B's clock is 1 ms behind (offset +1,000,000, no drift)
+ *   chain    a fan-in-1 path a(B) -> p(B) -> b(A) -> c(A), 2 instances x 2
+ *            ops; host B's clock is 1 ms behind and drifts 1000 ppm
+ *   foreign  a valid OTF2 archive of another tool: no PAPTREE:: property
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <otf2/otf2.h>
+#include "../../instrument/api/ins_schema.h"
+#include "../../runtime/api/rt_pathmap.h"
+
+#define SY_BYTES      4                    /* tuple size: one int32 */
+#define SY_RESOLUTION 1000000000u          /* ticks per second */
+#define SY_REALTIME   UINT64_C(1700000000000000000)   /* wall clock of the global offset */
+#define SY_PAD        1000                 /* ClockProperties margin, ticks */
+#define SY_STRINGS    256
+#define SY_HOSTS      2
+
+/* One wrapper visit: Enter at r = t1, Leave at r = t4, on location `loc`. */
+typedef struct sy_visit {
+    unsigned    inst, op;
+    const char *node;          /* wrapper name */
+    const char *loc;           /* location name: "thread N" or "service P#I" */
+    int64_t     t1, t4;
+} sy_visit_t;
+
+/* A host's two ClockOffset records (local ticks, rank 0 - local, sd). */
+typedef struct sy_clock {
+    int64_t time0, time1, off0, off1;
+    double  sd;
+} sy_clock_t;
+
+typedef struct sy_host {
+    const char *hostname;      /* paptree::hostname of its system tree node */
+    sy_clock_t  clock;
+} sy_host_t;
+
+typedef struct sy_scenario {
+    const char       *name;
+    const char       *pathmap_path;   /* PAPTREE::PATHMAP_PATH, region source file */
+    const char       *pathmap;        /* the text */
+    unsigned          ninst;
+    int64_t           base;           /* rank 0's ticks at r = 0 */
+    sy_host_t         hosts[SY_HOSTS];
+    const sy_visit_t *visits;
+    size_t            nvisits;
+} sy_scenario_t;
+
+/* ---- gred3 ------------------------------------------------------------------
+ *
+ * Nodes root=0 (core), top=1, g0=2, p1=3, g1=4.  Locations: host A (rank 0)
+ * threads 0,1,2 then "service p1#0" (ids 0..3); host B (rank 1) threads 3,4
+ * (ids 65536, 65537).  Host B's timestamps are written as r + 1,000,000
+ * (base 2,000,000 minus its offset 1,000,000); host A's as r + 2,000,000.
+ *
+ *           op 0            op 1               op 2
+ *  g0  th0  [0, 800]        [10500, 10720]*    [20150, 20640]
+ *      th1  [250, 830]      [10080, 10680]     [20300, 20600]*
+ *      th2  [400, 780]*     [10200, 10700]     [20050, 20640]
+ *  top g0   [430, 760] th2  [10520, 10650] th0 [20330, 20580] th1
+ *      p1   [600, 730]* sv  [10300, 10630] sv  [20450, 20570]* sv
+ *  root     [620, 700] sv   [10540, 10600] th0 [20470, 20530] sv
+ *  g1  th3  [150, 1040]     [10120, 10950]*    [20100, 20850]
+ *      th4  [300, 1000]*    [10050, 10920]     [20200, 20820]*
+ *  p1       [320, 980] th4  [10140, 10900] th3 [20220, 20800] th4
+ *
+ * (* = the last arrival, whose visit nests the parent's; sv = the service
+ * thread on host A.)  Thread 0's first Enter, at r = 0, is the earliest event.
+ */
+static const char gred3_pathmap[] =
+    "host A\n"
+    "host B\n"
+    "tree sum type=int32 op=sum\n"
+    "core  root host=A\n"
+    "gred  top  host=A parent=root\n"
+    "gred  g0   host=A parent=top\n"
+    "proxy p1   host=B parent=top\n"
+    "gred  g1   host=B parent=p1\n"
+    "threads 0-2 host=A enter=g0\n"
+    "threads 3-4 host=B enter=g1\n";
+
+static const sy_visit_t gred3_visits[] = {
+    { 0, 0, "g0",   "thread 0",     0,     800 },
+    { 0, 0, "g0",   "thread 1",     250,   830 },
+    { 0, 0, "g0",   "thread 2",     400,   780 },
+    { 0, 0, "top",  "thread 2",     430,   760 },
+    { 0, 0, "g1",   "thread 3",     150,   1040 },
+    { 0, 0, "g1",   "thread 4",     300,   1000 },
+    { 0, 0, "p1",   "thread 4",     320,   980 },
+    { 0, 0, "top",  "service p1#0", 600,   730 },
+    { 0, 0, "root", "service p1#0", 620,   700 },
+
+    { 0, 1, "g0",   "thread 0",     10500, 10720 },
+    { 0, 1, "top",  "thread 0",     10520, 10650 },
+    { 0, 1, "root", "thread 0",     10540, 10600 },
+    { 0, 1, "g0",   "thread 1",     10080, 10680 },
+    { 0, 1, "g0",   "thread 2",     10200, 10700 },
+    { 0, 1, "g1",   "thread 3",     10120, 10950 },
+    { 0, 1, "p1",   "thread 3",     10140, 10900 },
+    { 0, 1, "g1",   "thread 4",     10050, 10920 },
+    { 0, 1, "top",  "service p1#0", 10300, 10630 },
+
+    { 0, 2, "g0",   "thread 0",     20150, 20640 },
+    { 0, 2, "g0",   "thread 1",     20300, 20600 },
+    { 0, 2, "top",  "thread 1",     20330, 20580 },
+    { 0, 2, "g0",   "thread 2",     20050, 20640 },
+    { 0, 2, "g1",   "thread 3",     20100, 20850 },
+    { 0, 2, "g1",   "thread 4",     20200, 20820 },
+    { 0, 2, "p1",   "thread 4",     20220, 20800 },
+    { 0, 2, "top",  "service p1#0", 20450, 20570 },
+    { 0, 2, "root", "service p1#0", 20470, 20530 },
+};
+
+/* ---- chain ------------------------------------------------------------------
+ *
+ * Nodes c=0 (core, A), b=1 (gred, A), p=2 (proxy, B), a=3 (gred, B); thread 0
+ * on B enters a.  Locations: host A "service p#0", "service p#1" (ids 0, 1);
+ * host B thread 0 (id 65536).  Operations alternate instances as Gsum's do:
+ * (inst 0, op 0), (1, 0), (0, 1), (1, 1).
+ *
+ * Host B's clock: offset 1,000,000 at local 0 and 1,001,000 at local
+ * 1,000,000 (drift 1000 ppm).  Base 1,100,100, so local 100,000 + 1000 m is
+ * r = 1001 m: every host-B time below is a multiple of 1001 and its
+ * correction an exact integer.
+ *
+ *   inst op   a (thread 0)     p (thread 0)     b (service)      c (service)
+ *   0    0    [0, 12012]       [2002, 10010]    [4000, 6000]     [4600, 5400]
+ *   1    0    [20020, 27027]   [21021, 25025]   [22500, 24100]   [22900, 23500]
+ *   0    1    [40040, 49049]   [42042, 48048]   [43000, 45500]   [43800, 44700]
+ *   1    1    [60060, 66066]   [61061, 65065]   [62000, 63600]   [62500, 63300]
+ */
+static const char chain_pathmap[] =
+    "host A\n"
+    "host B\n"
+    "tree chain type=int32 op=sum\n"
+    "core  c host=A\n"
+    "gred  b host=A parent=c\n"
+    "proxy p host=B parent=b\n"
+    "gred  a host=B parent=p\n"
+    "threads 0 host=B enter=a\n";
+
+static const sy_visit_t chain_visits[] = {
+    { 0, 0, "a", "thread 0",    0,     12012 },
+    { 0, 0, "p", "thread 0",    2002,  10010 },
+    { 0, 0, "b", "service p#0", 4000,  6000 },
+    { 0, 0, "c", "service p#0", 4600,  5400 },
+
+    { 1, 0, "a", "thread 0",    20020, 27027 },
+    { 1, 0, "p", "thread 0",    21021, 25025 },
+    { 1, 0, "b", "service p#1", 22500, 24100 },
+    { 1, 0, "c", "service p#1", 22900, 23500 },
+
+    { 0, 1, "a", "thread 0",    40040, 49049 },
+    { 0, 1, "p", "thread 0",    42042, 48048 },
+    { 0, 1, "b", "service p#0", 43000, 45500 },
+    { 0, 1, "c", "service p#0", 43800, 44700 },
+
+    { 1, 1, "a", "thread 0",    60060, 66066 },
+    { 1, 1, "p", "thread 0",    61061, 65065 },
+    { 1, 1, "b", "service p#1", 62000, 63600 },
+    { 1, 1, "c", "service p#1", 62500, 63300 },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const sy_scenario_t scenarios[] = {
+    { "gred3", "synthetic/gred3.pathmap", gred3_pathmap, 1, 2000000,
+      { { "node-a.synthetic", { 1990000, 2100000, 0, 0, 0.0 } },
+        { "node-b.synthetic", { 990000, 1100000, 1000000, 1000000, 500.0 } } },
+      gred3_visits, NELEM(gred3_visits) },
+    { "chain", "synthetic/chain.pathmap", chain_pathmap, 2, 1100100,
+      { { "node-a.synthetic", { 1000000, 2000000, 0, 0, 0.0 } },
+        { "node-b.synthetic", { 0, 1000000, 1000000, 1001000, 250.0 } } },
+      chain_visits, NELEM(chain_visits) },
+};
+
+/* ---- errors --------------------------------------------------------------- */
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("synth_trace: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 1;
+}
+
+static int otf2_fail(OTF2_ErrorCode rc, const char *what)
+{
+    return fail("%s: %s", what, OTF2_Error_GetDescription(rc));
+}
+
+/* ---- the plan: locations and their events ---------------------------------- */
+
+typedef struct sy_event {
+    int64_t  r;
+    bool     leave;
+    uint32_t region;
+    uint64_t op;
+} sy_event_t;
+
+typedef struct sy_loc {
+    uint64_t    id;
+    uint32_t    rank;
+    const rt_thread_map_t *thread;   /* compute, or NULL */
+    rt_node_id_t proxy;              /* service */
+    unsigned    inst;                /* service */
+    char        name[96];
+    sy_event_t *ev;
+    size_t      nev;
+} sy_loc_t;
+
+typedef struct sy_plan {
+    const sy_scenario_t *sc;
+    rt_pathmap_t        *pm;
+    const rt_tree_t     *tree;
+    sy_loc_t            *locs;
+    uint32_t             nlocs;
+    int64_t              rmin, rmax;
+} sy_plan_t;
+
+/* Rank r's locations as instrument/trace.c orders them: threads, then services. */
+static uint32_t plan_rank(sy_plan_t *p, uint32_t r, sy_loc_t *out)
+{
+    const rt_tree_t *t = p->tree;
+    uint32_t k = 0;
+
+    for (uint32_t i = 0; i < t->nthreads; i++) {
+        if (t->threads[i].host != r)
+            continue;
+        if (out != NULL) {
+            out[k] = (sy_loc_t){ .thread = &t->threads[i], .proxy = RT_ID_NONE };
+            snprintf(out[k].name, sizeof(out[k].name), "thread %u", t->threads[i].id);
+        }
+        k++;
+    }
+    for (uint32_t n = 0; n < t->nnodes; n++) {
+        if (t->nodes[n].kind != RT_NODE_PROXY || t->nodes[t->nodes[n].parent].host != r)
+            continue;
+        for (unsigned inst = 0; inst < p->sc->ninst; inst++, k++) {
+            if (out == NULL)
+                continue;
+            out[k] = (sy_loc_t){ .proxy = n, .inst = inst };
+            snprintf(out[k].name, sizeof(out[k].name), "service %s#%u", t->nodes[n].name, inst);
+        }
+    }
+    for (uint32_t i = 0; out != NULL && i < k; i++) {
+        out[i].rank = r;
+        out[i].id = ((uint64_t)r << INS_LOC_RANK_SHIFT) | i;
+    }
+    return k;
+}
+
+static int event_cmp(const void *a, const void *b)
+{
+    int64_t x = ((const sy_event_t *)a)->r, y = ((const sy_event_t *)b)->r;
+
+    return (x > y) - (x < y);
+}
+
+static int node_by_name(const rt_tree_t *t, const char *name)
+{
+    for (uint32_t n = 0; n < t->nnodes; n++)
+        if (strcmp(t->nodes[n].name, name) == 0)
+            return (int)n;
+    return -1;
+}
+
+/* Puts each visit's two events on its location. */
+static int plan_events(sy_plan_t *p)
+{
+    const sy_scenario_t *sc = p->sc;
+
+    p->rmin = INT64_MAX;
+    p->rmax = INT64_MIN;
+    for (size_t i = 0; i < sc->nvisits; i++) {
+        const sy_visit_t *v = &sc->visits[i];
+        int node = node_by_name(p->tree, v->node);
+        sy_loc_t *l = NULL;
+
+        for (uint32_t k = 0; k < p->nlocs && l == NULL; k++)
+            l = strcmp(p->locs[k].name, v->loc) == 0 ? &p->locs[k] : NULL;
+        if (node < 0 || l == NULL || v->inst >= sc->ninst || v->t4 <= v->t1)
+            return fail("%s visit %zu (%s on %s): unknown wrapper or location, or t4 <= t1",
+                        sc->name, i, v->node, v->loc);
+        if ((l->ev = realloc(l->ev, (l->nev + 2) * sizeof(*l->ev))) == NULL)
+            return fail("out of memory");
+        l->ev[l->nev++] = (sy_event_t){ v->t1, false, v->inst * p->tree->nnodes + (uint32_t)node,
+                                        v->op };
+        l->ev[l->nev++] = (sy_event_t){ v->t4, true, v->inst * p->tree->nnodes + (uint32_t)node,
+                                        v->op };
+        p->rmin = v->t1 < p->rmin ? v->t1 : p->rmin;
+        p->rmax = v->t4 > p->rmax ? v->t4 : p->rmax;
+    }
+    return 0;
+}
+
+/* Each location's events in time order, distinct times, visits nested. */
+static int plan_check(const sy_plan_t *p)
+{
+    for (uint32_t k = 0; k < p->nlocs; k++) {
+        sy_loc_t *l = &p->locs[k];
+        uint32_t stack[64], depth = 0;
+
+        qsort(l->ev, l->nev, sizeof(*l->ev), event_cmp);
+        for (size_t i = 0; i < l->nev; i++) {
+            const sy_event_t *e = &l->ev[i];
+            if (i > 0 && e->r == l->ev[i - 1].r)
+                return fail("%s: two events of %s at r = %" PRId64, p->sc->name, l->name, e->r);
+            if (!e->leave && depth < 64)
+                stack[depth++] = e->region;
+            else if (!e->leave || depth == 0 || stack[--depth] != e->region)
+                return fail("%s: visits of %s do not nest at r = %" PRId64, p->sc->name,
+                            l->name, e->r);
+        }
+    }
+    return 0;
+}
+
+static void plan_free(sy_plan_t *p)
+{
+    for (uint32_t k = 0; p->locs != NULL && k < p->nlocs; k++)
+        free(p->locs[k].ev);
+    free(p->locs);
+    rt_pathmap_destroy(p->pm);
+}
+
+static int plan_build(const sy_scenario_t *sc, sy_plan_t *p)
+{
+    cm_err_t err;
+    uint32_t n = 0;
+
+    memset(p, 0, sizeof(*p));
+    p->sc = sc;
+    if (rt_pathmap_parse(sc->pathmap_path, sc->pathmap, strlen(sc->pathmap), &p->pm, &err)
+        != CM_OK) {
+        cm_err_print(stderr, "synth_trace: ", &err);
+        return 1;
+    }
+    p->tree = &p->pm->trees[0];
+    if (p->pm->nhosts != SY_HOSTS)
+        return fail("%s: the pathmap must have %d hosts", sc->name, SY_HOSTS);
+    for (uint32_t r = 0; r < SY_HOSTS; r++)
+        n += plan_rank(p, r, NULL);
+    if ((p->locs = calloc(n + 1, sizeof(*p->locs))) == NULL)
+        return fail("out of memory");
+    for (uint32_t r = 0; r < SY_HOSTS; r++)
+        p->nlocs += plan_rank(p, r, p->locs + p->nlocs);
+    if (plan_events(p) != 0 || plan_check(p) != 0)
+        return 1;
+    return 0;
+}
+
+/*
+ * Local ticks of host h at true time base + r: the inverse of the reader's
+ * true = local + off0 + (local - time0) * (off1 - off0) / (time1 - time0).
+ * Fails unless the inverse is an exact integer.
+ */
+static int to_local(const sy_plan_t *p, uint32_t h, int64_t r, uint64_t *out)
+{
+    const sy_clock_t *c = &p->sc->hosts[h].clock;
+    int64_t span = c->time1 - c->time0, num = p->sc->base + r - c->time0 - c->off0;
+    int64_t den = span + (c->off1 - c->off0);
+
+    if (den <= 0 || (num * span) % den != 0 || c->time0 + num * span / den < 0)
+        return fail("%s: r = %" PRId64 " has no exact local time on host %u", p->sc->name, r, h);
+    *out = (uint64_t)(c->time0 + num * span / den);
+    return 0;
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *caller,
+                                bool final)
+{
+    (void)ud, (void)ft, (void)loc, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+/* Static: OTF2 keeps the pointer (shared/FACTS.md section 3). */
+static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
+
+static OTF2_Archive *archive_open(const char *dir, const char *creator)
+{
+    struct stat st;
+    OTF2_Archive *ar;
+
+    if (stat(dir, &st) == 0 || errno != ENOENT) {
+        fail("'%s' exists (or cannot be checked): give a new directory", dir);
+        return NULL;
+    }
+    ar = OTF2_Archive_Open(dir, INS_ARCHIVE_NAME, OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+                           OTF2_CHUNK_SIZE_MIN * 4, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (ar == NULL) {
+        fail("OTF2_Archive_Open '%s' failed", dir);
+        return NULL;
+    }
+    if (OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL) != OTF2_SUCCESS ||
+        OTF2_Archive_SetSerialCollectiveCallbacks(ar) != OTF2_SUCCESS ||
+        OTF2_Archive_SetCreator(ar, creator) != OTF2_SUCCESS) {
+        fail("cannot set up the archive '%s'", dir);
+        OTF2_Archive_Close(ar);
+        return NULL;
+    }
+    return ar;
+}
+
+static int write_properties(OTF2_Archive *ar, const sy_plan_t *p)
+{
+    char hash[32], ninst[16], hosts[16], command[64];
+    const struct { const char *name, *value; } props[] = {
+        { INS_PROP_VERSION, INS_SCHEMA_VERSION },
+        { INS_PROP_PATHMAP, p->sc->pathmap },
+        { INS_PROP_PATHMAP_PATH, p->sc->pathmap_path },
+        { INS_PROP_PATHMAP_HASH, hash },
+        { INS_PROP_TREE, p->tree->name },
+        { INS_PROP_INSTANCES, ninst },
+        { INS_PROP_HOSTS, hosts },
+        { INS_PROP_CLOCK, INS_CLOCK_MONO_RAW },
+        { INS_PROP_COMMAND, command },
+    };
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+
+    snprintf(hash, sizeof(hash), "%016" PRIx64, p->pm->hash);
+    snprintf(ninst, sizeof(ninst), "%u", p->sc->ninst);
+    snprintf(hosts, sizeof(hosts), "%u", p->pm->nhosts);
+    snprintf(command, sizeof(command), "synth_trace %s", p->sc->name);
+    for (size_t i = 0; rc == OTF2_SUCCESS && i < NELEM(props); i++)
+        rc = OTF2_Archive_SetProperty(ar, props[i].name, props[i].value, false);
+    return rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "OTF2_Archive_SetProperty");
+}
+
+/* One location's events, in local ticks, each with the two attributes. */
+static int write_location_events(OTF2_Archive *ar, const sy_plan_t *p, const sy_loc_t *l)
+{
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, l->id);
+    OTF2_AttributeList *al = OTF2_AttributeList_New();
+    OTF2_ErrorCode rc = w != NULL && al != NULL ? OTF2_SUCCESS : OTF2_ERROR_MEM_ALLOC_FAILED;
+    uint64_t n = 0, ts = 0;
+
+    for (size_t i = 0; rc == OTF2_SUCCESS && i < l->nev; i++) {
+        const sy_event_t *e = &l->ev[i];
+        if (to_local(p, l->rank, e->r, &ts) != 0) {
+            rc = OTF2_ERROR_INVALID_DATA;
+            break;
+        }
+        rc = OTF2_AttributeList_AddUint64(al, INS_ATTR_OP_ID, e->op);
+        if (rc == OTF2_SUCCESS)
+            rc = OTF2_AttributeList_AddUint64(al, INS_ATTR_BYTES_ID, SY_BYTES);
+        if (rc == OTF2_SUCCESS)
+            rc = e->leave ? OTF2_EvtWriter_Leave(w, al, ts, e->region)
+                          : OTF2_EvtWriter_Enter(w, al, ts, e->region);
+    }
+    if (rc == OTF2_SUCCESS && (rc = OTF2_EvtWriter_GetNumberOfEvents(w, &n)) == OTF2_SUCCESS &&
+        n != l->nev)
+        rc = OTF2_ERROR_INTEGRITY_FAULT;
+    if (w != NULL && OTF2_Archive_CloseEvtWriter(ar, w) != OTF2_SUCCESS && rc == OTF2_SUCCESS)
+        rc = OTF2_ERROR_FILE_INTERACTION;
+    if (al != NULL)
+        OTF2_AttributeList_Delete(al);
+    return rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, l->name);
+}
+
+static int write_events(OTF2_Archive *ar, const sy_plan_t *p)
+{
+    OTF2_ErrorCode rc = OTF2_Archive_OpenEvtFiles(ar);
+    int st = rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "OTF2_Archive_OpenEvtFiles");
+
+    for (uint32_t k = 0; st == 0 && k < p->nlocs; k++)
+        st = write_location_events(ar, p, &p->locs[k]);
+    rc = OTF2_Archive_CloseEvtFiles(ar);
+    return st != 0 ? st : rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "OTF2_Archive_CloseEvtFiles");
+}
+
+/* Each location's local definitions: its host's two ClockOffset records. */
+static int write_locals(OTF2_Archive *ar, const sy_plan_t *p)
+{
+    OTF2_ErrorCode rc = OTF2_Archive_OpenDefFiles(ar), rc2;
+
+    for (uint32_t k = 0; rc == OTF2_SUCCESS && k < p->nlocs; k++) {
+        const sy_clock_t *c = &p->sc->hosts[p->locs[k].rank].clock;
+        OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(ar, p->locs[k].id);
+
+        if (w == NULL)
+            return fail("OTF2_Archive_GetDefWriter failed");
+        rc = OTF2_DefWriter_WriteClockOffset(w, (uint64_t)c->time0, c->off0, c->sd);
+        if (rc == OTF2_SUCCESS)
+            rc = OTF2_DefWriter_WriteClockOffset(w, (uint64_t)c->time1, c->off1, c->sd);
+        rc2 = OTF2_Archive_CloseDefWriter(ar, w);
+        rc = rc != OTF2_SUCCESS ? rc : rc2;
+    }
+    rc2 = OTF2_Archive_CloseDefFiles(ar);
+    rc = rc != OTF2_SUCCESS ? rc : rc2;
+    return rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "local definitions");
+}
+
+/* The global definition writer, each string written once. */
+typedef struct sy_gw {
+    OTF2_GlobalDefWriter *w;
+    char                 *str[SY_STRINGS];   /* copies, freed by gw_free */
+    uint32_t              nstr;
+    OTF2_ErrorCode        rc;
+} sy_gw_t;
+
+static OTF2_StringRef gw_str(sy_gw_t *g, const char *s)
+{
+    for (uint32_t i = 0; i < g->nstr; i++)
+        if (strcmp(g->str[i], s) == 0)
+            return i;
+    if (g->nstr == SY_STRINGS || (g->str[g->nstr] = strdup(s)) == NULL) {
+        g->rc = g->rc != OTF2_SUCCESS ? g->rc : OTF2_ERROR_MEM_ALLOC_FAILED;
+        return 0;
+    }
+    if (g->rc == OTF2_SUCCESS)
+        g->rc = OTF2_GlobalDefWriter_WriteString(g->w, g->nstr, s);
+    return g->nstr++;
+}
+
+static void gw_free(sy_gw_t *g)
+{
+    for (uint32_t i = 0; i < g->nstr; i++)
+        free(g->str[i]);
+}
+
+static void gw_check(sy_gw_t *g, OTF2_ErrorCode rc)
+{
+    if (g->rc == OTF2_SUCCESS)
+        g->rc = rc;
+}
+
+static OTF2_AttributeValue av_u64(uint64_t v)
+{
+    OTF2_AttributeValue a;
+
+    a.uint64 = v;
+    return a;
+}
+
+static OTF2_AttributeValue av_str(OTF2_StringRef s)
+{
+    OTF2_AttributeValue a;
+
+    a.stringRef = s;
+    return a;
+}
+
+static void gw_loc_prop_str(sy_gw_t *g, uint64_t id, const char *name, const char *value)
+{
+    gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(g->w, id, gw_str(g, name),
+                                                           OTF2_TYPE_STRING,
+                                                           av_str(gw_str(g, value))));
+}
+
+static void gw_loc_prop_u64(sy_gw_t *g, uint64_t id, const char *name, uint64_t value)
+{
+    gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(g->w, id, gw_str(g, name),
+                                                           OTF2_TYPE_UINT64, av_u64(value)));
+}
+
+static void gw_hosts(sy_gw_t *g, const sy_plan_t *p)
+{
+    gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(
+                    g->w, 0, gw_str(g, p->sc->hosts[0].hostname),
+                    gw_str(g, INS_STN_MACHINE_CLASS), OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g->w, 0,
+                                                               OTF2_SYSTEM_TREE_DOMAIN_MACHINE));
+    for (uint32_t r = 0; r < p->pm->nhosts; r++) {
+        const char *host = p->pm->hosts[r].name;
+        char name[128];
+
+        gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(
+                        g->w, 1 + r, gw_str(g, host), gw_str(g, INS_STN_NODE_CLASS), 0));
+        gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+                        g->w, 1 + r, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY));
+        gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(
+                        g->w, 1 + r, gw_str(g, INS_STN_PROP_HOSTNAME), OTF2_TYPE_STRING,
+                        av_str(gw_str(g, p->sc->hosts[r].hostname))));
+        snprintf(name, sizeof(name), "%s (rank %u)", host, r);
+        gw_check(g, OTF2_GlobalDefWriter_WriteLocationGroup(
+                        g->w, r, gw_str(g, name), OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + r,
+                        OTF2_UNDEFINED_LOCATION_GROUP));
+        gw_check(g, OTF2_GlobalDefWriter_WriteLocationGroupProperty(
+                        g->w, r, gw_str(g, INS_LG_PROP_HOST), OTF2_TYPE_STRING,
+                        av_str(gw_str(g, host))));
+        gw_check(g, OTF2_GlobalDefWriter_WriteLocationGroupProperty(
+                        g->w, r, gw_str(g, INS_LG_PROP_RANK), OTF2_TYPE_UINT64, av_u64(r)));
+    }
+}
+
+static void gw_locations(sy_gw_t *g, const sy_plan_t *p)
+{
+    const rt_node_t *nodes = p->tree->nodes;
+
+    for (uint32_t k = 0; k < p->nlocs; k++) {
+        const sy_loc_t *l = &p->locs[k];
+
+        gw_check(g, OTF2_GlobalDefWriter_WriteLocation(g->w, l->id, gw_str(g, l->name),
+                                                       OTF2_LOCATION_TYPE_CPU_THREAD, l->nev,
+                                                       l->rank));
+        if (l->thread != NULL) {
+            gw_loc_prop_str(g, l->id, INS_LOC_PROP_ROLE, INS_ROLE_COMPUTE);
+            gw_loc_prop_u64(g, l->id, INS_LOC_PROP_THREAD, l->thread->id);
+            gw_loc_prop_str(g, l->id, INS_LOC_PROP_ENTER, nodes[l->thread->enter].name);
+        } else {
+            gw_loc_prop_str(g, l->id, INS_LOC_PROP_ROLE, INS_ROLE_SERVICE);
+            gw_loc_prop_str(g, l->id, INS_LOC_PROP_PROXY, nodes[l->proxy].name);
+            gw_loc_prop_u64(g, l->id, INS_LOC_PROP_INSTANCE, l->inst);
+            gw_loc_prop_str(g, l->id, INS_LOC_PROP_ENTER, nodes[nodes[l->proxy].parent].name);
+        }
+        gw_loc_prop_u64(g, l->id, INS_LOC_PROP_FLUSHES, 0);
+    }
+}
+
+static void gw_regions(sy_gw_t *g, const sy_plan_t *p)
+{
+    const rt_tree_t *t = p->tree;
+
+    for (unsigned inst = 0; inst < p->sc->ninst; inst++) {
+        for (uint32_t n = 0; n < t->nnodes; n++) {
+            const rt_node_t *node = &t->nodes[n];
+            char canon[128], desc[256];
+
+            snprintf(canon, sizeof(canon), INS_REGION_CANONICAL_FMT, t->name, inst, node->name);
+            snprintf(desc, sizeof(desc),
+                     INS_KEY_KIND "=%s " INS_KEY_HOST "=%s " INS_KEY_PARENT "=%s "
+                     INS_KEY_TREE "=%s " INS_KEY_INSTANCE "=%u " INS_KEY_NODE "=%u "
+                     INS_KEY_FANIN "=%u", rt_node_kind_name(node->kind),
+                     p->pm->hosts[node->host].name,
+                     node->parent == RT_ID_NONE ? INS_NO_PARENT : t->nodes[node->parent].name,
+                     t->name, inst, n, rt_node_fanin(node));
+            gw_check(g, OTF2_GlobalDefWriter_WriteRegion(
+                            g->w, inst * t->nnodes + n, gw_str(g, node->name),
+                            gw_str(g, canon), gw_str(g, desc),
+                            OTF2_REGION_ROLE_WRAPPER, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
+                            gw_str(g, p->sc->pathmap_path), node->line, node->line));
+        }
+    }
+}
+
+static int write_globals(OTF2_Archive *ar, const sy_plan_t *p)
+{
+    sy_gw_t g = { .w = OTF2_Archive_GetGlobalDefWriter(ar) };
+    uint64_t lo = (uint64_t)(p->sc->base + p->rmin - SY_PAD);
+    uint64_t hi = (uint64_t)(p->sc->base + p->rmax + SY_PAD);
+    OTF2_ErrorCode rc;
+
+    if (g.w == NULL)
+        return fail("OTF2_Archive_GetGlobalDefWriter failed");
+    gw_check(&g, OTF2_GlobalDefWriter_WriteClockProperties(g.w, SY_RESOLUTION, lo, hi - lo + 1,
+                                                           SY_REALTIME));
+    gw_check(&g, OTF2_GlobalDefWriter_WriteAttribute(
+                     g.w, INS_ATTR_OP_ID, gw_str(&g, INS_ATTR_OP),
+                     gw_str(&g, "operation number on the tree instance, from 0"),
+                     OTF2_TYPE_UINT64));
+    gw_check(&g, OTF2_GlobalDefWriter_WriteAttribute(
+                     g.w, INS_ATTR_BYTES_ID, gw_str(&g, INS_ATTR_BYTES),
+                     gw_str(&g, "tuple size in bytes"), OTF2_TYPE_UINT64));
+    gw_hosts(&g, p);
+    gw_locations(&g, p);
+    gw_regions(&g, p);
+    rc = OTF2_Archive_CloseGlobalDefWriter(ar, g.w);
+    rc = g.rc != OTF2_SUCCESS ? g.rc : rc;
+    gw_free(&g);
+    return rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "global definitions");
+}
+
+static int write_paptree(const sy_scenario_t *sc, const char *dir, const char *pathmap_out)
+{
+    sy_plan_t p;
+    OTF2_Archive *ar = NULL;
+    int st = plan_build(sc, &p);
+    FILE *fp;
+
+    if (st == 0 && pathmap_out != NULL) {
+        if ((fp = fopen(pathmap_out, "w")) == NULL || fputs(sc->pathmap, fp) == EOF ||
+            fclose(fp) != 0)
+            st = fail("cannot write '%s': %s", pathmap_out, strerror(errno));
+    }
+    if (st == 0 && (ar = archive_open(dir, "paptree")) == NULL)
+        st = 1;
+    if (st == 0)
+        st = write_properties(ar, &p);
+    if (st == 0)
+        st = write_events(ar, &p);
+    if (st == 0)
+        st = write_locals(ar, &p);
+    if (st == 0)
+        st = write_globals(ar, &p);
+    if (ar != NULL && OTF2_Archive_Close(ar) != OTF2_SUCCESS && st == 0)
+        st = fail("OTF2_Archive_Close failed");
+    plan_free(&p);
+    return st;
+}
+
+/* ---- foreign: what another tool might write ---------------------------------- */
+
+static int write_foreign_events(OTF2_Archive *ar)
+{
+    static const struct { uint64_t ts; bool leave; uint32_t region; } ev[] = {
+        { 1000, false, 0 }, { 1100, false, 1 }, { 1500, true, 1 }, { 2000, true, 0 },
+    };
+    OTF2_EvtWriter *w;
+    OTF2_ErrorCode rc = OTF2_Archive_OpenEvtFiles(ar);
+
+    if (rc != OTF2_SUCCESS)
+        return otf2_fail(rc, "OTF2_Archive_OpenEvtFiles");
+    if ((w = OTF2_Archive_GetEvtWriter(ar, 0)) == NULL)
+        return fail("OTF2_Archive_GetEvtWriter failed");
+    for (size_t i = 0; rc == OTF2_SUCCESS && i < NELEM(ev); i++)
+        rc = ev[i].leave ? OTF2_EvtWriter_Leave(w, NULL, ev[i].ts, ev[i].region)
+                         : OTF2_EvtWriter_Enter(w, NULL, ev[i].ts, ev[i].region);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_Archive_CloseEvtWriter(ar, w);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_Archive_CloseEvtFiles(ar);
+    if (rc == OTF2_SUCCESS) {
+        OTF2_DefWriter *d;
+        rc = OTF2_Archive_OpenDefFiles(ar);
+        if (rc == OTF2_SUCCESS && (d = OTF2_Archive_GetDefWriter(ar, 0)) != NULL)
+            rc = OTF2_Archive_CloseDefWriter(ar, d);
+        if (rc == OTF2_SUCCESS)
+            rc = OTF2_Archive_CloseDefFiles(ar);
+    }
+    return rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "foreign events");
+}
+
+static int write_foreign_globals(OTF2_Archive *ar)
+{
+    sy_gw_t g = { .w = OTF2_Archive_GetGlobalDefWriter(ar) };
+    OTF2_ErrorCode rc;
+
+    if (g.w == NULL)
+        return fail("OTF2_Archive_GetGlobalDefWriter failed");
+    gw_check(&g, OTF2_GlobalDefWriter_WriteClockProperties(g.w, SY_RESOLUTION, 1000, 1001,
+                                                           SY_REALTIME));
+    gw_check(&g, OTF2_GlobalDefWriter_WriteSystemTreeNode(
+                     g.w, 0, gw_str(&g, "localhost"), gw_str(&g, "node"),
+                     OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    gw_check(&g, OTF2_GlobalDefWriter_WriteLocationGroup(
+                     g.w, 0, gw_str(&g, "process 0"), OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                     OTF2_UNDEFINED_LOCATION_GROUP));
+    gw_check(&g, OTF2_GlobalDefWriter_WriteLocation(g.w, 0, gw_str(&g, "main thread"),
+                                                    OTF2_LOCATION_TYPE_CPU_THREAD, 4, 0));
+    gw_check(&g, OTF2_GlobalDefWriter_WriteRegion(
+                     g.w, 0, gw_str(&g, "main"), gw_str(&g, "main"), gw_str(&g, ""),
+                     OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE,
+                     gw_str(&g, "main.c"), 1, 20));
+    gw_check(&g, OTF2_GlobalDefWriter_WriteRegion(
+                     g.w, 1, gw_str(&g, "compute"), gw_str(&g, "compute"), gw_str(&g, ""),
+                     OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE,
+                     gw_str(&g, "main.c"), 22, 30));
+    rc = OTF2_Archive_CloseGlobalDefWriter(ar, g.w);
+    rc = g.rc != OTF2_SUCCESS ? g.rc : rc;
+    gw_free(&g);
+    return rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "foreign global definitions");
+}
+
+static int write_foreign(const char *dir)
+{
+    OTF2_Archive *ar = archive_open(dir, "some-other-tool 1.0");
+    int st;
+
+    if (ar == NULL)
+        return 1;
+    st = write_foreign_events(ar);
+    if (st == 0)
+        st = write_foreign_globals(ar);
+    if (OTF2_Archive_Close(ar) != OTF2_SUCCESS && st == 0)
+        st = fail("OTF2_Archive_Close failed");
+    return st;
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: synth_trace [--pathmap-out FILE] SCENARIO DIR\n"
+            "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
+            "hand-made scenario; the timestamp tables are in tests/tools/synth_trace.c.\n"
+            "  SCENARIO           gred3, chain or foreign (not a paptree trace)\n"
+            "  --pathmap-out FILE also write the scenario's pathmap to FILE\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *pathmap_out = NULL, *pos[2] = { NULL, NULL };
+    int npos = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--pathmap-out") == 0 && i + 1 < argc) {
+            pathmap_out = argv[++i];
+        } else if (argv[i][0] == '-' || npos == 2) {
+            usage(stderr);
+            return 2;
+        } else {
+            pos[npos++] = argv[i];
+        }
+    }
+    if (npos != 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(pos[0], "foreign") == 0)
+        return pathmap_out != NULL ? fail("foreign has no pathmap") : write_foreign(pos[1]);
+    for (size_t i = 0; i < NELEM(scenarios); i++)
+        if (strcmp(pos[0], scenarios[i].name) == 0)
+            return write_paptree(&scenarios[i], pos[1], pathmap_out);
+    fail("unknown scenario '%s'", pos[0]);
+    usage(stderr);
+    return 2;
+}
