@@ -64,7 +64,6 @@ typedef struct op_group {
     uint64_t  *created;         /* [ninstances] operations seen, for --skip */
     an_stat_t *wrapper;         /* [nnodes][WM_N] */
     an_stat_t *contrib;         /* [nslots][CM_N] */
-    an_stat_t *stage;           /* [nthreads][maxsteps][TS_N] */
     an_stat_t *total;           /* [nthreads][TT_N] */
     an_stat_t *sub;             /* [nnodes][SD_N] */
     an_stat_t *subth;           /* [nnodes][nthreads][CM_N] */
@@ -201,7 +200,6 @@ static op_group_t *group_of(an_ops_t *o, uint64_t bytes, cm_err_t *err)
     g->created = calloc((size_t)d->ninstances, sizeof(uint64_t));
     g->wrapper = stats_new(nn * WM_N);
     g->contrib = stats_new((size_t)d->nslots * CM_N);
-    g->stage = stats_new(nt * (size_t)d->maxsteps * TS_N);
     g->total = stats_new(nt * TT_N);
     g->sub = stats_new(nn * SD_N);
     g->subth = stats_new(nn * nt * CM_N);
@@ -210,7 +208,7 @@ static op_group_t *group_of(an_ops_t *o, uint64_t bytes, cm_err_t *err)
     g->orders = calloc(o->norders + 1, sizeof(uint64_t));
     g->suborders = calloc(o->nsuborders + 1, sizeof(uint32_t));
     o->ngroups++;
-    if (g->created == NULL || g->wrapper == NULL || g->contrib == NULL || g->stage == NULL
+    if (g->created == NULL || g->wrapper == NULL || g->contrib == NULL
         || g->total == NULL || g->sub == NULL || g->subth == NULL || g->pap == NULL
         || g->elapsed == NULL || g->orders == NULL || g->suborders == NULL) {
         CM_ERR(err, CM_ERR_NOMEM, "out of memory");
@@ -233,7 +231,6 @@ static void group_free(const an_defs_t *d, op_group_t *g)
     free(g->created);
     stats_free(g->wrapper, nn * WM_N);
     stats_free(g->contrib, (size_t)d->nslots * CM_N);
-    stats_free(g->stage, nt * (size_t)d->maxsteps * TS_N);
     stats_free(g->total, nt * TT_N);
     stats_free(g->sub, nn * SD_N);
     stats_free(g->subth, nn * nt * CM_N);
@@ -350,7 +347,13 @@ static cm_status_t op_wrappers(an_ops_t *o, op_buf_t *b, op_group_t *g)
     return st;
 }
 
-/* The stages of each thread's path (statistics only). */
+/*
+ * Each thread's time per allreduce, with and without its arrival waits.  A
+ * thread's stages need no series of their own: at a gred its down and up are
+ * the gred's, its waits those of the contributor it comes through, at a
+ * proxy or the core the wrapper's - the same samples of the same operations,
+ * so finish_group summarises those series under the thread's name.
+ */
 static cm_status_t op_threads(an_ops_t *o, op_buf_t *b, op_group_t *g)
 {
     const an_defs_t *d = o->d;
@@ -358,22 +361,12 @@ static cm_status_t op_threads(an_ops_t *o, op_buf_t *b, op_group_t *g)
 
     for (int t = 0; t < d->nthreads; t++) {
         const an_thread_t *th = &d->threads[t];
-        an_stat_t *ss = &g->stage[(size_t)t * (size_t)d->maxsteps * TS_N];
         int e = d->nodes[th->node[0]].slot0 + th->contrib[0];
         double total = (double)(b->t4[e] - b->t1[e]), waits = 0;
 
-        for (int s = 0; s < th->nsteps; s++, ss += TS_N) {
-            int n = th->node[s], slot = d->nodes[n].slot0 + th->contrib[s];
-            add(&ss[TS_DOWN], o->down[n], &st);
-            if (d->nodes[n].kind == AN_CORE)
-                continue;
-            add(&ss[TS_UP], o->up[n], &st);
-            if (d->nodes[n].kind == AN_GRED) {
-                add(&ss[TS_AW], (double)o->aw[slot], &st);
-                add(&ss[TS_DW], (double)o->dw[slot], &st);
-                waits += (double)o->aw[slot];
-            }
-        }
+        for (int s = 0; s < th->nsteps; s++)
+            if (d->nodes[th->node[s]].kind == AN_GRED)
+                waits += (double)o->aw[d->nodes[th->node[s]].slot0 + th->contrib[s]];
         add(&g->total[(size_t)t * TT_N + TT_TOTAL], total, &st);
         add(&g->total[(size_t)t * TT_N + TT_NO_WAIT], total - waits, &st);
     }
@@ -654,12 +647,19 @@ static cm_status_t finish_group(an_ops_t *o, op_group_t *g)
     for (int t = 0; t < d->nthreads && st == CM_OK; t++) {
         const an_thread_t *th = &d->threads[t];
         for (int s = 0; s < th->nsteps && st == CM_OK; s++) {
-            int core = d->nodes[th->node[s]].kind == AN_CORE;
-            for (int m = 0; m < TS_N && st == CM_OK; m++)
-                st = put(o, "thread", th->node[s], AN_NULL, th->id,
-                         core && m == TS_DOWN ? "latency" : ts_names[m], g->bytes,
-                         &g->stage[((size_t)t * (size_t)d->maxsteps + (size_t)s) * TS_N
-                                   + (size_t)m]);
+            int n = th->node[s], slot = d->nodes[n].slot0 + th->contrib[s];
+            an_stat_t *ws = &g->wrapper[(size_t)n * WM_N], *cs = &g->contrib[(size_t)slot * CM_N];
+            if (d->nodes[n].kind == AN_CORE) {
+                st = put(o, "thread", n, AN_NULL, th->id, "latency", g->bytes, &ws[WM_LATENCY]);
+                continue;
+            }
+            st = put(o, "thread", n, AN_NULL, th->id, ts_names[TS_DOWN], g->bytes, &ws[WM_DOWN]);
+            if (st == CM_OK && d->nodes[n].kind == AN_GRED)
+                st = put(o, "thread", n, AN_NULL, th->id, ts_names[TS_AW], g->bytes, &cs[CM_AW]);
+            if (st == CM_OK)
+                st = put(o, "thread", n, AN_NULL, th->id, ts_names[TS_UP], g->bytes, &ws[WM_UP]);
+            if (st == CM_OK && d->nodes[n].kind == AN_GRED)
+                st = put(o, "thread", n, AN_NULL, th->id, ts_names[TS_DW], g->bytes, &cs[CM_DW]);
         }
         for (int m = 0; m < TT_N && st == CM_OK; m++)
             st = put(o, "thread", AN_NULL, AN_NULL, th->id, tt_names[m], g->bytes,
