@@ -61,7 +61,7 @@ typedef struct hist_pos {
 
 /* ---- the histogram --------------------------------------------------- */
 
-static hist_pos_t hist_locate(double v)
+static inline hist_pos_t hist_locate(double v)
 {
     double a = fabs(v);
     /* |k| / 2; from 2^52 on, 2a is an integer already and might overflow. */
@@ -139,7 +139,7 @@ static cm_status_t side_dir_cover(hist_side_t *sd, int p)
 }
 
 /* The counter for pos, allocating its block if needed; NULL if out of memory. */
-static uint64_t *hist_counter(an_hist_t *h, hist_pos_t pos)
+static inline uint64_t *hist_counter(an_hist_t *h, hist_pos_t pos)
 {
     hist_side_t *sd;
     uint64_t **blockp;
@@ -150,7 +150,9 @@ static uint64_t *hist_counter(an_hist_t *h, hist_pos_t pos)
     if (pos.p < 0) {
         blockp = &sd->small;
     } else {
-        if (side_dir_cover(sd, pos.p) != CM_OK)
+        /* the directory grows only when a sample falls outside it (rarely) */
+        if ((sd->np == 0 || pos.p < sd->p0 || pos.p >= sd->p0 + sd->np)
+            && side_dir_cover(sd, pos.p) != CM_OK)
             return NULL;
         blockp = &sd->blk[pos.p - sd->p0];
     }
