@@ -137,6 +137,7 @@ bench: all
 	@OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none \
 	    --mca btl self,vader -np 1 bin/tracebench
 	@bash bench/trace-overhead
+	@bash bench/analyze-bench
 
 check-layers:
 	@sh scripts/check-layers.sh
