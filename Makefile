@@ -29,7 +29,7 @@ ANA_SRC  := $(wildcard analyze/*.c)
 ANA_OBJ  := $(ANA_SRC:%.c=build/obj/%.o)
 ANA_LIB  := lib/libpapanalyze.a
 
-# bench/foo_bar.c -> bin/foo-bar
+# bench/foo.c -> bin/foo (bench/foo_bar.c needs its own rule, as pathmap-check)
 PROG_SRC := $(wildcard bench/*.c)
 PROGS    := $(patsubst bench/%.c,bin/%,$(subst _,-,$(PROG_SRC)))
 
@@ -62,7 +62,7 @@ help:
 	@echo "make test       the whole suite (unit, MPI, end-to-end); last line 'N passed, N failed'"
 	@echo "make check      unit tests only (no MPI), seconds"
 	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
-	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead"
+	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make clean"
 
