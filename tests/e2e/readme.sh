@@ -39,7 +39,7 @@ otf2-print out/split/traces.otf2 > "$tmp/print" 2> "$tmp/print.err" || fail "otf
 expect_count "$tmp/print" 1 "ENTER"
 
 # Every program answers --help with its usage and exit 0.
-for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze; do
+for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze bin/otf2-readbench; do
   "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
   expect_count "$tmp/help" 1 "usage:"
 done
@@ -47,4 +47,6 @@ bench/compare-native -h > "$tmp/help" || fail "compare-native -h"
 expect_count "$tmp/help" 1 "compare-native"
 bench/trace-overhead -h > "$tmp/help" || fail "trace-overhead -h"
 expect_count "$tmp/help" 1 "bench/trace-overhead [-r ROUNDS]"
+bench/analyze-bench --help > "$tmp/help" || fail "analyze-bench --help"
+expect_count "$tmp/help" 1 "analyze-bench"
 echo "e2e readme: ok"
