@@ -81,7 +81,8 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
     if (st == CM_OK && ((st = an_db_defs(db, &defs)) != CM_OK
                         || (st = an_db_meta(db, "trace", opts->trace)) != CM_OK
                         || (st = an_db_meta(db, "papanalyze", opts->command ? opts->command
-                                                                              : "papanalyze"))))
+                                                                              : "papanalyze"))
+                           != CM_OK))
         st = CM_ERR_AT(err, st, res->db, 0, 0, "cannot write the database: %s",
                        an_db_errmsg(db));
     if (st == CM_OK)

@@ -515,10 +515,10 @@ cm_status_t an_ops_visit(void *ud, const an_visit_t *v, cm_err_t *err)
     if (b == NULL)
         return err->status;
     if (b->loc[s] >= 0 || b->bytes != v->bytes)
-        return CM_ERR(err, CM_ERR_INVALID, "%s#%d op %" PRIu64 ": %s by %s (%s) twice, or "
-                      "with another tuple size: the trace is damaged", d->nodes[v->node].name,
-                      v->instance, v->op, d->locs[v->loc].name,
-                      b->loc[s] >= 0 ? "visited" : "visited", d->nodes[v->node].name);
+        return CM_ERR(err, CM_ERR_INVALID, "%s#%d op %" PRIu64 ": %s by '%s' %s: the trace "
+                      "is damaged", d->nodes[v->node].name, v->instance, v->op,
+                      b->loc[s] >= 0 ? "visited twice" : "a visit with another tuple size",
+                      d->locs[v->loc].name, b->loc[s] >= 0 ? "for the same contributor" : "");
     b->t1[s] = v->t1;
     b->t4[s] = v->t4;
     b->loc[s] = v->loc;
