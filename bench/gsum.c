@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../common/cm_argv.h"
 #include "../instrument/api/ins_trace.h"
 #include "../runtime/api/rt_exec.h"
 
@@ -661,24 +662,6 @@ static int run_native(const gsum_opts_t *o)
     return 0;
 }
 
-/* argv as one line, for the trace's record of how it was made. */
-static char *join_args(int argc, char **argv)
-{
-    size_t len = 1;
-    char *s;
-
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    if ((s = calloc(1, len)) == NULL)
-        return NULL;
-    for (int i = 0; i < argc; i++) {
-        strcat(s, argv[i]);
-        if (i + 1 < argc)
-            strcat(s, " ");
-    }
-    return s;
-}
-
 int main(int argc, char **argv)
 {
     gsum_opts_t o;
@@ -699,7 +682,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return rc < 0 ? 2 : 0;
     }
-    o.command = join_args(argc, argv);
+    o.command = cm_argv_join(argc, argv);
     rc = o.native ? run_native(&o) : run_tree(&o);
     free(o.command);
     fflush(stdout);

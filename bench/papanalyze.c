@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/cm_argv.h"
 #include "../analyze/api/an_analyze.h"
 
 static void usage(FILE *fp)
@@ -65,23 +66,6 @@ static int is_sqlite(const char *path)
           && memcmp(head, "SQLite format 3", 16) == 0;
     fclose(fp);
     return yes;
-}
-
-static char *join_args(int argc, char **argv)
-{
-    size_t n = 1;
-    char *s;
-
-    for (int i = 0; i < argc; i++)
-        n += strlen(argv[i]) + 1;
-    if ((s = calloc(n, 1)) == NULL)
-        return NULL;
-    for (int i = 0; i < argc; i++) {
-        strcat(s, argv[i]);
-        if (i + 1 < argc)
-            strcat(s, " ");
-    }
-    return s;
 }
 
 int main(int argc, char **argv)
@@ -157,7 +141,7 @@ int main(int argc, char **argv)
         }
         snprintf(res.db, sizeof(res.db), "%s", opts.trace);
     } else {
-        if ((command = join_args(argc, argv)) == NULL) {
+        if ((command = cm_argv_join(argc, argv)) == NULL) {
             fprintf(stderr, "papanalyze: out of memory\n");
             return 1;
         }
