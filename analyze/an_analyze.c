@@ -120,3 +120,17 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
     res->seconds = now() - t0;
     return st;
 }
+
+int an_is_database(const char *path)
+{
+    char head[16] = { 0 };
+    FILE *fp = fopen(path, "rb");
+    int yes;
+
+    if (fp == NULL)
+        return 0;
+    yes = fread(head, 1, sizeof(head), fp) == sizeof(head)
+          && memcmp(head, "SQLite format 3", 16) == 0;
+    fclose(fp);
+    return yes;
+}

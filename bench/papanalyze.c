@@ -53,21 +53,6 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
-/* 1 if path starts like an SQLite database. */
-static int is_sqlite(const char *path)
-{
-    char head[16] = { 0 };
-    FILE *fp = fopen(path, "rb");
-    int yes;
-
-    if (fp == NULL)
-        return 0;
-    yes = fread(head, 1, sizeof(head), fp) == sizeof(head)
-          && memcmp(head, "SQLite format 3", 16) == 0;
-    fclose(fp);
-    return yes;
-}
-
 int main(int argc, char **argv)
 {
     enum { O_SKIP = 256, O_THREAD, O_WRAPPER, O_NOREPORT, O_FORCE };
@@ -134,7 +119,7 @@ int main(int argc, char **argv)
     }
     opts.trace = argv[optind];
     opts.progress = !quiet;
-    if (is_sqlite(opts.trace)) {
+    if (an_is_database(opts.trace)) {
         if (opts.db != NULL) {
             fprintf(stderr, "papanalyze: -o needs a trace, and %s is a database\n", opts.trace);
             return 2;

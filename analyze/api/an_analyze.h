@@ -38,4 +38,8 @@ typedef struct an_report_opts {
 cm_status_t an_report(const char *db, const an_report_opts_t *opts, FILE *out,
                       cm_err_t *err);
 
+/* 1 if the file at path starts like an SQLite database (it may still not be
+ * one papanalyze wrote), 0 otherwise or if it cannot be read. */
+int an_is_database(const char *path);
+
 #endif /* AN_ANALYZE_H */
