@@ -28,6 +28,10 @@ LIB      := lib/libpaptree.a
 ANA_SRC  := $(wildcard analyze/*.c)
 ANA_OBJ  := $(ANA_SRC:%.c=build/obj/%.o)
 ANA_LIB  := lib/libpapanalyze.a
+# viz/: SVG charts from analyze's model (analyze/api/an_model.h); no SQL.
+VIZ_SRC  := $(wildcard viz/*.c)
+VIZ_OBJ  := $(VIZ_SRC:%.c=build/obj/%.o)
+VIZ_LIB  := lib/libpapviz.a
 
 # bench/foo.c -> bin/foo (bench/foo_bar.c needs its own rule, as pathmap-check)
 PROG_SRC := $(wildcard bench/*.c)
@@ -54,7 +58,7 @@ ASAN_CHECK := build/asan/pathmap-check
 
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan
 
-all: $(LIB) $(ANA_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TOOLS) $(ASAN_CHECK)
+all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TOOLS) $(ASAN_CHECK)
 
 help:
 	@echo "make            build lib/libpaptree.a, bin/*, the test runner"
@@ -83,6 +87,11 @@ $(ANA_LIB): $(ANA_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(VIZ_LIB): $(VIZ_OBJ)
+	@mkdir -p lib
+	rm -f $@
+	ar rcs $@ $^
+
 bin/%: build/obj/bench/%.o $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
@@ -91,6 +100,11 @@ bin/%: build/obj/bench/%.o $(LIB)
 bin/papanalyze: build/obj/bench/papanalyze.o $(ANA_LIB) $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $< $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+
+# The charts (no MPI; the pathmap parser of libpaptree for `papviz tree`).
+bin/papviz: build/obj/bench/papviz.o $(VIZ_LIB) $(ANA_LIB) $(LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $< $(VIZ_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 # Programs whose file names have '_' (bin/pathmap-check <- bench/pathmap_check.c).
 bin/pathmap-check: build/obj/bench/pathmap_check.o $(LIB)

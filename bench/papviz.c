@@ -1,0 +1,456 @@
+/*
+ * papviz - the paper's pictures as SVG, from a papanalyze database.
+ *
+ *   papviz timemap DB [--thread T]... [--compare DB2]... -o F.svg
+ *   papviz departures DB --wrapper NAME | --subtree NAME [--compare DB2]...
+ *   papviz orders DB --wrapper NAME | --subtree NAME
+ *   papviz tree PATHMAP | DB [--db DB]
+ *   papviz pap DB
+ *   papviz report DB -o DIR
+ *
+ * The glue between the command line, analyze's model (an_model.h) and the
+ * charts (viz/).  The only code here that knows a chart is the table of
+ * commands; `tree PATHMAP` parses the pathmap with runtime's parser and
+ * converts it to the model's tree.
+ * Exit status: 0 done, 1 bad input or failure, 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analyze/api/an_analyze.h"
+#include "../analyze/api/an_model.h"
+#include "../runtime/api/rt_pathmap.h"
+#include "../viz/viz.h"
+
+#define MAX_MODELS 16
+#define MAX_THREADS 256
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+"usage: papviz COMMAND [options] DB|PATHMAP\n"
+"Draws the PATHS/EventSpace paper's pictures as SVG from a database written\n"
+"by papanalyze (docs/analysis-db.md).  Hover over a mark for its exact value.\n"
+"\n"
+"Commands:\n"
+"  timemap DB       mean time of each stage along the threads' paths; x = 0 when\n"
+"                   the path enters the core (Figures 12-14, 17-20)\n"
+"  departures DB    up latency + departure wait by departure order of a gred or\n"
+"                   subtree: the slope shows the broadcast's concurrency (Figs 10, 16, 21)\n"
+"  orders DB        arrival order x departure order of a gred, in %% (Table 1)\n"
+"  tree PATHMAP|DB  the tree: hosts, wrappers, threads, proxies (Figures 4, 5, 8)\n"
+"  pap DB           process arrival pattern and elapsed times (Proficz 2018, Fig. 1)\n"
+"  report DB        all of them and DIR/index.html with papanalyze's report\n"
+"\n"
+"Options:\n"
+"  -o, --output F        the SVG (default: standard output); report: the directory\n"
+"                        (default: report/ beside DB)\n"
+"  -b, --bytes N         tuple size (default: the smallest in the database)\n"
+"  -t, --thread T        timemap: draw thread T (repeatable; default: every thread)\n"
+"      --with-arrival-wait  timemap: draw the arrival waits too\n"
+"  -c, --compare DB2     timemap, departures: overlay another configuration\n"
+"                        (repeatable; databases after DB are compared too)\n"
+"  -l, --label NAME      legend name of the next database (DB first, then the\n"
+"                        compared ones; default: the database's directory name)\n"
+"  -w, --wrapper NAME    departures, orders: the gred\n"
+"  -s, --subtree NAME    departures, orders: the subtree rooted at NAME\n"
+"      --tree NAME       tree PATHMAP: which tree (default: the first)\n"
+"      --db DB           tree: colour the wrappers by mean latency from DB\n"
+"  -h, --help            this text\n"
+"Exit status: 0 done, 1 bad input or failure (no partial file), 2 usage error.\n");
+}
+
+typedef struct args {
+    const char *cmd, *output, *tree, *db, *wrapper;
+    const char *inputs[MAX_MODELS];
+    const char *labels[MAX_MODELS];
+    int         ninputs, nlabels, subtree, with_wait;
+    int         threads[MAX_THREADS], nthreads;
+    int64_t     bytes;
+} args_t;
+
+static int parse_int(const char *opt, const char *s, long long max, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < 0 || v > max) {
+        fprintf(stderr, "papviz: %s %s: expected a number from 0 to %lld\n", opt, s, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int add_input(args_t *a, const char *path)
+{
+    if (a->ninputs == MAX_MODELS) {
+        fprintf(stderr, "papviz: at most %d databases\n", MAX_MODELS);
+        return -1;
+    }
+    a->inputs[a->ninputs++] = path;
+    return 0;
+}
+
+/* Parses argv into a; returns 0, or 2 after printing a usage error (-1: --help). */
+static int parse_args(int argc, char **argv, args_t *a)
+{
+    enum { O_WAIT = 256, O_TREE, O_DB };
+    static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' }, { "bytes", required_argument, NULL, 'b' },
+        { "thread", required_argument, NULL, 't' }, { "compare", required_argument, NULL, 'c' },
+        { "label", required_argument, NULL, 'l' }, { "wrapper", required_argument, NULL, 'w' },
+        { "subtree", required_argument, NULL, 's' }, { "tree", required_argument, NULL, O_TREE },
+        { "db", required_argument, NULL, O_DB }, { "help", no_argument, NULL, 'h' },
+        { "with-arrival-wait", no_argument, NULL, O_WAIT }, { NULL, 0, NULL, 0 },
+    };
+    const char *compare[MAX_MODELS];
+    int ncompare = 0, c;
+    long long v;
+
+    a->bytes = -1;
+    while ((c = getopt_long(argc, argv, "o:b:t:c:l:w:s:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': a->output = optarg; break;
+        case 'w': a->wrapper = optarg; a->subtree = 0; break;
+        case 's': a->wrapper = optarg; a->subtree = 1; break;
+        case O_TREE: a->tree = optarg; break;
+        case O_DB: a->db = optarg; break;
+        case O_WAIT: a->with_wait = 1; break;
+        case 'h': return -1;
+        case 'b':
+            if (parse_int("--bytes", optarg, 1ll << 40, &v) != 0)
+                return 2;
+            a->bytes = v;
+            break;
+        case 't':
+            if (parse_int("--thread", optarg, 1 << 30, &v) != 0)
+                return 2;
+            if (a->nthreads == MAX_THREADS) {
+                fprintf(stderr, "papviz: at most %d --thread\n", MAX_THREADS);
+                return 2;
+            }
+            a->threads[a->nthreads++] = (int)v;
+            break;
+        case 'c':
+            if (ncompare == MAX_MODELS - 1) {
+                fprintf(stderr, "papviz: at most %d --compare\n", MAX_MODELS - 1);
+                return 2;
+            }
+            compare[ncompare++] = optarg;
+            break;
+        case 'l':
+            if (a->nlabels == MAX_MODELS) {
+                fprintf(stderr, "papviz: at most %d --label\n", MAX_MODELS);
+                return 2;
+            }
+            a->labels[a->nlabels++] = optarg;
+            break;
+        default:
+            return 2;
+        }
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "papviz: no command given\n");
+        return 2;
+    }
+    a->cmd = argv[optind++];
+    for (; optind < argc; optind++)
+        if (add_input(a, argv[optind]) != 0)
+            return 2;
+    for (int i = 0; i < ncompare; i++)
+        if (add_input(a, compare[i]) != 0)
+            return 2;
+    return 0;
+}
+
+/* ------------------------------------------------------------ the tree */
+
+/* Fills an empty model's tree from tree `name` of a parsed pathmap. */
+static cm_status_t tree_from_pathmap(an_model_t *m, const rt_pathmap_t *pm, const rt_tree_t *t,
+                                     cm_err_t *err)
+{
+    if (an_model_tree_alloc(m, (int)pm->nhosts, (int)t->nnodes, (int)t->nthreads) != CM_OK)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    m->pathmap_path = an_model_strdup(m, pm->path);
+    m->pathmap = an_model_strdup(m, pm->text);
+    m->tree.name = an_model_strdup(m, t->name);
+    for (uint32_t h = 0; h < pm->nhosts; h++)
+        m->tree.hosts[h] = (an_model_host_t){ (int)h, an_model_strdup(m, pm->hosts[h].name), "" };
+    for (uint32_t i = 0; i < t->nnodes; i++) {
+        const rt_node_t *n = &t->nodes[i];
+        an_model_wrapper_t *w = &m->tree.wrappers[i];
+        w->node = (int)i;
+        w->name = an_model_strdup(m, n->name);
+        w->kind_name = rt_node_kind_name(n->kind);
+        w->kind = n->kind == RT_NODE_CORE ? AN_KIND_CORE
+                : n->kind == RT_NODE_GRED ? AN_KIND_GRED : AN_KIND_PROXY;
+        w->host = (int)n->host;
+        w->parent = n->parent == RT_ID_NONE ? -1 : (int)n->parent;
+        w->level = (int)n->depth;
+        w->fanin = (int)rt_node_fanin(n);
+        w->part = "";
+        w->line = (int)n->line;
+    }
+    for (uint32_t i = 0; i < t->nthreads; i++) {
+        const rt_thread_map_t *tm = &t->threads[i];
+        an_model_thread_t *th = &m->tree.threads[i];
+        th->thread = (int)tm->id;
+        th->host = (int)tm->host;
+        th->enter = (int)tm->enter;
+        th->nstages = (int)rt_tree_path_len(t, tm);
+        for (rt_node_id_t n = tm->enter; n != RT_ID_NONE; n = t->nodes[n].parent)
+            th->nproxies += t->nodes[n].kind == RT_NODE_PROXY;
+    }
+    return CM_OK;
+}
+
+static cm_status_t load_pathmap(const args_t *a, an_model_t **m_p, cm_err_t *err)
+{
+    rt_pathmap_t *pm = NULL;
+    if (rt_pathmap_load(a->inputs[0], &pm, err) != CM_OK)
+        return err->status;
+    const rt_tree_t *t = rt_pathmap_tree(pm, a->tree);
+    cm_status_t ret = CM_OK;
+    an_model_t *m = NULL;
+    if (t == NULL)
+        ret = CM_ERR_AT(err, CM_ERR_NAME, a->inputs[0], 0, 0, "no tree called '%s'", a->tree);
+    else if ((m = an_model_create()) == NULL)
+        ret = CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    else
+        ret = tree_from_pathmap(m, pm, t, err);
+    rt_pathmap_destroy(pm);
+    if (ret != CM_OK) {
+        an_model_close(m);
+        return ret;
+    }
+    *m_p = m;
+    return CM_OK;
+}
+
+/* 1 if the two trees have the same wrappers (names, kinds, parents, hosts). */
+static int same_tree(const an_model_tree_t *x, const an_model_tree_t *y)
+{
+    if (x->nwrappers != y->nwrappers || x->nthreads != y->nthreads)
+        return 0;
+    for (int i = 0; i < x->nwrappers; i++) {
+        const an_model_wrapper_t *a = &x->wrappers[i], *b = &y->wrappers[i];
+        if (strcmp(a->name, b->name) != 0 || a->kind != b->kind || a->parent != b->parent
+            || a->host != b->host)
+            return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------- running */
+
+/* Writes through path.tmp and renames (stdout when path is NULL or "-"). */
+typedef cm_status_t draw_fn_t(FILE *out, an_model_t *const *models, int n, const args_t *a,
+                              const viz_opts_t *o, cm_err_t *err);
+
+static cm_status_t write_svg(const char *path, draw_fn_t *draw, an_model_t *const *models,
+                             int n, const args_t *a, const viz_opts_t *o, cm_err_t *err)
+{
+    if (path == NULL || strcmp(path, "-") == 0) {
+        cm_status_t ret = draw(stdout, models, n, a, o, err);
+        if (ret == CM_OK && fflush(stdout) != 0)
+            ret = CM_ERR(err, CM_ERR_IO, "writing standard output: %s", strerror(errno));
+        return ret;
+    }
+    size_t len = strlen(path) + 8;
+    char *tmp = malloc(len);
+    if (tmp == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    snprintf(tmp, len, "%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    cm_status_t ret = out ? draw(out, models, n, a, o, err)
+                          : CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "cannot write: %s",
+                                      strerror(errno));
+    if (out != NULL) {
+        int bad = ferror(out);
+        if ((fclose(out) != 0 || bad) && ret == CM_OK)
+            ret = CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "write failed: %s", strerror(errno));
+        if (ret == CM_OK && rename(tmp, path) != 0)
+            ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot rename %s: %s", tmp,
+                            strerror(errno));
+        if (ret != CM_OK)
+            remove(tmp);
+    }
+    free(tmp);
+    return ret;
+}
+
+static cm_status_t draw_timemap(FILE *out, an_model_t *const *m, int n, const args_t *a,
+                                const viz_opts_t *o, cm_err_t *err)
+{
+    (void)a;
+    return viz_timemap(out, m, n, o, err);
+}
+
+static cm_status_t draw_departures(FILE *out, an_model_t *const *m, int n, const args_t *a,
+                                   const viz_opts_t *o, cm_err_t *err)
+{
+    (void)a;
+    return viz_departures(out, m, n, o, err);
+}
+
+static cm_status_t draw_orders(FILE *out, an_model_t *const *m, int n, const args_t *a,
+                               const viz_opts_t *o, cm_err_t *err)
+{
+    (void)a, (void)n;
+    return viz_orders(out, m[0], o, err);
+}
+
+static cm_status_t draw_pap(FILE *out, an_model_t *const *m, int n, const args_t *a,
+                            const viz_opts_t *o, cm_err_t *err)
+{
+    (void)a, (void)n;
+    return viz_pap(out, m[0], o, err);
+}
+
+static cm_status_t draw_tree(FILE *out, an_model_t *const *m, int n, const args_t *a,
+                             const viz_opts_t *o, cm_err_t *err)
+{
+    (void)n;
+    return viz_tree(out, m[0], a->db != NULL, o, err);
+}
+
+/* What each command needs (inputs: how many databases it takes). */
+typedef struct command {
+    const char *name;
+    draw_fn_t  *draw;
+    int         max_inputs;
+    int         needs_wrapper;
+} command_t;
+
+static const command_t commands[] = {
+    { "timemap",    draw_timemap,    MAX_MODELS, 0 },
+    { "departures", draw_departures, MAX_MODELS, 1 },
+    { "orders",     draw_orders,     1,          1 },
+    { "pap",        draw_pap,        1,          0 },
+    { "tree",       draw_tree,       1,          0 },
+    { "report",     NULL,            1,          0 },
+};
+
+/* Opens the models of a command: databases, or for tree a pathmap/--db. */
+static cm_status_t open_models(const args_t *a, an_model_t **models, int *n, cm_err_t *err)
+{
+    *n = 0;
+    if (strcmp(a->cmd, "tree") == 0) {
+        const char *src = a->ninputs ? a->inputs[0] : a->db;
+        an_model_t *shape = NULL;
+        cm_status_t ret = an_is_database(src) ? an_model_open(src, &shape, err)
+                                              : load_pathmap(a, &shape, err);
+        if (ret != CM_OK || a->db == NULL || src == a->db) {
+            models[(*n)++] = shape;
+            return ret == CM_OK ? CM_OK : (*n = 0, ret);
+        }
+        models[(*n)++] = shape;
+        if (an_model_open(a->db, &models[*n], err) != CM_OK)
+            return err->status;
+        (*n)++;
+        if (!same_tree(&shape->tree, &models[1]->tree))
+            return CM_ERR_AT(err, CM_ERR_MISMATCH, a->db, 0, 0, "its tree is not the tree of "
+                             "%s (trace another run, or drop --db)", src);
+        models[0] = models[1];          /* draw the database's tree, same shape */
+        models[1] = shape;
+        return CM_OK;
+    }
+    for (int i = 0; i < a->ninputs; i++) {
+        if (an_model_open(a->inputs[i], &models[i], err) != CM_OK)
+            return err->status;
+        *n = i + 1;
+    }
+    return CM_OK;
+}
+
+/* Checks the arguments against what the command takes; 0 or 2. */
+static int check_args(const args_t *a, const command_t *c)
+{
+    int inputs_ok = strcmp(c->name, "tree") == 0 ? a->ninputs <= 1 && (a->ninputs || a->db)
+                                                 : a->ninputs >= 1 && a->ninputs <= c->max_inputs;
+    if (!inputs_ok) {
+        fprintf(stderr, "papviz %s: %s\n", c->name, a->ninputs == 0 ? "no database given"
+                : c->max_inputs == 1 ? "give one database (only timemap and departures compare)"
+                : "too many databases");
+        return 2;
+    }
+    if (c->needs_wrapper && a->wrapper == NULL) {
+        fprintf(stderr, "papviz %s: give --wrapper NAME or --subtree NAME\n", c->name);
+        return 2;
+    }
+    if (a->nlabels > a->ninputs) {
+        fprintf(stderr, "papviz: more --label than databases\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* papviz report: the text report into memory, then viz_report. */
+static cm_status_t run_report(const args_t *a, an_model_t *m, cm_err_t *err)
+{
+    char *text = NULL, dir[4096];
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    an_report_opts_t ropts = { .format = AN_FMT_TEXT, .thread = -1 };
+    if (mem == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    cm_status_t ret = an_report(a->inputs[0], &ropts, mem, err);
+    fclose(mem);
+    if (a->output != NULL) {
+        snprintf(dir, sizeof dir, "%s", a->output);
+    } else {
+        const char *slash = strrchr(a->inputs[0], '/');
+        snprintf(dir, sizeof dir, "%.*sreport", slash ? (int)(slash - a->inputs[0] + 1) : 0,
+                 a->inputs[0]);
+    }
+    if (ret == CM_OK)
+        ret = viz_report(dir, m, text, err);
+    if (ret == CM_OK)
+        printf("Report: %s/index.html\n", dir);
+    free(text);
+    return ret;
+}
+
+int main(int argc, char **argv)
+{
+    args_t a = { 0 };
+    an_model_t *models[MAX_MODELS] = { 0 };
+    int nmodels = 0, rc = parse_args(argc, argv, &a);
+    cm_err_t err;
+
+    cm_err_clear(&err);
+    if (rc != 0) {
+        usage(rc < 0 ? stdout : stderr);
+        return rc < 0 ? 0 : 2;
+    }
+    const command_t *c = NULL;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(a.cmd, commands[i].name) == 0)
+            c = &commands[i];
+    if (c == NULL) {
+        fprintf(stderr, "papviz: unknown command '%s' (papviz --help lists them)\n", a.cmd);
+        return 2;
+    }
+    if (check_args(&a, c) != 0)
+        return 2;
+    viz_opts_t o = {
+        .bytes = a.bytes, .threads = a.threads, .nthreads = a.nthreads,
+        .with_arrival_wait = a.with_wait, .wrapper = a.wrapper, .subtree = a.subtree,
+        .labels = a.nlabels ? a.labels : NULL,
+    };
+    cm_status_t ret = open_models(&a, models, &nmodels, &err);
+    if (ret == CM_OK && c->draw == NULL)
+        ret = run_report(&a, models[0], &err);
+    else if (ret == CM_OK)
+        ret = write_svg(a.output, c->draw, models, strcmp(a.cmd, "tree") ? nmodels : 1, &a,
+                        &o, &err);
+    if (ret != CM_OK)
+        cm_err_print(stderr, "papviz: ", &err);
+    for (int i = 0; i < nmodels; i++)
+        an_model_close(models[i]);
+    return ret == CM_OK ? 0 : 1;
+}

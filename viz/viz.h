@@ -1,0 +1,66 @@
+/*
+ * viz.h - papviz's charts: each writes one SVG document from analyze's model
+ * (analyze/api/an_model.h).  Layout only: no SQL, no metric maths beyond
+ * placing the model's numbers (sums of stage means along a path, scaling).
+ *
+ * Every function writes a complete document to `out` and returns CM_OK, or
+ * an error in err (unknown wrapper or thread, no data for the tuple size)
+ * before writing anything.  Models are borrowed; the on-demand an_model_*
+ * loaders may be called on them.
+ */
+#ifndef VIZ_H
+#define VIZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "../analyze/api/an_model.h"
+
+typedef struct viz_opts {
+    int64_t     bytes;              /* tuple size; < 0: the smallest in the first model */
+    const int  *threads;            /* thread numbers to draw; NULL / 0: all */
+    int         nthreads;
+    int         with_arrival_wait;  /* timemap: draw arrival waits */
+    const char *wrapper;            /* departures, orders: the gred */
+    int         subtree;            /* departures, orders: the subtree rooted at wrapper */
+    const char *const *labels;      /* a label per model (legend); NULL: derived from paths */
+} viz_opts_t;
+
+/* Timemap (paper Figures 12-14, 17-20): x = mean time relative to entering
+ * the core, y = the stages of the path; one polyline per thread and model.
+ * models[1..] are --compare configurations. */
+cm_status_t viz_timemap(FILE *out, an_model_t *const *models, int nmodels,
+                        const viz_opts_t *o, cm_err_t *err);
+
+/* Up latency plus departure wait by departure order (Figures 10, 16, 21),
+ * one curve per model; o->wrapper names the gred (or subtree root). */
+cm_status_t viz_departures(FILE *out, an_model_t *const *models, int nmodels,
+                           const viz_opts_t *o, cm_err_t *err);
+
+/* Arrival order x departure order heat map of one gred (Table 1). */
+cm_status_t viz_orders(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *err);
+
+/* The tree: hosts as boxes, wrappers as ovals, threads as circles, proxies
+ * on the links that cross hosts (Figures 4, 5, 8).  With with_latency and a
+ * model that has statistics, wrappers are coloured by mean latency. */
+cm_status_t viz_tree(FILE *out, an_model_t *m, int with_latency, const viz_opts_t *o,
+                     cm_err_t *err);
+
+/* Process arrival pattern (Proficz 2018, Figure 1) and the distribution of
+ * the operations' average elapsed time. */
+cm_status_t viz_pap(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *err);
+
+/* Writes DIR/index.html (created if needed) showing every chart of one
+ * database with its text report (`report_text`, from an_report; may be
+ * NULL), and the SVGs it shows: tree.svg, and per tuple size B
+ * timemap-B.svg, timemap-ends-B.svg (fastest and slowest thread),
+ * departures-B.svg (whole tree), pap-B.svg, and per gred with fan-in > 1
+ * orders-nN-B.svg and departures-nN-B.svg (N = node).  Each file is written
+ * to a temporary name and renamed, so a failure leaves no partial file. */
+cm_status_t viz_report(const char *dir, an_model_t *m, const char *report_text,
+                       cm_err_t *err);
+
+/* A short label for a model: the database's directory name, or the path. */
+const char *viz_model_label(const an_model_t *m, const viz_opts_t *o, int i, char *buf,
+                            size_t len);
+
+#endif /* VIZ_H */

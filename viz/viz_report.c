@@ -1,0 +1,288 @@
+/*
+ * viz_report.c - one page with every picture of a database: `papviz report`.
+ *
+ * Writes the SVGs of viz.h into a directory and an index.html that shows
+ * them (as <object>s, so their tooltips work) next to papanalyze's text
+ * report.  The page is static: no script, no network, opens from file://.
+ * Every file is written to DIR/.NAME.tmp and renamed, so an interrupted run
+ * leaves the previous file or the new one, never half of one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "viz.h"
+#include "viz_svg.h"
+
+#define PATH_MAX_LEN 4096
+
+const char *viz_model_label(const an_model_t *m, const viz_opts_t *o, int i, char *buf,
+                            size_t len)
+{
+    if (o != NULL && o->labels != NULL && o->labels[i] != NULL) {
+        snprintf(buf, len, "%s", o->labels[i]);
+        return buf;
+    }
+    /* out/split4/traces.db -> "split4"; out/x.db -> "x" */
+    const char *path = m->db, *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (strcmp(base, "traces.db") == 0 && slash != NULL) {
+        const char *start = slash;
+        while (start > path && start[-1] != '/')
+            start--;
+        snprintf(buf, len, "%.*s", (int)(slash - start), start);
+    } else {
+        size_t n = strlen(base);
+        if (n > 3 && strcmp(base + n - 3, ".db") == 0)
+            n -= 3;
+        snprintf(buf, len, "%.*s", (int)n, base);
+    }
+    if (buf[0] == '\0')
+        snprintf(buf, len, "%s", path);
+    return buf;
+}
+
+/* One chart of the report: which function, and its options. */
+typedef enum { R_TREE, R_TIMEMAP, R_DEPARTURES, R_ORDERS, R_PAP } chart_t;
+
+static cm_status_t draw(FILE *out, chart_t chart, an_model_t *m, const viz_opts_t *o,
+                        cm_err_t *err)
+{
+    an_model_t *const models[1] = { m };
+    switch (chart) {
+    case R_TREE:       return viz_tree(out, m, m->nsizes > 0, o, err);
+    case R_TIMEMAP:    return viz_timemap(out, models, 1, o, err);
+    case R_DEPARTURES: return viz_departures(out, models, 1, o, err);
+    case R_ORDERS:     return viz_orders(out, m, o, err);
+    case R_PAP:        return viz_pap(out, m, o, err);
+    }
+    return CM_ERR(err, CM_ERR_INVALID, "unknown chart %d", (int)chart);
+}
+
+/* Writes dir/name through a temporary file, drawn by `chart`. */
+static cm_status_t write_file(const char *dir, const char *name, chart_t chart,
+                              an_model_t *m, const viz_opts_t *o, cm_err_t *err)
+{
+    char path[PATH_MAX_LEN], tmp[PATH_MAX_LEN];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path
+        || (size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name) >= sizeof tmp)
+        return CM_ERR_AT(err, CM_ERR_INVALID, dir, 0, 0, "path too long");
+    FILE *out = fopen(tmp, "w");
+    if (out == NULL)
+        return CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "cannot write: %s", strerror(errno));
+    cm_status_t ret = draw(out, chart, m, o, err);
+    int bad = ferror(out);
+    if (fclose(out) != 0 || bad) {
+        if (ret == CM_OK)
+            ret = CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "write failed: %s", strerror(errno));
+    }
+    if (ret == CM_OK && rename(tmp, path) != 0)
+        ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot rename %s: %s", tmp,
+                        strerror(errno));
+    if (ret != CM_OK)
+        remove(tmp);
+    return ret;
+}
+
+/* ------------------------------------------------------------ the page */
+
+static const char page_css[] =
+    "body{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;margin:24px;color:#222;"
+    "max-width:1300px}\n"
+    "h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}\n"
+    "h3{font-size:15px}\n"
+    "object{display:block;margin:8px 0 20px 0;max-width:100%}\n"
+    "pre{background:#f6f6f6;padding:12px;font-size:12px;overflow-x:auto}\n"
+    "dt{font-weight:bold}dd{margin:0 0 6px 16px;font-family:monospace}\n"
+    "p.note{color:#555}\n";
+
+static void esc(FILE *out, const char *s)
+{
+    viz_svg_escape(out, s);
+}
+
+static void object(FILE *out, const char *file, const char *caption)
+{
+    fputs("<h3>", out);
+    esc(out, caption);
+    fprintf(out, "</h3>\n<object type=\"image/svg+xml\" data=\"%s\">%s</object>\n",
+            file, file);
+}
+
+static void page_head(FILE *out, const an_model_t *m)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>"
+          "paptree report: ", out);
+    esc(out, m->trace);
+    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>paptree report</h1>\n"
+            "<dl>\n<dt>trace</dt><dd>", page_css);
+    esc(out, m->trace);
+    fputs("</dd>\n<dt>pathmap</dt><dd>", out);
+    esc(out, m->pathmap_path);
+    fputs(" (tree ", out);
+    esc(out, m->tree.name);
+    fputs(")</dd>\n<dt>command</dt><dd>", out);
+    esc(out, m->command);
+    fputs("</dd>\n<dt>database</dt><dd>", out);
+    esc(out, m->db);
+    fputs("</dd>\n</dl>\n<p class=\"note\">Hover over any mark for its exact value. Times are"
+          " means over the operations in the statistics (see docs/analysis-db.md).</p>\n", out);
+}
+
+/* The fastest and slowest thread of a size, by mean time per allreduce. */
+static int ends(const an_model_t *m, const an_model_size_t *sz, int out[2])
+{
+    int lo = -1, hi = -1;
+    for (int i = 0; i < m->tree.nthreads; i++) {
+        if (sz->paths[i].total.n == 0)
+            continue;
+        if (lo < 0 || sz->paths[i].total.mean < sz->paths[lo].total.mean)
+            lo = i;
+        if (hi < 0 || sz->paths[i].total.mean > sz->paths[hi].total.mean)
+            hi = i;
+    }
+    if (lo < 0)
+        return 0;
+    out[0] = m->tree.threads[lo].thread;
+    out[1] = m->tree.threads[hi].thread;
+    return lo == hi ? 1 : 2;
+}
+
+/* Writes one chart and shows it on the page. */
+static cm_status_t emit(FILE *page, const char *dir, an_model_t *m, const viz_opts_t *o,
+                        chart_t chart, const char *name, const char *caption, cm_err_t *err)
+{
+    cm_status_t ret = write_file(dir, name, chart, m, o, err);
+    if (ret == CM_OK)
+        object(page, name, caption);
+    return ret;
+}
+
+/* The per-gred charts of one size, folded away under <details>. */
+static cm_status_t report_greds(FILE *page, const char *dir, an_model_t *m, int64_t bytes,
+                                cm_err_t *err)
+{
+    viz_opts_t o = { .bytes = bytes };
+    char name[2][96], cap[160];
+    cm_status_t ret = CM_OK;
+
+    fputs("<details><summary>Every gred: arrival x departure orders, departures</summary>\n",
+          page);
+    for (int n = 0; n < m->tree.nwrappers && ret == CM_OK; n++) {
+        const an_model_wrapper_t *w = &m->tree.wrappers[n];
+        if (w->kind != AN_KIND_GRED || w->fanin < 2)
+            continue;
+        o.wrapper = w->name;
+        snprintf(name[0], sizeof name[0], "orders-n%d-%lld.svg", n, (long long)bytes);
+        snprintf(name[1], sizeof name[1], "departures-n%d-%lld.svg", n, (long long)bytes);
+        snprintf(cap, sizeof cap, "gred %s", w->name);
+        ret = emit(page, dir, m, &o, R_ORDERS, name[0], cap, err);
+        if (ret == CM_OK)
+            ret = emit(page, dir, m, &o, R_DEPARTURES, name[1], cap, err);
+    }
+    fputs("</details>\n", page);
+    return ret;
+}
+
+/* Writes the charts of one tuple size and their part of the page. */
+static cm_status_t report_size(FILE *page, const char *dir, an_model_t *m,
+                               const an_model_size_t *sz, cm_err_t *err)
+{
+    long long b = (long long)sz->bytes;
+    viz_opts_t o = { .bytes = sz->bytes };
+    char name[4][96];
+    int two[2];
+    cm_status_t ret;
+
+    snprintf(name[0], sizeof name[0], "timemap-%lld.svg", b);
+    snprintf(name[1], sizeof name[1], "timemap-ends-%lld.svg", b);
+    snprintf(name[2], sizeof name[2], "departures-%lld.svg", b);
+    snprintf(name[3], sizeof name[3], "pap-%lld.svg", b);
+    fprintf(page, "<h2 id=\"s%lld\">%lld-byte tuples (%lld operations)</h2>\n", b, b,
+            (long long)sz->ops_used);
+    ret = emit(page, dir, m, &o, R_TIMEMAP, name[0], "Timemap: every thread, no arrival waits",
+               err);
+    o.nthreads = ends(m, sz, two);
+    o.threads = two;
+    if (ret == CM_OK && o.nthreads > 0)
+        ret = emit(page, dir, m, &o, R_TIMEMAP, name[1],
+                   "Timemap: the fastest and the slowest thread", err);
+    o.threads = NULL;
+    o.nthreads = 0;
+    o.subtree = 1;
+    for (int n = 0; n < m->tree.nwrappers; n++)
+        if (m->tree.wrappers[n].kind == AN_KIND_CORE)
+            o.wrapper = m->tree.wrappers[n].name;
+    if (ret == CM_OK && o.wrapper != NULL)
+        ret = emit(page, dir, m, &o, R_DEPARTURES, name[2],
+                   "Up latency and departure wait of the whole tree", err);
+    if (ret == CM_OK)
+        ret = emit(page, dir, m, &o, R_PAP, name[3], "Process arrival pattern and elapsed time",
+                   err);
+    if (ret == CM_OK)
+        ret = report_greds(page, dir, m, sz->bytes, err);
+    return ret;
+}
+
+static cm_status_t make_dir(const char *dir, cm_err_t *err)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0
+                                  && S_ISDIR(st.st_mode)))
+        return CM_OK;
+    return CM_ERR_AT(err, CM_ERR_IO, dir, 0, 0, "cannot create the directory: %s",
+                     errno == EEXIST ? "a file has that name" : strerror(errno));
+}
+
+static cm_status_t write_page(FILE *page, const char *dir, an_model_t *m,
+                              const char *report_text, cm_err_t *err)
+{
+    viz_opts_t o = { .bytes = -1 };
+    cm_status_t ret;
+
+    page_head(page, m);
+    if ((ret = write_file(dir, "tree.svg", R_TREE, m, &o, err)) != CM_OK)
+        return ret;
+    object(page, "tree.svg", m->nsizes > 0 ? "The tree, wrappers coloured by mean latency"
+                                           : "The tree");
+    for (int i = 0; i < m->nsizes; i++)
+        if ((ret = report_size(page, dir, m, &m->sizes[i], err)) != CM_OK)
+            return ret;
+    if (report_text != NULL) {
+        fputs("<h2 id=\"report\">Report (papanalyze)</h2>\n<pre>", page);
+        esc(page, report_text);
+        fputs("</pre>\n", page);
+    }
+    fputs("</body>\n</html>\n", page);
+    return CM_OK;
+}
+
+cm_status_t viz_report(const char *dir, an_model_t *m, const char *report_text,
+                       cm_err_t *err)
+{
+    char path[PATH_MAX_LEN], tmp[PATH_MAX_LEN];
+    if (m->nsizes == 0)
+        return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "no operations in the statistics:"
+                         " nothing to draw (run papanalyze with a smaller --skip)");
+    if (make_dir(dir, err) != CM_OK)
+        return err->status;
+    if ((size_t)snprintf(path, sizeof path, "%s/index.html", dir) >= sizeof path
+        || (size_t)snprintf(tmp, sizeof tmp, "%s/.index.html.tmp", dir) >= sizeof tmp)
+        return CM_ERR_AT(err, CM_ERR_INVALID, dir, 0, 0, "path too long");
+    FILE *page = fopen(tmp, "w");
+    if (page == NULL)
+        return CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "cannot write: %s", strerror(errno));
+    cm_status_t ret = write_page(page, dir, m, report_text, err);
+    int bad = ferror(page);
+    if (fclose(page) != 0 || bad) {
+        if (ret == CM_OK)
+            ret = CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "write failed");
+    }
+    if (ret == CM_OK && rename(tmp, path) != 0)
+        ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot rename: %s", strerror(errno));
+    if (ret != CM_OK)
+        remove(tmp);
+    return ret;
+}
