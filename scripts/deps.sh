@@ -6,8 +6,10 @@
 # anyone else it prints the command to run and fails.  Safe to run again.
 set -eu
 
+# libxml2-utils (xmllint), chromium and python3 (reads its PNG) check papviz's
+# SVG and HTML in the tests.
 PKGS="openmpi-bin libopenmpi-dev libotf2-trace-dev libopen-trace-format2-dev
-otf2-tools libsqlite3-dev sqlite3 pkg-config"
+otf2-tools libsqlite3-dev sqlite3 pkg-config libxml2-utils chromium python3"
 
 # Prints the packages of $PKGS that are not installed, space-separated.
 missing() {

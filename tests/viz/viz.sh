@@ -1,0 +1,202 @@
+#!/bin/sh
+# viz.sh - bin/papviz on small synthetic databases.
+#
+#   sh tests/viz/viz.sh            (from the repository root, after make)
+#   RECORD=1 sh tests/viz/viz.sh   refresh tests/viz/expected/ (then LOOK at
+#                                  the pictures and review the diff)
+#
+# The databases come from build/tests/synth_trace (hand-chosen timestamps,
+# tests/analyze/synthetic.sh checks every number in them) through papanalyze.
+# Checks, in order:
+#   1. every chart of both scenarios is valid XML/SVG (xmllint) and identical
+#      to its golden file in tests/viz/expected/ (deterministic output);
+#   2. tooltips carry the exact values worked out by hand below;
+#   3. a wrapper and a host whose names carry markup are escaped everywhere;
+#   4. bad input: clear errors, exit 1 or 2, no partial or clobbered output;
+#   5. papviz report's index.html, rendered by headless Chromium, is not blank.
+# Stops at the first failure.
+set -eu
+. tests/mpi/lib.sh
+
+PAPVIZ=${PAPVIZ:-bin/papviz}
+PAPANALYZE=${PAPANALYZE:-bin/papanalyze}
+SYNTH_TRACE=${SYNTH_TRACE:-build/tests/synth_trace}
+EXPECTED=tests/viz/expected
+# A fixed directory, not mktemp: the charts' titles name the trace, and the
+# golden files must not depend on a random path.
+W=build/viz-test
+
+for prog in "$PAPVIZ" "$PAPANALYZE" "$SYNTH_TRACE"; do
+    [ -x "$prog" ] || fail "$prog is not built (run make first)"
+done
+for tool in xmllint sqlite3; do
+    command -v $tool >/dev/null 2>&1 || fail "$tool is not installed (make deps)"
+done
+rm -rf "$W"
+mkdir -p "$W"
+
+for s in gred3 chain; do
+    "$SYNTH_TRACE" --pathmap-out "$W/$s.pathmap" "$s" "$W/$s" > /dev/null
+    "$PAPANALYZE" -q --skip 0 "$W/$s/traces.otf2"
+done
+G=$W/gred3/traces.db
+C=$W/chain/traces.db
+
+# ---- 1. every chart: valid, deterministic, as recorded -----------------------
+# name | arguments (word-split; no spaces inside an argument)
+cat > "$W/charts" <<EOF
+gred3-timemap|timemap $G
+gred3-timemap-wait|timemap $G --with-arrival-wait --thread 0 --thread 4
+gred3-timemap-compare|timemap $G --compare $C --thread 0 --label gred3 --label chain
+gred3-departures-top|departures $G --wrapper top
+gred3-departures-root|departures $G --subtree root
+gred3-orders-g0|orders $G --wrapper g0
+gred3-orders-root|orders $G --subtree root
+gred3-tree|tree $W/gred3.pathmap
+gred3-tree-db|tree --db $G
+gred3-pap|pap $G
+chain-timemap|timemap $C
+chain-departures-c|departures $C --subtree c
+chain-tree|tree $W/chain.pathmap
+chain-pap|pap $C
+EOF
+mkdir -p "$W/svg"
+[ "${RECORD:-0}" = 1 ] && mkdir -p "$EXPECTED"
+while IFS='|' read -r name args; do
+    # shellcheck disable=SC2086 # word splitting of $args is wanted
+    "$PAPVIZ" $args -o "$W/svg/$name.svg" || fail "papviz $args"
+    xmllint --noout "$W/svg/$name.svg" || fail "$name.svg is not well-formed XML"
+    # shellcheck disable=SC2086
+    "$PAPVIZ" $args > "$W/svg/$name.again.svg" || fail "papviz $args (stdout)"
+    cmp -s "$W/svg/$name.svg" "$W/svg/$name.again.svg" || fail "$name: two runs differ"
+    grep -q '<title>' "$W/svg/$name.svg" || fail "$name.svg has no tooltip"
+    if [ "${RECORD:-0}" = 1 ]; then
+        cp "$W/svg/$name.svg" "$EXPECTED/$name.svg"
+    else
+        [ -f "$EXPECTED/$name.svg" ] || fail "no golden file $EXPECTED/$name.svg (RECORD=1)"
+        diff -u "$EXPECTED/$name.svg" "$W/svg/$name.svg" > "$W/diff" \
+            || { head -40 "$W/diff" >&2; fail "$name.svg differs from its golden file"; }
+    fi
+done < "$W/charts"
+[ "${RECORD:-0}" = 1 ] && echo "viz.sh: recorded $EXPECTED; look at them before committing"
+
+# Every data mark has its tooltip: each <g> opens with a <title>.
+for f in "$W"/svg/*.svg; do
+    n=$(grep -c '<g' "$f" || true)
+    t=$(grep -c '<g[^>]*><title>' "$f" || true)
+    [ "$n" = "$t" ] || fail "$f: $n groups, only $t start with a tooltip"
+done
+
+# ---- 2. values worked out by hand -------------------------------------------
+# has FILE TEXT: TEXT (a fixed string, may span lines) is in FILE.
+has() {
+    case "$(cat "$1")" in
+    *"$2"*) ;;
+    *) fail "$(basename "$1"): expected to find: $2" ;;
+    esac
+}
+. tests/viz/hand.sh
+
+# ---- 3. names with markup are escaped ----------------------------------------
+E=$W/evil/traces.db
+mkdir -p "$W/evil"
+cp "$G" "$E"
+sqlite3 "$E" "UPDATE wrappers SET name = '<script>alert(1)</script>' WHERE node = 2;
+              UPDATE hosts SET name = 'A&B\"<i>' WHERE host = 0;
+              UPDATE meta SET value = '</title><script>x</script>' WHERE key = 'pathmap_path'"
+# evil ARGS...: papviz on the escaping database writes valid, inert SVG.
+evil() {
+    "$PAPVIZ" "$@" -o "$W/evil/x.svg" || fail "papviz $* on the escaping database"
+    xmllint --noout "$W/evil/x.svg" || fail "papviz $1: markup in a name broke the XML"
+    ! grep -q '<script' "$W/evil/x.svg" || fail "papviz $1: a name injected <script>"
+    ! grep -q '<i>' "$W/evil/x.svg" || fail "papviz $1: a host name injected <i>"
+}
+evil timemap "$E"
+evil departures "$E" --wrapper top
+evil orders "$E" --wrapper '<script>alert(1)</script>'
+evil tree --db "$E"
+evil pap "$E"
+has "$W/evil/x.svg" '&lt;/title&gt;&lt;script&gt;x&lt;/script&gt;'   # pap: the pathmap path
+"$PAPVIZ" tree --db "$E" -o "$W/evil/tree.svg"
+has "$W/evil/tree.svg" '&lt;script&gt;alert(1)&lt;/script&gt;'
+has "$W/evil/tree.svg" 'A&amp;B&quot;&lt;i&gt;'
+"$PAPVIZ" report "$E" -o "$W/evil/report" > /dev/null || fail "papviz report (escaping)"
+for f in "$W"/evil/report/*.svg; do
+    xmllint --noout "$f" || fail "$f: not well-formed"
+done
+xmllint --html --noout "$W/evil/report/index.html" 2> "$W/evil/html.err" || :
+! grep -qi '<script' "$W"/evil/report/* || fail "report: a name injected <script>"
+
+# ---- 4. bad input -------------------------------------------------------------
+# usage errors exit 2
+expect_rc() {
+    want=$1; shift
+    set +e
+    timeout 60 "$@" > "$W/out" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" = "$want" ] || { cat "$W/out" >&2; fail "exit $rc, expected $want: $*"; }
+}
+expect_rc 2 "$PAPVIZ"
+expect_rc 2 "$PAPVIZ" frobnicate "$G"
+expect_rc 2 "$PAPVIZ" timemap
+expect_rc 2 "$PAPVIZ" orders "$G"                          # no --wrapper
+expect_rc 2 "$PAPVIZ" orders "$G" "$G" --wrapper g0         # one database only
+expect_rc 2 "$PAPVIZ" timemap "$G" --bytes x
+expect_rc 2 "$PAPVIZ" timemap "$G" --thread -1
+expect_rc 2 "$PAPVIZ" timemap "$G" --label a --label b
+expect_rc 0 "$PAPVIZ" --help
+has "$W/out" "usage: papviz"
+# bad input exits 1 with "papviz: PATH: error: ..."
+expect_rc 1 "$PAPVIZ" timemap "$W/nonexistent.db"
+has "$W/out" "papviz: $W/nonexistent.db: error: cannot open the database"
+printf 'host a\n' > "$W/text.db"
+expect_rc 1 "$PAPVIZ" timemap "$W/text.db"
+has "$W/out" "error: not a papanalyze database"
+expect_rc 1 "$PAPVIZ" timemap "$G" --thread 9
+has "$W/out" "thread 9"
+expect_rc 1 "$PAPVIZ" timemap "$G" --bytes 8
+has "$W/out" "8"
+expect_rc 1 "$PAPVIZ" orders "$G" --wrapper nosuch
+has "$W/out" "nosuch"
+expect_rc 1 "$PAPVIZ" orders "$G" --wrapper p1               # a proxy has no orders
+has "$W/out" "not a gred"
+expect_rc 1 "$PAPVIZ" departures "$G" --wrapper g0 --compare "$C"   # chain has no g0
+has "$W/out" "g0"
+expect_rc 1 "$PAPVIZ" tree "$W/chain.pathmap" --db "$G"      # another tree
+has "$W/out" "not the tree of"
+printf 'host a\ntree t\nfrob x\n' > "$W/bad.pathmap"
+expect_rc 1 "$PAPVIZ" tree "$W/bad.pathmap"
+has "$W/out" "$W/bad.pathmap:3:1: error:"
+# a failure leaves an existing output as it was, and no temporary file
+echo keep > "$W/keep.svg"
+expect_rc 1 "$PAPVIZ" orders "$G" --wrapper nosuch -o "$W/keep.svg"
+[ "$(cat "$W/keep.svg")" = keep ] || fail "a failed papviz clobbered its -o file"
+[ ! -e "$W/keep.svg.tmp" ] || fail "a failed papviz left keep.svg.tmp"
+echo file > "$W/afile"
+expect_rc 1 "$PAPVIZ" report "$G" -o "$W/afile"
+has "$W/out" "$W/afile"
+# a database whose statistics are empty (every operation skipped)
+"$PAPANALYZE" -q --skip 5 -o "$W/empty.db" "$W/gred3/traces.otf2"
+expect_rc 1 "$PAPVIZ" timemap "$W/empty.db"
+expect_rc 1 "$PAPVIZ" report "$W/empty.db" -o "$W/empty-report"
+has "$W/out" "no operation left after --skip"
+expect_rc 0 "$PAPVIZ" tree "$W/empty.db" -o "$W/empty-tree.svg"   # the tree needs no statistics
+
+# ---- 5. the report page in headless Chromium ----------------------------------
+"$PAPVIZ" report "$G" -o "$W/report" > "$W/out" || fail "papviz report"
+has "$W/out" "Report: $W/report/index.html"
+for f in $(sed -n 's/.*data="\([^"]*\)".*/\1/p' "$W/report/index.html"); do
+    [ -s "$W/report/$f" ] || fail "index.html shows $f, which was not written"
+    xmllint --noout "$W/report/$f" || fail "report/$f is not well-formed"
+done
+has "$W/report/index.html" "Stages of thread"              # the text report is on the page
+sh tests/viz/screenshot.sh "$W/report/index.html" "$W/shot.png" 1200 1600
+python3 tests/viz/png_check.py "$W/shot.png" 2 16 || fail "the report page renders blank"
+# the checker can fail: an empty page is blank
+printf '<!DOCTYPE html><html><body></body></html>\n' > "$W/blank.html"
+sh tests/viz/screenshot.sh "$W/blank.html" "$W/blank.png" 400 300
+if python3 tests/viz/png_check.py "$W/blank.png" 2 16 2> /dev/null; then
+    fail "png_check.py accepts a blank page"
+fi
+echo "viz.sh: ok"
