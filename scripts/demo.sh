@@ -4,8 +4,9 @@
 # the native MPI_Allreduce baseline with as many contributors, so the two
 # lines can be compared, and last papanalyze: the trace into
 # out/demo/trace/traces.db (docs/analysis-db.md) and the report of the paper's
-# tables, also saved as out/demo/report.{txt,csv,json}.  Output goes to
-# out/demo/.  The SVGs come with papviz (next issue).
+# tables, also saved as out/demo/report.{txt,csv,json}; last papviz: every
+# picture as SVG and out/demo/report/index.html showing them with the report.
+# Output goes to out/demo/.
 set -eu
 cd "$(dirname "$0")/.."
 PATHMAP=${PATHMAP:-pathmaps/demo.pathmap}
@@ -41,3 +42,9 @@ echo "Database: $out/trace/traces.db (sqlite3 $out/trace/traces.db; docs/analysi
 echo
 echo "== bin/papanalyze $out/trace/traces.otf2   (the report, also in $out/report.txt)"
 cat "$out/report.txt"
+echo
+echo "== bin/papviz report $out/trace/traces.db -o $out/report   (the pictures)"
+bin/papviz report "$out/trace/traces.db" -o "$out/report"
+ls "$out/report"
+echo "Open $out/report/index.html in a browser (hover over a mark for its value)."
+echo "Report: $(pwd)/$out/report/index.html"

@@ -28,7 +28,12 @@ expect_count "$tmp/demo" 1 "Trace: out/demo/trace/traces.otf2"
 # ... analysed, ending with the report (4- and 256-byte tuples), saved in three formats
 expect_count "$tmp/demo" 1 "Database: out/demo/trace/traces.db"
 expect_count "$tmp/demo" 2 "Stages of thread"
-tail -1 "$tmp/demo" | grep -q "ops imbalanced" || { tail -5 "$tmp/demo" >&2; fail "demo does not end with the report"; }
+expect_count "$tmp/demo" 1 "ops imbalanced"          # the text report
+# ... and ends with the pictures: the path of the report page, which exists.
+tail -1 "$tmp/demo" | grep -q "^Report: $(pwd)/out/demo/report/index.html$" \
+  || { tail -5 "$tmp/demo" >&2; fail "demo does not end with the report page's path"; }
+[ -s out/demo/report/index.html ] && [ -s out/demo/report/timemap-4.svg ] \
+  && [ -s out/demo/report/tree.svg ] || fail "demo wrote no report page or SVGs"
 for f in report.txt report.csv report.json; do [ -s "out/demo/$f" ] || fail "demo wrote no $f"; done
 # The README's papanalyze commands left a database with the user's loop's thread.
 [ "$(sqlite3 out/split/traces.db "SELECT COUNT(*) FROM threads WHERE thread = 5")" = 1 ] \
@@ -39,7 +44,8 @@ otf2-print out/split/traces.otf2 > "$tmp/print" 2> "$tmp/print.err" || fail "otf
 expect_count "$tmp/print" 1 "ENTER"
 
 # Every program answers --help with its usage and exit 0.
-for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze bin/otf2-readbench; do
+for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze bin/otf2-readbench \
+         bin/papviz; do
   "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
   expect_count "$tmp/help" 1 "usage:"
 done
