@@ -247,39 +247,32 @@ static int same_tree(const an_model_tree_t *x, const an_model_tree_t *y)
 
 /* ------------------------------------------------------------- running */
 
-/* Writes through path.tmp and renames (stdout when path is NULL or "-"). */
+/* Draws one chart of a command into out. */
 typedef cm_status_t draw_fn_t(FILE *out, an_model_t *const *models, int n, const args_t *a,
                               const viz_opts_t *o, cm_err_t *err);
 
-static cm_status_t write_svg(const char *path, draw_fn_t *draw, an_model_t *const *models,
-                             int n, const args_t *a, const viz_opts_t *o, cm_err_t *err)
+typedef struct job {
+    draw_fn_t         *draw;
+    an_model_t *const *models;
+    int                n;
+    const args_t      *a;
+    const viz_opts_t  *o;
+} job_t;
+
+static cm_status_t write_job(FILE *out, void *ctx, cm_err_t *err)
 {
-    if (path == NULL || strcmp(path, "-") == 0) {
-        cm_status_t ret = draw(stdout, models, n, a, o, err);
-        if (ret == CM_OK && fflush(stdout) != 0)
-            ret = CM_ERR(err, CM_ERR_IO, "writing standard output: %s", strerror(errno));
-        return ret;
-    }
-    size_t len = strlen(path) + 8;
-    char *tmp = malloc(len);
-    if (tmp == NULL)
-        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
-    snprintf(tmp, len, "%s.tmp", path);
-    FILE *out = fopen(tmp, "w");
-    cm_status_t ret = out ? draw(out, models, n, a, o, err)
-                          : CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "cannot write: %s",
-                                      strerror(errno));
-    if (out != NULL) {
-        int bad = ferror(out);
-        if ((fclose(out) != 0 || bad) && ret == CM_OK)
-            ret = CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "write failed: %s", strerror(errno));
-        if (ret == CM_OK && rename(tmp, path) != 0)
-            ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot rename %s: %s", tmp,
-                            strerror(errno));
-        if (ret != CM_OK)
-            remove(tmp);
-    }
-    free(tmp);
+    const job_t *j = ctx;
+    return j->draw(out, j->models, j->n, j->a, j->o, err);
+}
+
+/* Writes the chart to path through path.tmp (stdout when path is NULL or "-"). */
+static cm_status_t write_svg(const char *path, job_t *job, cm_err_t *err)
+{
+    if (path != NULL && strcmp(path, "-") != 0)
+        return viz_write_file(path, write_job, job, err);
+    cm_status_t ret = write_job(stdout, job, err);
+    if (ret == CM_OK && fflush(stdout) != 0)
+        ret = CM_ERR(err, CM_ERR_IO, "writing standard output: %s", strerror(errno));
     return ret;
 }
 
@@ -445,9 +438,10 @@ int main(int argc, char **argv)
     cm_status_t ret = open_models(&a, models, &nmodels, &err);
     if (ret == CM_OK && c->draw == NULL)
         ret = run_report(&a, models[0], &err);
-    else if (ret == CM_OK)
-        ret = write_svg(a.output, c->draw, models, strcmp(a.cmd, "tree") ? nmodels : 1, &a,
-                        &o, &err);
+    else if (ret == CM_OK) {
+        job_t job = { c->draw, models, strcmp(a.cmd, "tree") ? nmodels : 1, &a, &o };
+        ret = write_svg(a.output, &job, &err);
+    }
     if (ret != CM_OK)
         cm_err_print(stderr, "papviz: ", &err);
     for (int i = 0; i < nmodels; i++)

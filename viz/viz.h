@@ -55,9 +55,16 @@ cm_status_t viz_pap(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *err
  * timemap-B.svg, timemap-ends-B.svg (fastest and slowest thread),
  * departures-B.svg (whole tree), pap-B.svg, and per gred with fan-in > 1
  * orders-nN-B.svg and departures-nN-B.svg (N = node).  Each file is written
- * to a temporary name and renamed, so a failure leaves no partial file. */
+ * with viz_write_file, so a failure leaves no partial file. */
 cm_status_t viz_report(const char *dir, an_model_t *m, const char *report_text,
                        cm_err_t *err);
+
+/* Writes the file at `path` through `path`.tmp and a rename: write(out,
+ * ctx, err) produces the content.  On any error (the callback's, or the
+ * file system's) the temporary file is removed and an existing `path` is
+ * left as it was. */
+typedef cm_status_t viz_write_fn_t(FILE *out, void *ctx, cm_err_t *err);
+cm_status_t viz_write_file(const char *path, viz_write_fn_t *write, void *ctx, cm_err_t *err);
 
 /* A short label for a model: the database's directory name, or the path. */
 const char *viz_model_label(const an_model_t *m, const viz_opts_t *o, int i, char *buf,

@@ -4,7 +4,7 @@
  * Writes the SVGs of viz.h into a directory and an index.html that shows
  * them (as <object>s, so their tooltips work) next to papanalyze's text
  * report.  The page is static: no script, no network, opens from file://.
- * Every file is written to DIR/.NAME.tmp and renamed, so an interrupted run
+ * Every file is written to DIR/NAME.tmp and renamed, so an interrupted run
  * leaves the previous file or the new one, never half of one.
  */
 #include <errno.h>
@@ -61,29 +61,53 @@ static cm_status_t draw(FILE *out, chart_t chart, an_model_t *m, const viz_opts_
     return CM_ERR(err, CM_ERR_INVALID, "unknown chart %d", (int)chart);
 }
 
-/* Writes dir/name through a temporary file, drawn by `chart`. */
+cm_status_t viz_write_file(const char *path, viz_write_fn_t *write, void *ctx, cm_err_t *err)
+{
+    size_t len = strlen(path) + 5;
+    char *tmp = malloc(len);
+    if (tmp == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    snprintf(tmp, len, "%s.tmp", path);
+    FILE *out = fopen(tmp, "w");
+    cm_status_t ret = out ? write(out, ctx, err)
+                          : CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "cannot write: %s",
+                                      strerror(errno));
+    if (out != NULL) {
+        int bad = ferror(out);
+        if ((fclose(out) != 0 || bad) && ret == CM_OK)
+            ret = CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "write failed: %s", strerror(errno));
+        if (ret == CM_OK && rename(tmp, path) != 0)
+            ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot rename %s: %s", tmp,
+                            strerror(errno));
+        if (ret != CM_OK)
+            remove(tmp);
+    }
+    free(tmp);
+    return ret;
+}
+
+/* A chart of the report, for viz_write_file. */
+typedef struct chart_job {
+    chart_t           chart;
+    an_model_t       *m;
+    const viz_opts_t *o;
+} chart_job_t;
+
+static cm_status_t write_chart(FILE *out, void *ctx, cm_err_t *err)
+{
+    chart_job_t *job = ctx;
+    return draw(out, job->chart, job->m, job->o, err);
+}
+
+/* Writes dir/name, drawn by `chart`. */
 static cm_status_t write_file(const char *dir, const char *name, chart_t chart,
                               an_model_t *m, const viz_opts_t *o, cm_err_t *err)
 {
-    char path[PATH_MAX_LEN], tmp[PATH_MAX_LEN];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path
-        || (size_t)snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name) >= sizeof tmp)
+    char path[PATH_MAX_LEN];
+    chart_job_t job = { chart, m, o };
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
         return CM_ERR_AT(err, CM_ERR_INVALID, dir, 0, 0, "path too long");
-    FILE *out = fopen(tmp, "w");
-    if (out == NULL)
-        return CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "cannot write: %s", strerror(errno));
-    cm_status_t ret = draw(out, chart, m, o, err);
-    int bad = ferror(out);
-    if (fclose(out) != 0 || bad) {
-        if (ret == CM_OK)
-            ret = CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "write failed: %s", strerror(errno));
-    }
-    if (ret == CM_OK && rename(tmp, path) != 0)
-        ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot rename %s: %s", tmp,
-                        strerror(errno));
-    if (ret != CM_OK)
-        remove(tmp);
-    return ret;
+    return viz_write_file(path, write_chart, &job, err);
 }
 
 /* ------------------------------------------------------------ the page */
@@ -236,9 +260,18 @@ static cm_status_t make_dir(const char *dir, cm_err_t *err)
                      errno == EEXIST ? "a file has that name" : strerror(errno));
 }
 
-static cm_status_t write_page(FILE *page, const char *dir, an_model_t *m,
-                              const char *report_text, cm_err_t *err)
+/* index.html, for viz_write_file. */
+typedef struct page_job {
+    const char *dir;
+    an_model_t *m;
+    const char *report_text;
+} page_job_t;
+
+static cm_status_t write_page(FILE *page, void *ctx, cm_err_t *err)
 {
+    const page_job_t *job = ctx;
+    const char *dir = job->dir, *report_text = job->report_text;
+    an_model_t *m = job->m;
     viz_opts_t o = { .bytes = -1 };
     cm_status_t ret;
 
@@ -262,27 +295,14 @@ static cm_status_t write_page(FILE *page, const char *dir, an_model_t *m,
 cm_status_t viz_report(const char *dir, an_model_t *m, const char *report_text,
                        cm_err_t *err)
 {
-    char path[PATH_MAX_LEN], tmp[PATH_MAX_LEN];
+    char path[PATH_MAX_LEN];
+    page_job_t job = { dir, m, report_text };
     if (m->nsizes == 0)
         return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "no operations in the statistics:"
                          " nothing to draw (run papanalyze with a smaller --skip)");
     if (make_dir(dir, err) != CM_OK)
         return err->status;
-    if ((size_t)snprintf(path, sizeof path, "%s/index.html", dir) >= sizeof path
-        || (size_t)snprintf(tmp, sizeof tmp, "%s/.index.html.tmp", dir) >= sizeof tmp)
+    if ((size_t)snprintf(path, sizeof path, "%s/index.html", dir) >= sizeof path)
         return CM_ERR_AT(err, CM_ERR_INVALID, dir, 0, 0, "path too long");
-    FILE *page = fopen(tmp, "w");
-    if (page == NULL)
-        return CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "cannot write: %s", strerror(errno));
-    cm_status_t ret = write_page(page, dir, m, report_text, err);
-    int bad = ferror(page);
-    if (fclose(page) != 0 || bad) {
-        if (ret == CM_OK)
-            ret = CM_ERR_AT(err, CM_ERR_IO, tmp, 0, 0, "write failed");
-    }
-    if (ret == CM_OK && rename(tmp, path) != 0)
-        ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot rename: %s", strerror(errno));
-    if (ret != CM_OK)
-        remove(tmp);
-    return ret;
+    return viz_write_file(path, write_page, &job, err);
 }

@@ -191,6 +191,7 @@ for f in $(sed -n 's/.*data="\([^"]*\)".*/\1/p' "$W/report/index.html"); do
     xmllint --noout "$W/report/$f" || fail "report/$f is not well-formed"
 done
 has "$W/report/index.html" "Stages of thread"              # the text report is on the page
+! ls "$W"/report/*.tmp > /dev/null 2>&1 || fail "papviz report left temporary files"
 sh tests/viz/screenshot.sh "$W/report/index.html" "$W/shot.png" 1200 1600
 python3 tests/viz/png_check.py "$W/shot.png" 2 16 || fail "the report page renders blank"
 # the checker can fail: an empty page is blank
