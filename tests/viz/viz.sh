@@ -183,6 +183,38 @@ expect_rc 1 "$PAPVIZ" report "$W/empty.db" -o "$W/empty-report"
 has "$W/out" "no operation left after --skip"
 expect_rc 0 "$PAPVIZ" tree "$W/empty.db" -o "$W/empty-tree.svg"   # the tree needs no statistics
 
+# damaged databases: exit 0 or 1 with a message, never a crash or a hang
+# survives DB: papviz report and tree on DB end with status 0 or 1.
+survives() {
+    for cmd in report tree; do
+        set +e
+        if [ $cmd = report ]; then
+            timeout 60 "$PAPVIZ" report "$1" -o "$W/damaged-report" > "$W/out" 2>&1
+        else
+            timeout 60 "$PAPVIZ" tree --db "$1" -o "$W/damaged.svg" > "$W/out" 2>&1
+        fi
+        rc=$?
+        set -e
+        [ "$rc" -le 1 ] || { cat "$W/out" >&2; fail "papviz $cmd on $2: exit $rc"; }
+        [ "$rc" = 0 ] || grep -q "error:" "$W/out" || fail "papviz $cmd on $2: no message"
+    done
+}
+size=$(wc -c < "$G")
+for cut in 100 4096 $((size / 3)) $((size / 2)) $((size - 4096)); do
+    head -c "$cut" "$G" > "$W/cut.db"
+    survives "$W/cut.db" "the database cut at $cut bytes"
+done
+for sql in "UPDATE wrappers SET parent = 99 WHERE node = 2" \
+           "UPDATE wrappers SET host = 7 WHERE node = 1" \
+           "UPDATE threads SET enter = 77 WHERE thread = 1" \
+           "UPDATE paths SET node = 42 WHERE thread = 0 AND step = 1" \
+           "DELETE FROM stats" "DELETE FROM hosts" "DROP TABLE orders" \
+           "UPDATE orders SET arrival = 9" "UPDATE visits SET departure = 0"; do
+    cp "$G" "$W/bent.db"
+    sqlite3 "$W/bent.db" "$sql"
+    survives "$W/bent.db" "a database after: $sql"
+done
+
 # ---- 5. the report page in headless Chromium ----------------------------------
 "$PAPVIZ" report "$G" -o "$W/report" > "$W/out" || fail "papviz report"
 has "$W/out" "Report: $W/report/index.html"
