@@ -313,31 +313,34 @@ static cm_status_t load_stats(an_model_t *m, an_model_size_t *sz, cm_err_t *err)
     return finish(m, st, st ? rc : SQLITE_ERROR, err, "reading statistics");
 }
 
+#define SIZES_MAX 64      /* tuple sizes in one database (Gsum's -s list) */
+
+/* The tuple sizes with used operations (one scan of ops), then their data. */
 static cm_status_t load_sizes(an_model_t *m, cm_err_t *err)
 {
+    int64_t bytes[SIZES_MAX], ops[SIZES_MAX];
     int n = 0, rc = SQLITE_ERROR;
     sqlite3_stmt *st = prepare(m, "SELECT bytes, COUNT(*) FROM ops WHERE used"
                                " GROUP BY bytes ORDER BY bytes", NULL, 0);
-    while (st && sqlite3_step(st) == SQLITE_ROW)
-        n++;
-    if (st == NULL)
-        return sql_fail(m, err, "reading operations");
-    sqlite3_reset(st);
+    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW && n < SIZES_MAX) {
+        bytes[n] = sqlite3_column_int64(st, 0);
+        ops[n++] = sqlite3_column_int64(st, 1);
+    }
+    if (rc == SQLITE_ROW)
+        return sqlite3_finalize(st), CM_ERR_AT(err, CM_ERR_RANGE, m->db, 0, 0,
+                                               "more than %d tuple sizes", SIZES_MAX);
+    if (finish(m, st, st ? rc : SQLITE_ERROR, err, "reading operations") != CM_OK)
+        return err->status;
     m->sizes = alloc(m, (size_t)n, sizeof *m->sizes);
     if (m->sizes == NULL)
-        return sqlite3_finalize(st), nomem(err);
-    m->nsizes = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && m->nsizes < n) {
-        an_model_size_t *sz = &m->sizes[m->nsizes++];
-        sz->bytes = sqlite3_column_int64(st, 0);
-        sz->ops_used = sqlite3_column_int64(st, 1);
-    }
-    if (finish(m, st, rc == SQLITE_ROW ? SQLITE_DONE : rc, err, "reading operations") != CM_OK)
-        return err->status;
-    for (int i = 0; i < m->nsizes; i++)
-        if (load_paths(m, &m->sizes[i], err) != CM_OK
-            || load_stats(m, &m->sizes[i], err) != CM_OK)
+        return nomem(err);
+    for (m->nsizes = 0; m->nsizes < n; m->nsizes++) {
+        an_model_size_t *sz = &m->sizes[m->nsizes];
+        sz->bytes = bytes[m->nsizes];
+        sz->ops_used = ops[m->nsizes];
+        if (load_paths(m, sz, err) != CM_OK || load_stats(m, sz, err) != CM_OK)
             return err->status;
+    }
     return CM_OK;
 }
 
@@ -664,9 +667,12 @@ cm_status_t an_model_pap(an_model_t *m, int64_t bytes, const an_model_pap_t **p_
     an_model_pap_t *p = alloc(m, 1, sizeof *p);
     if (p == NULL)
         return nomem(err);
-    p->nthreads = pap_rows(m, "SELECT p.thread, p.host, AVG(p.a), AVG(p.e) FROM pap_threads p"
-                           " JOIN ops o ON o.instance = p.instance AND o.op = p.op"
-                           " WHERE o.used AND o.bytes = ? GROUP BY p.thread ORDER BY p.thread",
+    /* pap_threads' definition, with the filter on ops inside (one join of ops, not two) */
+    p->nthreads = pap_rows(m, "SELECT t.thread, t.host, AVG(v.t1 - o.t0), AVG(v.t4 - v.t1)"
+                           " FROM visits v JOIN ops o ON o.instance = v.instance AND o.op = v.op"
+                           " JOIN locations l ON l.location = v.location"
+                           " JOIN threads t ON t.thread = l.thread AND t.enter = v.node"
+                           " WHERE o.used AND o.bytes = ? GROUP BY t.thread ORDER BY t.thread",
                            bytes, m->tree.nthreads, &p->threads);
     p->nhosts = pap_rows(m, "SELECT h.host, h.host, AVG(h.a), AVG(h.e) FROM pap_hosts h"
                          " JOIN ops o ON o.instance = h.instance AND o.op = h.op"
