@@ -5,8 +5,9 @@
 #  - every operation has every thread's visit, and each wrapper exactly
 #    fan-in visits per operation;
 #  - per thread, the mean stages add up to the mean time per allreduce (the
-#    stages of one operation telescope to t4 - t1 at the entry wrapper), and
-#    that time is within 10 % of the time per allreduce Gsum measured itself;
+#    stages of one operation telescope to t4 - t1 at the entry wrapper); each
+#    thread's time lies within Gsum's own min..max over threads (10 % slack)
+#    and their mean within 10 % of Gsum's mean;
 #  - at every gred the last arrival departs first in most operations
 #    (the paper's Table 1);
 #  - the report's formats: text has every table, JSON is valid, CSV has them.
@@ -47,12 +48,22 @@ bad=$(q "SELECT COUNT(*) FROM thread_parts p JOIN stats s ON s.scope = 'thread'
           AND s.metric = 'total' AND s.thread = p.thread AND s.bytes = p.bytes
           WHERE ABS(p.total_with_wait - s.mean) > 1e-6 * s.mean + 0.01")
 [ "$bad" -eq 0 ] || fail "$bad threads whose stage means do not add up to their total"
-gsum_us=$(awk '$1 == 4 && NF == 5 { print $2 }' "$T/gsum.out")
-[ -n "$gsum_us" ] || { cat "$T/gsum.out" >&2; fail "no time per allreduce in Gsum's output"; }
+# Gsum's row: size, the threads' mean time per allreduce, its minimum and
+# maximum over threads.  A thread's own mean may differ from the mean of all
+# threads by more than 10 % (threads behind a proxy are slower), so each
+# thread is held to Gsum's [min, max] and only their mean to Gsum's mean.
+# shellcheck disable=SC2046 # three numbers, split on purpose
+set -- $(awk '$1 == 4 && NF == 5 { print $2, $3, $4 }' "$T/gsum.out")
+[ $# = 3 ] || { cat "$T/gsum.out" >&2; fail "no time per allreduce in Gsum's output"; }
+gsum_us=$1 gsum_min=$2 gsum_max=$3
 off=$(q "SELECT COUNT(*) FROM stats WHERE scope = 'thread' AND metric = 'total'
-          AND ABS(mean / 1e3 - $gsum_us) > 0.10 * $gsum_us")
+          AND (mean / 1e3 < 0.9 * $gsum_min OR mean / 1e3 > 1.1 * $gsum_max)")
 [ "$off" -eq 0 ] || { q "SELECT thread, mean FROM stats WHERE metric = 'total'" >&2;
-    fail "$off threads' time per allreduce is more than 10 % off Gsum's $gsum_us us"; }
+    fail "$off threads' time per allreduce is outside Gsum's [$gsum_min, $gsum_max] us +- 10 %"; }
+off=$(q "SELECT ABS(AVG(mean) / 1e3 - $gsum_us) > 0.10 * $gsum_us FROM stats
+          WHERE scope = 'thread' AND metric = 'total'")
+[ "$off" -eq 0 ] || { q "SELECT thread, mean FROM stats WHERE metric = 'total'" >&2;
+    fail "the threads' mean time per allreduce is more than 10 % off Gsum's $gsum_us us"; }
 
 # Table 1: the last arrival departs first in most operations, at every gred
 bad=$(q "SELECT COUNT(*) FROM wrappers w WHERE w.kind = 'gred' AND
