@@ -196,19 +196,25 @@ static const char *const anchor_name[] = {
     [VIZ_START] = "start", [VIZ_MIDDLE] = "middle", [VIZ_END] = "end",
 };
 
+/* Ends a <text> start tag begun by the caller: class, the escaped text, </text>. */
+static void text_rest(FILE *out, const char *cls, const char *fmt, va_list ap)
+{
+    attr_class(out, cls);
+    fputc('>', out);
+    escape_v(out, fmt, ap);
+    fputs("</text>\n", out);
+}
+
 void viz_svg_text(viz_svg_t *s, double x, double y, viz_anchor_t anchor, const char *cls,
                   const char *fmt, ...)
 {
     fprintf(s->out, "<text x=\"%.2f\" y=\"%.2f\"", x, y);
     if (anchor != VIZ_START)
         fprintf(s->out, " text-anchor=\"%s\"", anchor_name[anchor]);
-    attr_class(s->out, cls);
-    fputc('>', s->out);
     va_list ap;
     va_start(ap, fmt);
-    escape_v(s->out, fmt, ap);
+    text_rest(s->out, cls, fmt, ap);
     va_end(ap);
-    fputs("</text>\n", s->out);
 }
 
 void viz_svg_text_vertical(viz_svg_t *s, double x, double y, const char *cls,
@@ -216,11 +222,8 @@ void viz_svg_text_vertical(viz_svg_t *s, double x, double y, const char *cls,
 {
     fprintf(s->out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\""
             " transform=\"rotate(-90 %.2f %.2f)\"", x, y, x, y);
-    attr_class(s->out, cls);
-    fputc('>', s->out);
     va_list ap;
     va_start(ap, fmt);
-    escape_v(s->out, fmt, ap);
+    text_rest(s->out, cls, fmt, ap);
     va_end(ap);
-    fputs("</text>\n", s->out);
 }
