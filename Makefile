@@ -66,7 +66,7 @@ help:
 	@echo "make test       the whole suite (unit, MPI, end-to-end); last line 'N passed, N failed'"
 	@echo "make check      unit tests only (no MPI), seconds"
 	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
-	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench"
+	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make clean"
 
@@ -153,6 +153,8 @@ bench: all
 	@bash bench/trace-overhead
 	@bash bench/analyze-bench
 	@bash bench/viz-bench
+	@bin/clvbench
+	@sh bench/papsim-paper
 
 check-layers:
 	@sh scripts/check-layers.sh

@@ -118,6 +118,91 @@ void t_stats_constant(void);
 void t_stats_wide_range(void);
 void t_stats_extreme_values(void);
 void t_stats_memory_bound(void);
+/* algo/t_sched.c: schedule core, replay verifier, ASAP rounds */
+void t_sched_partitions(void);
+void t_sched_build_sort(void);
+void t_sched_verify_ring(void);
+void t_sched_verify_catches(void);
+void t_sched_verify_deadlock(void);
+void t_sched_asap_chain(void);
+/* algo/t_sweep.c: every generator of the table through the verifier */
+void t_sweep_allreduce(void);
+void t_sweep_reduce(void);
+void t_sweep_bcast(void);
+void t_sweep_reduce_bcast(void);
+/* algo/t_ring_rd.c: ring, segmented ring, recursive doubling, Rabenseifner */
+void t_ring_example(void);
+void t_ring_seg_example(void);
+void t_ring_seg_phases(void);
+void t_ring_segcount(void);
+void t_rd_examples(void);
+void t_rabenseifner_example(void);
+void t_ring_verify_sweep(void);
+void t_ring_seg_verify_sweep(void);
+void t_rd_verify_sweep(void);
+void t_rabenseifner_verify_sweep(void);
+void t_ring_rd_one_rank(void);
+void t_ring_rd_errors(void);
+void t_ring_rd_large(void);
+/* algo/t_trees.c: binomial, chain, binary tree, greedy reduce; broadcasts */
+void t_trees_binomial_examples(void);
+void t_trees_binomial_closed_form(void);
+void t_trees_binomial_sweep(void);
+void t_trees_chain_examples(void);
+void t_trees_chain_closed_form(void);
+void t_trees_chain_reduce_sweep(void);
+void t_trees_chain_bcast_sweep(void);
+void t_trees_bintree_examples(void);
+void t_trees_bintree_heap_sweep(void);
+void t_trees_bintree_ompi_sweep(void);
+void t_trees_greedy_examples(void);
+void t_trees_greedy_round_table(void);
+void t_trees_greedy_sweep(void);
+void t_trees_one_rank(void);
+void t_trees_errors(void);
+/* algo/t_pap_listing.c: Proficz 2018's SLT and PRR listings replayed as printed */
+void t_pap_listing_slt_send_in_if(void);
+void t_pap_listing_slt_segments(void);
+void t_pap_listing_prr_line19(void);
+void t_pap_listing_prr_override(void);
+void t_pap_listing_prr_sp(void);
+void t_pap_listing_prr_settled(void);
+/* algo/t_pap.c: the SLT and PRR generators */
+void t_pap_slt_example(void);
+void t_pap_slt_closed_form(void);
+void t_pap_prr_example(void);
+void t_pap_prr_is_ring(void);
+void t_pap_prr_presteps(void);
+void t_pap_sweep(void);
+void t_pap_figures(void);
+void t_pap_errors(void);
+void t_pap_large(void);
+/* algo/t_sim.c: the cost-model simulator */
+void t_sim_pair(void);
+void t_sim_chain_late(void);
+void t_sim_group_concurrent(void);
+void t_sim_idle_rank(void);
+void t_sim_sparse_rounds(void);
+void t_sim_large_group(void);
+void t_sim_ring_closed_form(void);
+void t_sim_binomial_closed_form(void);
+void t_sim_pipeline_closed_form(void);
+void t_sim_ring_one_late(void);
+void t_sim_errors(void);
+/* algo/t_nap.c: the node-aware allreduce */
+void t_nap_example_4x2(void);
+void t_nap_example_6x3(void);
+void t_nap_one_node(void);
+void t_nap_header_examples(void);
+void t_nap_default_steps(void);
+void t_nap_explicit_steps(void);
+void t_nap_round_counts(void);
+void t_nap_verify_sweep(void);
+void t_nap_factorization_sweep(void);
+void t_nap_one_rank(void);
+void t_nap_large(void);
+void t_nap_errors(void);
+/*ALGO-HELPER-PROTOS*/
 
 #ifdef TST_LIST_TABLE
 /* One line per test: name, kind, fn, cmd or checker, dir, ranks, timeout (s). */
@@ -160,6 +245,84 @@ static const tst_entry_t tst_list[] = {
     { "stats_wide_range",             TST_UNIT, t_stats_wide_range,             NULL, NULL, 0, 10 },
     { "stats_extreme_values",         TST_UNIT, t_stats_extreme_values,         NULL, NULL, 0, 10 },
     { "stats_memory_bound",           TST_UNIT, t_stats_memory_bound,           NULL, NULL, 0, 30 },
+    /* unit: collective schedules (tests/unit/algo/) */
+    { "sched_partitions",             TST_UNIT, t_sched_partitions,             NULL, NULL, 0, 10 },
+    { "sched_build_sort",             TST_UNIT, t_sched_build_sort,             NULL, NULL, 0, 10 },
+    { "sched_verify_ring",            TST_UNIT, t_sched_verify_ring,            NULL, NULL, 0, 10 },
+    { "sched_verify_catches",         TST_UNIT, t_sched_verify_catches,         NULL, NULL, 0, 10 },
+    { "sched_verify_deadlock",        TST_UNIT, t_sched_verify_deadlock,        NULL, NULL, 0, 10 },
+    { "sched_asap_chain",             TST_UNIT, t_sched_asap_chain,             NULL, NULL, 0, 10 },
+    { "ring_example",                  TST_UNIT, t_ring_example,                  NULL, NULL, 0, 10 },
+    { "ring_seg_example",              TST_UNIT, t_ring_seg_example,              NULL, NULL, 0, 10 },
+    { "ring_seg_phases",               TST_UNIT, t_ring_seg_phases,               NULL, NULL, 0, 10 },
+    { "ring_segcount",                 TST_UNIT, t_ring_segcount,                 NULL, NULL, 0, 10 },
+    { "rd_examples",                   TST_UNIT, t_rd_examples,                   NULL, NULL, 0, 10 },
+    { "rabenseifner_example",          TST_UNIT, t_rabenseifner_example,          NULL, NULL, 0, 10 },
+    { "ring_verify_sweep",             TST_UNIT, t_ring_verify_sweep,             NULL, NULL, 0, 60 },
+    { "ring_seg_verify_sweep",         TST_UNIT, t_ring_seg_verify_sweep,         NULL, NULL, 0, 60 },
+    { "rd_verify_sweep",               TST_UNIT, t_rd_verify_sweep,               NULL, NULL, 0, 60 },
+    { "rabenseifner_verify_sweep",     TST_UNIT, t_rabenseifner_verify_sweep,     NULL, NULL, 0, 60 },
+    { "ring_rd_one_rank",              TST_UNIT, t_ring_rd_one_rank,              NULL, NULL, 0, 10 },
+    { "ring_rd_errors",                TST_UNIT, t_ring_rd_errors,                NULL, NULL, 0, 10 },
+    { "ring_rd_large",                 TST_UNIT, t_ring_rd_large,                 NULL, NULL, 0, 60 },
+    { "trees_binomial_examples",       TST_UNIT, t_trees_binomial_examples,       NULL, NULL, 0, 10 },
+    { "trees_binomial_closed_form",    TST_UNIT, t_trees_binomial_closed_form,    NULL, NULL, 0, 10 },
+    { "trees_binomial_sweep",          TST_UNIT, t_trees_binomial_sweep,          NULL, NULL, 0, 60 },
+    { "trees_chain_examples",          TST_UNIT, t_trees_chain_examples,          NULL, NULL, 0, 10 },
+    { "trees_chain_closed_form",       TST_UNIT, t_trees_chain_closed_form,       NULL, NULL, 0, 10 },
+    { "trees_chain_reduce_sweep",      TST_UNIT, t_trees_chain_reduce_sweep,      NULL, NULL, 0, 60 },
+    { "trees_chain_bcast_sweep",       TST_UNIT, t_trees_chain_bcast_sweep,       NULL, NULL, 0, 60 },
+    { "trees_bintree_examples",        TST_UNIT, t_trees_bintree_examples,        NULL, NULL, 0, 10 },
+    { "trees_bintree_heap_sweep",      TST_UNIT, t_trees_bintree_heap_sweep,      NULL, NULL, 0, 60 },
+    { "trees_bintree_ompi_sweep",      TST_UNIT, t_trees_bintree_ompi_sweep,      NULL, NULL, 0, 60 },
+    { "trees_greedy_examples",         TST_UNIT, t_trees_greedy_examples,         NULL, NULL, 0, 10 },
+    { "trees_greedy_round_table",      TST_UNIT, t_trees_greedy_round_table,      NULL, NULL, 0, 10 },
+    { "trees_greedy_sweep",            TST_UNIT, t_trees_greedy_sweep,            NULL, NULL, 0, 60 },
+    { "trees_one_rank",                TST_UNIT, t_trees_one_rank,                NULL, NULL, 0, 60 },
+    { "trees_errors",                  TST_UNIT, t_trees_errors,                  NULL, NULL, 0, 10 },
+    { "pap_listing_slt_send_in_if",    TST_UNIT, t_pap_listing_slt_send_in_if,    NULL, NULL, 0, 10 },
+    { "pap_listing_slt_segments",      TST_UNIT, t_pap_listing_slt_segments,      NULL, NULL, 0, 10 },
+    { "pap_listing_prr_line19",        TST_UNIT, t_pap_listing_prr_line19,        NULL, NULL, 0, 10 },
+    { "pap_listing_prr_override",      TST_UNIT, t_pap_listing_prr_override,      NULL, NULL, 0, 10 },
+    { "pap_listing_prr_sp",            TST_UNIT, t_pap_listing_prr_sp,            NULL, NULL, 0, 10 },
+    { "pap_listing_prr_settled",       TST_UNIT, t_pap_listing_prr_settled,       NULL, NULL, 0, 10 },
+    { "pap_slt_example",               TST_UNIT, t_pap_slt_example,               NULL, NULL, 0, 10 },
+    { "pap_slt_closed_form",           TST_UNIT, t_pap_slt_closed_form,           NULL, NULL, 0, 10 },
+    { "pap_prr_example",               TST_UNIT, t_pap_prr_example,               NULL, NULL, 0, 10 },
+    { "pap_prr_is_ring",               TST_UNIT, t_pap_prr_is_ring,               NULL, NULL, 0, 10 },
+    { "pap_prr_presteps",              TST_UNIT, t_pap_prr_presteps,              NULL, NULL, 0, 10 },
+    { "pap_sweep",                     TST_UNIT, t_pap_sweep,                     NULL, NULL, 0, 60 },
+    { "pap_figures",                   TST_UNIT, t_pap_figures,                   NULL, NULL, 0, 10 },
+    { "pap_errors",                    TST_UNIT, t_pap_errors,                    NULL, NULL, 0, 10 },
+    { "pap_large",                     TST_UNIT, t_pap_large,                     NULL, NULL, 0, 60 },
+    { "sim_pair",                      TST_UNIT, t_sim_pair,                      NULL, NULL, 0, 30 },
+    { "sim_chain_late",                TST_UNIT, t_sim_chain_late,                NULL, NULL, 0, 30 },
+    { "sim_group_concurrent",          TST_UNIT, t_sim_group_concurrent,          NULL, NULL, 0, 30 },
+    { "sim_idle_rank",                 TST_UNIT, t_sim_idle_rank,                 NULL, NULL, 0, 30 },
+    { "sim_sparse_rounds",             TST_UNIT, t_sim_sparse_rounds,             NULL, NULL, 0, 30 },
+    { "sim_large_group",               TST_UNIT, t_sim_large_group,               NULL, NULL, 0, 30 },
+    { "sim_ring_closed_form",          TST_UNIT, t_sim_ring_closed_form,          NULL, NULL, 0, 30 },
+    { "sim_binomial_closed_form",      TST_UNIT, t_sim_binomial_closed_form,      NULL, NULL, 0, 30 },
+    { "sim_pipeline_closed_form",      TST_UNIT, t_sim_pipeline_closed_form,      NULL, NULL, 0, 30 },
+    { "sim_ring_one_late",             TST_UNIT, t_sim_ring_one_late,             NULL, NULL, 0, 30 },
+    { "sim_errors",                    TST_UNIT, t_sim_errors,                    NULL, NULL, 0, 30 },
+    { "nap_example_4x2",               TST_UNIT, t_nap_example_4x2,               NULL, NULL, 0, 10 },
+    { "nap_example_6x3",               TST_UNIT, t_nap_example_6x3,               NULL, NULL, 0, 10 },
+    { "nap_one_node",                  TST_UNIT, t_nap_one_node,                  NULL, NULL, 0, 10 },
+    { "nap_header_examples",           TST_UNIT, t_nap_header_examples,           NULL, NULL, 0, 10 },
+    { "nap_default_steps",             TST_UNIT, t_nap_default_steps,             NULL, NULL, 0, 10 },
+    { "nap_explicit_steps",            TST_UNIT, t_nap_explicit_steps,            NULL, NULL, 0, 10 },
+    { "nap_round_counts",              TST_UNIT, t_nap_round_counts,              NULL, NULL, 0, 10 },
+    { "nap_verify_sweep",              TST_UNIT, t_nap_verify_sweep,              NULL, NULL, 0, 60 },
+    { "nap_factorization_sweep",       TST_UNIT, t_nap_factorization_sweep,       NULL, NULL, 0, 60 },
+    { "nap_one_rank",                  TST_UNIT, t_nap_one_rank,                  NULL, NULL, 0, 10 },
+    { "nap_large",                     TST_UNIT, t_nap_large,                     NULL, NULL, 0, 60 },
+    { "nap_errors",                    TST_UNIT, t_nap_errors,                    NULL, NULL, 0, 10 },
+    /*ALGO-HELPER-ENTRIES*/
+    { "sweep_allreduce",              TST_UNIT, t_sweep_allreduce,              NULL, NULL, 0, 120 },
+    { "sweep_reduce",                 TST_UNIT, t_sweep_reduce,                 NULL, NULL, 0, 120 },
+    { "sweep_bcast",                  TST_UNIT, t_sweep_bcast,                  NULL, NULL, 0, 60 },
+    { "sweep_reduce_bcast",           TST_UNIT, t_sweep_reduce_bcast,           NULL, NULL, 0, 240 },
 
     /* unit: exec (tests/unit/exec/) */
 

@@ -62,16 +62,18 @@ enum { RT_ACT_REDUCE = 0, RT_ACT_COPY = 1 };      /* rt_step_t.act */
                                these pieces is dead after the send (reduce
                                trees); the replay empties it */
 
+/* 16 bytes: the ring at P = 4096 has 67 M steps. */
 typedef struct rt_step {
-    int32_t round;
-    int32_t peer;        /* real rank */
-    int32_t piece;       /* first piece */
-    int32_t npieces;     /* consecutive pieces, >= 1 */
-    uint8_t dir;         /* RT_STEP_SEND or RT_STEP_RECV */
-    uint8_t act;         /* RT_ACT_REDUCE or RT_ACT_COPY (both sides) */
-    uint8_t flags;       /* RT_STEP_FINAL, RT_STEP_MOVE */
-    uint8_t pad_;
+    int32_t  round;
+    int32_t  peer;          /* real rank */
+    int32_t  piece;         /* first piece */
+    uint32_t npieces : 26;  /* consecutive pieces, 1 .. RT_STEP_PIECES_MAX */
+    uint32_t dir : 1;       /* RT_STEP_SEND or RT_STEP_RECV */
+    uint32_t act : 1;       /* RT_ACT_REDUCE or RT_ACT_COPY (both sides) */
+    uint32_t flags : 4;     /* RT_STEP_FINAL, RT_STEP_MOVE */
 } rt_step_t;
+
+#define RT_STEP_PIECES_MAX ((1 << 26) - 1)
 
 #define RT_ROUND_UNSET (-1)  /* rounds to be assigned by rt_sched_asap */
 
@@ -90,11 +92,14 @@ typedef struct rt_sched {
     size_t     *step_start;  /* nranks + 1 entries, after rt_sched_finish */
     rt_step_t  *steps;
     size_t      nsteps;
-    /* Building state (rt_sched_step appends; rt_sched_finish sorts). */
+    /* Building state (rt_sched_step appends; rt_sched_finish sorts).
+       While steps arrive rank by rank, step_start is filled as they come
+       and no per-step rank is stored; the first step out of rank order
+       switches to step_rank_ and one counting sort at the end. */
     int32_t    *step_rank_;
     size_t      cap_;
     int32_t     last_rank_;
-    int         sorted_;     /* steps appended rank by rank so far */
+    int         sorted_;
 } rt_sched_t;
 
 #define RT_SCHED_RANKS_MAX (1 << 20)
@@ -183,6 +188,10 @@ cm_status_t rt_sched_step(rt_sched_t *s, int32_t rank, int32_t round,
                           int32_t peer, int dir, int act, unsigned flags,
                           int32_t piece, int32_t npieces);
 
+/* Makes room for nsteps more steps at once (optional: generators that know
+   their size avoid the copies of a growing array). */
+cm_status_t rt_sched_reserve(rt_sched_t *s, size_t nsteps);
+
 /* Both ends of one transfer: src's send and dst's receive. */
 cm_status_t rt_sched_xfer(rt_sched_t *s, int32_t round, int32_t src,
                           int32_t dst, int act, unsigned flags,
@@ -232,6 +241,13 @@ int32_t rt_part_fixed(int64_t count, int64_t seg, int64_t *off);
  */
 int32_t rt_part_segments(const rt_algo_params_t *p, int64_t **off,
                          cm_err_t *err);
+
+/* Open MPI's byte segment size to elements (COLL_BASE_COMPUTED_SEGCOUNT,
+   runtime/algo/ring.c): segsize / typesize, one more if the leftover exceeds
+   half an element; count when segsize < typesize or segsize >= typesize *
+   count. */
+int64_t rt_algo_ring_segcount(int64_t segsize, int64_t typesize,
+                              int64_t count);
 
 /* Largest power of two <= n (n >= 1). */
 int32_t rt_pof2_floor(int32_t n);

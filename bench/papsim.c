@@ -1,0 +1,809 @@
+/*
+ * papsim - collective schedules under a linear cost model, with an arrival
+ * pattern: average elapsed time, completion time and speedup against the
+ * first algorithm listed (Proficz 2018's s_alg = e_ring / e_alg), plus what
+ * generating and simulating each schedule cost in wall time.  No MPI.
+ *
+ *   papsim [options] ALGO [ALGO...]
+ *
+ * ALGO is a name of the algorithm table (rt_algo_find; `papsim -h` lists
+ * them), or REDUCE+BCAST (an allreduce as a reduce then a broadcast from
+ * the same root, rt_algo_reduce_bcast), optionally followed by :segs=Q or
+ * :segsize=B to give that algorithm its own segmentation.
+ *
+ * Times: the simulator works in seconds (rt_sched_simulate); generators get
+ * arrival times and the round length as int64 nanosecond ticks (so a
+ * PAP-aware schedule is the same on every rank), and the simulator gets the
+ * same rounded times back in seconds.  The round length of a PAP-aware
+ * generator (one whose table row reads round_len) is the time to move and
+ * reduce one of its segments, tau = alpha + (beta + gamma) * seg bytes:
+ * seg = ceil(count / P) elements for PRR (P segments), ceil(count / N) for
+ * Clairvoyant with N segments (--segs, --segsize; one segment by default).
+ *
+ * Exit status: 0 done, 1 bad input (unknown algorithm, a generator that
+ * refuses the parameters, a schedule the simulator rejects), 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../runtime/api/rt_sched.h"
+
+#define MAX_ALGOS 64
+
+/* Network presets: alpha (s), beta (s/byte), gamma (s/byte). */
+typedef struct net {
+    const char *name;
+    double alpha, beta, gamma;
+    const char *why;
+} net_t;
+
+static const net_t nets[] = {
+    { "1gbe", 20e-6, 8e-9, 0.1e-9,
+      "1 Gb/s line rate; alpha, gamma fitted to Proficz 2018 Table 3 (ring, "
+      "P=48, 1 M floats: 68.0 ms vs 67.8)" },
+    { "10gbe", 20e-6, 0.8e-9, 0,
+      "Tanaka 2017's SimGrid platform: latency 20 us, 10 Gb/s, gamma = 0" },
+    { "ib-fdr", 1.5e-6, 0.147e-9, 0.1e-9,
+      "56 Gb/s InfiniBand FDR (6.8 GB/s), 1.5 us latency" },
+};
+
+typedef enum { ARR_NONE, ARR_ONE_LATE, ARR_RANDOM, ARR_SORTED, ARR_REVERSED } arr_kind_t;
+typedef enum { MET_AVG, MET_MAX, MET_COMPLETION } metric_t;
+
+typedef struct algo_spec {
+    const char           *label;    /* as given */
+    char                  name[96]; /* without the :segs= suffix */
+    const rt_algo_info_t *info;     /* a table row, or the reduce of a pair */
+    const rt_algo_info_t *bcast;    /* the broadcast of REDUCE+BCAST, or NULL */
+    int32_t               nsegs;    /* :segs=, or -1: the global option */
+    int64_t               segbytes; /* :segsize=, or -1 */
+} algo_spec_t;
+
+typedef struct opts {
+    int32_t     nranks, root, ppn, nsegs;
+    int64_t     bytes, size_min, size_max, segbytes;
+    int         sizes, per_rank, verify;
+    double      elem_bytes;
+    rt_port_t   port;
+    rt_tree_shape_t tree;
+    const net_t *net;
+    double      alpha, beta, gamma;          /* NAN until the preset fills them */
+    int         overrides;                   /* --alpha, --beta or --gamma given */
+    arr_kind_t  arr;
+    double      arr_ms;
+    int32_t     arr_rank;
+    uint64_t    seed;
+    const char *arr_text;
+    metric_t    metric;
+    algo_spec_t algos[MAX_ALGOS];
+    int         nalgos;
+} opts_t;
+
+/* One run: what papsim prints for an algorithm at one size. */
+typedef struct outcome {
+    rt_sim_result_t res;
+    size_t          nsteps;
+    int32_t         nrounds;
+    double          gen_s, sim_s, verify_s, tau_s;  /* wall */
+    double          gen_cpu, sim_cpu;               /* CPU time */
+} outcome_t;
+
+static double clock_s(clockid_t id)
+{
+    struct timespec ts;
+
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Wall time, and this process's CPU time: on a shared machine the wall
+   time also counts waiting for a CPU, the CPU time does not. */
+static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
+static double cpu_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
+
+/* splitmix64: a fixed generator, so that a seed means the same everywhere. */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+"usage: papsim [options] ALGO [ALGO...]\n"
+"Simulates collective schedules under the linear cost model (a message of m\n"
+"bytes costs alpha + beta*m, reducing it gamma*m at the receiver) with an\n"
+"arrival pattern, and prints each algorithm's average elapsed time (mean of\n"
+"finish - arrival), completion time (last finish - first arrival), maximum\n"
+"elapsed time and speedup against the first ALGO, plus the wall time of\n"
+"generating and simulating its schedule.\n"
+"ALGO: a table name below, REDUCE+BCAST (e.g. binomial-reduce+binomial-bcast),\n"
+"either with :segs=Q or :segsize=B for its own segmentation.\n"
+"\n"
+"  -P, --nranks N        processes (default 48)\n"
+"      --bytes B         message size in bytes (default 4194304: 1 M floats)\n"
+"      --sizes MIN:MAX   one row per power of two from MIN to MAX bytes, one\n"
+"                        column per ALGO (--metric), OSU style\n"
+"      --metric M        the --sizes figure: avg (default), max or completion\n"
+"      --elem-bytes E    bytes per element (default 4, floats)\n"
+"      --segs Q          pipeline segments (generators that read nsegs)\n"
+"      --segsize B       segment size in bytes (Open MPI's rule to elements)\n"
+"      --root R          root of rooted collectives (default 0)\n"
+"      --ppn N           processes per node (nap)\n"
+"      --tree heap|ompi  shape of bintree-reduce (default heap)\n"
+"      --port U|B        port model of ASAP-scheduled trees (default U)\n"
+"      --net NAME        cost preset: 1gbe (default), 10gbe, ib-fdr\n"
+"      --alpha S         seconds per message (overrides the preset)\n"
+"      --beta S          seconds per byte\n"
+"      --gamma S         seconds per byte reduced\n"
+"      --arrival PAT     none (default), one-late:MS[:RANK] (RANK, default 1,\n"
+"                        arrives MS ms after the others), random:MS[:SEED]\n"
+"                        (uniform in [0, MS] ms), sorted:MS (rank r at\n"
+"                        r*MS/(P-1) ms), reversed:MS (rank r at (P-1-r)*MS/(P-1))\n"
+"      --seed N          seed of random: (default 1)\n"
+"      --per-rank        each process's arrival, finish and elapsed time\n"
+"      --verify          also replay each schedule (rt_sched_verify)\n"
+"  -h, --help            this text and the algorithms\n"
+"Times in the tables: ms for one size, us for --sizes.  PAP-aware generators\n"
+"get tau = alpha + (beta + gamma) * segment bytes as their round length\n"
+"(prr: ceil(count/P) elements; clv: ceil(count/N) for N segments).\n"
+"Exit status: 0 done, 1 bad input or an algorithm that refuses the\n"
+"parameters, 2 usage error.\n");
+}
+
+static void list_algos(FILE *fp)
+{
+    size_t n;
+    const rt_algo_info_t *t = rt_algo_table(&n);
+    static const char *coll[] = { "allreduce", "reduce", "bcast" };
+
+    fprintf(fp, "\nAlgorithms (rt_algo_table):\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, "  %-16s %-9s %s\n  %16s reads: %s\n  %16s needs: %s\n",
+                t[i].name, coll[t[i].coll], t[i].summary, "", t[i].params, "",
+                t[i].requires);
+    fprintf(fp, "\nNetwork presets:\n");
+    for (size_t i = 0; i < sizeof nets / sizeof *nets; i++)
+        fprintf(fp, "  %-7s alpha %.3g s, beta %.3g s/B, gamma %.3g s/B: %s\n",
+                nets[i].name, nets[i].alpha, nets[i].beta, nets[i].gamma,
+                nets[i].why);
+}
+
+static int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+    char *end;
+    long long v;
+
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_dbl(const char *s, double min, double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < min)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* --arrival none | KIND:MS[:X], X = the rank (one-late) or the seed (random). */
+static int parse_arrival(opts_t *o, const char *text)
+{
+    static const struct { const char *name; arr_kind_t kind; int x; } kinds[] = {
+        { "one-late", ARR_ONE_LATE, 1 }, { "random", ARR_RANDOM, 1 },
+        { "sorted", ARR_SORTED, 0 }, { "reversed", ARR_REVERSED, 0 },
+    };
+    const char *colon = strchr(text, ':');
+    char *end;
+    int64_t v;
+
+    o->arr_text = text;
+    o->arr_rank = 1;
+    if (strcmp(text, "none") == 0) {
+        o->arr = ARR_NONE;
+        return 0;
+    }
+    for (size_t i = 0; colon && i < sizeof kinds / sizeof *kinds; i++) {
+        if (strncmp(text, kinds[i].name, (size_t)(colon - text)) != 0 ||
+            kinds[i].name[colon - text] != '\0')
+            continue;
+        errno = 0;
+        o->arr = kinds[i].kind;
+        o->arr_ms = strtod(colon + 1, &end);
+        if (errno || end == colon + 1 || !isfinite(o->arr_ms) || o->arr_ms < 0)
+            return -1;
+        if (*end == '\0')
+            return 0;
+        if (*end != ':' || !kinds[i].x || parse_i64(end + 1, 0, INT64_MAX, &v) != 0)
+            return -1;
+        if (o->arr == ARR_ONE_LATE)
+            o->arr_rank = v > INT32_MAX ? INT32_MAX : (int32_t)v;
+        else
+            o->seed = (uint64_t)v;
+        return 0;
+    }
+    return -1;
+}
+
+/* The arrival pattern in nanosecond ticks (what generators get). */
+static void make_arrival(const opts_t *o, int64_t *ticks)
+{
+    int32_t P = o->nranks;
+    uint64_t state = o->seed;
+
+    for (int32_t r = 0; r < P; r++) {
+        double ms = 0;
+
+        switch (o->arr) {
+        case ARR_NONE: break;
+        case ARR_ONE_LATE: ms = r == o->arr_rank ? o->arr_ms : 0; break;
+        case ARR_RANDOM:
+            ms = o->arr_ms * (double)(splitmix64(&state) >> 11) * 0x1.0p-53;
+            break;
+        case ARR_SORTED: ms = P > 1 ? o->arr_ms * r / (P - 1) : 0; break;
+        case ARR_REVERSED: ms = P > 1 ? o->arr_ms * (P - 1 - r) / (P - 1) : 0; break;
+        }
+        ticks[r] = llround(ms * 1e6);
+    }
+}
+
+/*
+ * ALGO[:segs=Q|:segsize=B], ALGO being NAME or REDUCE+BCAST.  Returns 0,
+ * 1 (unknown algorithm, message printed) or 2 (malformed, message printed).
+ */
+static int parse_algo(algo_spec_t *a, const char *text)
+{
+    const char *colon = strchr(text, ':');
+    size_t len = colon ? (size_t)(colon - text) : strlen(text);
+    char *plus;
+    int64_t v;
+
+    a->label = text;
+    a->nsegs = -1;
+    a->segbytes = -1;
+    a->bcast = NULL;
+    if (len == 0 || len >= sizeof a->name) {
+        fprintf(stderr, "papsim: %s: not an algorithm name\n", text);
+        return 2;
+    }
+    memcpy(a->name, text, len);
+    a->name[len] = '\0';
+    if (colon) {
+        if (strncmp(colon + 1, "segs=", 5) == 0 &&
+            parse_i64(colon + 6, 1, INT32_MAX, &v) == 0) {
+            a->nsegs = (int32_t)v;
+        } else if (strncmp(colon + 1, "segsize=", 8) == 0 &&
+                   parse_i64(colon + 9, 1, INT64_MAX, &v) == 0) {
+            a->segbytes = v;
+        } else {
+            fprintf(stderr, "papsim: %s: expected ALGO:segs=Q or "
+                            "ALGO:segsize=BYTES\n", text);
+            return 2;
+        }
+    }
+    plus = strchr(a->name, '+');
+    if (plus) {
+        *plus = '\0';
+        a->info = rt_algo_find(a->name);
+        a->bcast = rt_algo_find(plus + 1);
+        *plus = '+';
+        if (!a->info || !a->bcast) {
+            fprintf(stderr, "papsim: %s: unknown algorithm %s (papsim -h "
+                            "lists them)\n", text, !a->info ? "before '+'" : "after '+'");
+            return 1;
+        }
+        if (a->info->coll != RT_COLL_REDUCE || a->bcast->coll != RT_COLL_BCAST) {
+            fprintf(stderr, "papsim: %s: REDUCE+BCAST needs a reduce then a "
+                            "broadcast\n", text);
+            return 1;
+        }
+        return 0;
+    }
+    a->info = rt_algo_find(a->name);
+    if (!a->info) {
+        fprintf(stderr, "papsim: %s: unknown algorithm (papsim -h lists them)\n",
+                text);
+        return 1;
+    }
+    return 0;
+}
+
+/*
+ * The generator's parameters for algorithm a at `bytes`; the round length
+ * (ticks) is set for the generators whose table row reads round_len, and
+ * *tau_s is it in seconds (0 for the others).
+ */
+static void make_params(const opts_t *o, const algo_spec_t *a, int64_t bytes,
+                        const int64_t *arrival, rt_algo_params_t *p,
+                        double *tau_s)
+{
+    int64_t eb = (int64_t)o->elem_bytes, segbytes;
+    int32_t nsegs;
+
+    memset(p, 0, sizeof *p);
+    p->nranks = o->nranks;
+    p->root = o->root;
+    p->count = bytes / eb;
+    p->arrival = arrival;
+    p->ppn = o->ppn;
+    p->port = o->port;
+    p->tree = o->tree;
+    nsegs = a->nsegs >= 0 || a->segbytes >= 0 ? a->nsegs : o->nsegs;
+    segbytes = a->nsegs >= 0 || a->segbytes >= 0 ? a->segbytes : o->segbytes;
+    if (nsegs > 0)
+        p->nsegs = nsegs;
+    else if (segbytes > 0 && p->count > 0)
+        p->segcount = rt_algo_ring_segcount(segbytes, eb, p->count);
+    *tau_s = 0;
+    if (strstr(a->info->params, "round_len")) {
+        /* Clairvoyant-style rows read segments: their round moves one; PRR
+           moves one of P blocks. */
+        int64_t seg;
+
+        if (strstr(a->info->params, "nsegs"))
+            seg = p->segcount > 0 ? p->segcount
+                : (p->count + (p->nsegs > 0 ? p->nsegs : 1) - 1) / (p->nsegs > 0 ? p->nsegs : 1);
+        else
+            seg = (p->count + o->nranks - 1) / o->nranks;
+        *tau_s = o->alpha + (o->beta + o->gamma) * (double)(seg * eb);
+        p->round_len = llround(*tau_s * 1e9);
+        if (p->round_len < 1)
+            p->round_len = 1;
+        *tau_s = (double)p->round_len * 1e-9;
+    }
+}
+
+/*
+ * Generates, optionally verifies, and simulates algorithm a at `bytes`.
+ * CM_OK, or the failing status with the message in err (which says whose).
+ */
+static cm_status_t run_one(const opts_t *o, const algo_spec_t *a, int64_t bytes,
+                           const int64_t *ticks, const double *arr_s,
+                           outcome_t *out, cm_err_t *err)
+{
+    rt_algo_params_t p;
+    rt_cost_t c = { o->alpha, o->beta, o->gamma, o->elem_bytes };
+    rt_sched_t s;
+    cm_status_t st;
+    double t[6];
+
+    memset(out, 0, sizeof *out);
+    cm_err_clear(err);
+    make_params(o, a, bytes, ticks, &p, &out->tau_s);
+    rt_sched_init(&s);
+    t[0] = now_s(), t[1] = cpu_s();
+    st = a->bcast ? rt_algo_reduce_bcast(&s, a->info, a->bcast, &p, -1, err)
+                  : a->info->gen(&s, &p, -1, err);
+    t[2] = now_s(), t[3] = cpu_s();
+    if (st == CM_OK && o->verify)
+        st = rt_sched_verify(&s, err);
+    t[4] = now_s(), t[5] = cpu_s();
+    if (st == CM_OK)
+        st = rt_sched_simulate(&s, &c, arr_s, &out->res, err);
+    out->sim_s = now_s() - t[4];
+    out->sim_cpu = cpu_s() - t[5];
+    out->gen_s = t[2] - t[0];
+    out->gen_cpu = t[3] - t[1];
+    out->verify_s = t[4] - t[2];
+    out->nsteps = s.nsteps;
+    out->nrounds = s.nrounds;
+    rt_sched_free(&s);
+    return st;
+}
+
+/* A generator's or the simulator's message after the label (and size):
+   "papsim: LABEL[ at N B]: MESSAGE", without the generator's own "NAME: "
+   prefix, which the label already says. */
+static void print_refusal(const algo_spec_t *a, int64_t bytes, const cm_err_t *err)
+{
+    size_t n = strlen(a->info->name);
+    const char *msg = err->msg;
+
+    if (strncmp(msg, a->info->name, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ')
+        msg += n + 2;
+    fprintf(stderr, "papsim: %s", a->label);
+    if (bytes > 0)
+        fprintf(stderr, " at %" PRId64 " B", bytes);
+    fprintf(stderr, ": %s\n", msg);
+}
+
+static double metric_of(const opts_t *o, const rt_sim_result_t *r)
+{
+    return o->metric == MET_AVG ? r->avg_elapsed
+         : o->metric == MET_MAX ? r->max_elapsed : r->completion;
+}
+
+static void print_header(const opts_t *o, int64_t bytes)
+{
+    static const char *ports[] = { "U", "B", "X" };
+    double beta = o->beta;
+
+    if (o->sizes)
+        printf("# papsim: P=%d, sizes %" PRId64 "..%" PRId64 " B, %g-byte elements, "
+               "root %d, port %s\n", o->nranks, o->size_min, o->size_max,
+               o->elem_bytes, o->root, ports[o->port]);
+    else
+        printf("# papsim: P=%d, %" PRId64 " B = %" PRId64 " x %g-byte elements, "
+               "root %d, port %s\n", o->nranks, bytes,
+               bytes / (int64_t)o->elem_bytes, o->elem_bytes, o->root,
+               ports[o->port]);
+    printf("# cost (--net %s%s): alpha %.4g s, beta %.4g s/B (%.4g Gb/s), "
+           "gamma %.4g s/B\n", o->net->name,
+           o->overrides ? " + overrides" : "",
+           o->alpha, beta, beta > 0 ? 8e-9 / beta : INFINITY, o->gamma);
+    printf("# arrival: %s", o->arr_text);
+    switch (o->arr) {
+    case ARR_NONE: printf(" (all at 0)\n"); break;
+    case ARR_ONE_LATE: printf(" (rank %d at %g ms, the others at 0)\n", o->arr_rank, o->arr_ms); break;
+    case ARR_RANDOM: printf(" (uniform in [0, %g] ms, seed %" PRIu64 ")\n", o->arr_ms, o->seed); break;
+    case ARR_SORTED: printf(" (rank r at r*%g/(P-1) ms)\n", o->arr_ms); break;
+    case ARR_REVERSED: printf(" (rank r at (P-1-r)*%g/(P-1) ms)\n", o->arr_ms); break;
+    }
+}
+
+static void print_per_rank(const opts_t *o, const algo_spec_t *a,
+                           const outcome_t *out, const double *arr_s)
+{
+    printf("\n# per rank: %s\n# %-6s %12s %12s %12s\n", a->label, "rank",
+           "arrival_ms", "finish_ms", "elapsed_ms");
+    for (int32_t r = 0; r < o->nranks; r++)
+        printf("  %-6d %12.4f %12.4f %12.4f\n", r, arr_s[r] * 1e3,
+               out->res.finish[r] * 1e3, (out->res.finish[r] - arr_s[r]) * 1e3);
+}
+
+/* One size: a row per algorithm.  Returns the exit status. */
+static int run_single(const opts_t *o, const int64_t *ticks, const double *arr_s)
+{
+    outcome_t *outs = calloc((size_t)o->nalgos, sizeof *outs);
+    double base = 0;
+    cm_err_t err;
+    int rc = 0, lw = 9;
+
+    if (!outs) {
+        fprintf(stderr, "papsim: out of memory\n");
+        return 1;
+    }
+    print_header(o, o->bytes);
+    printf("# speedup = avg_elapsed(%s) / avg_elapsed(ALGO); tau: round length "
+           "given to PAP-aware generators\n", o->algos[0].label);
+    printf("# times in ms; gen, sim: wall time of generating and simulating the "
+           "schedule (cpu: CPU time)\n");
+    for (int i = 0; i < o->nalgos; i++)
+        lw = strlen(o->algos[i].label) > (size_t)lw ? (int)strlen(o->algos[i].label) : lw;
+    printf("# %-*s %12s %13s %12s %8s %9s %10s %8s %9s %9s %9s %9s%s\n", lw, "algorithm",
+           "avg_elapsed", "completion", "max_elapsed", "speedup", "tau", "steps",
+           "rounds", "gen", "sim", "gen_cpu", "sim_cpu", o->verify ? "    verify" : "");
+    for (int i = 0; i < o->nalgos && rc == 0; i++) {
+        const algo_spec_t *a = &o->algos[i];
+        outcome_t *out = &outs[i];
+
+        if (run_one(o, a, o->bytes, ticks, arr_s, out, &err) != CM_OK) {
+            fflush(stdout);
+            print_refusal(a, 0, &err);
+            rc = 1;
+            break;
+        }
+        if (i == 0)
+            base = out->res.avg_elapsed;
+        printf("  %-*s %12.4f %13.4f %12.4f %8.3f ", lw, a->label,
+               out->res.avg_elapsed * 1e3, out->res.completion * 1e3,
+               out->res.max_elapsed * 1e3,
+               out->res.avg_elapsed > 0 ? base / out->res.avg_elapsed : NAN);
+        if (out->tau_s > 0)
+            printf("%9.4f", out->tau_s * 1e3);
+        else
+            printf("%9s", "-");
+        printf(" %10zu %8d %9.1f %9.1f %9.1f %9.1f", out->nsteps, out->nrounds,
+               out->gen_s * 1e3, out->sim_s * 1e3, out->gen_cpu * 1e3,
+               out->sim_cpu * 1e3);
+        if (o->verify)
+            printf(" %10.1f", out->verify_s * 1e3);
+        printf("\n");
+    }
+    if (rc == 0 && o->per_rank)
+        for (int i = 0; i < o->nalgos; i++)
+            print_per_rank(o, &o->algos[i], &outs[i], arr_s);
+    for (int i = 0; i < o->nalgos; i++)
+        rt_sim_result_free(&outs[i].res);
+    free(outs);
+    return rc;
+}
+
+/*
+ * --sizes: a row per power of two, a column per algorithm (the metric in
+ * us), and the best.  A size an algorithm refuses shows "-" and a note on
+ * stderr; the exit status is 1 only if an algorithm refused every size.
+ */
+static int run_sizes(const opts_t *o, const int64_t *ticks, const double *arr_s)
+{
+    static const char *mname[] = { "avg elapsed", "max elapsed", "completion" };
+    int ok[MAX_ALGOS] = { 0 };
+    double gen[MAX_ALGOS] = { 0 }, sim[MAX_ALGOS] = { 0 };
+    int rc = 0;
+
+    print_header(o, 0);
+    printf("# %s time in us; best = the smallest in the row\n", mname[o->metric]);
+    printf("# %-10s", "bytes");
+    for (int i = 0; i < o->nalgos; i++)
+        printf(" %*s", (int)(strlen(o->algos[i].label) > 12 ? strlen(o->algos[i].label) : 12),
+               o->algos[i].label);
+    printf("  best\n");
+    for (int64_t b = o->size_min; b <= o->size_max; b *= 2) {
+        double best = INFINITY;
+        int besti = -1;
+
+        printf("  %-10" PRId64, b);
+        for (int i = 0; i < o->nalgos; i++) {
+            int w = (int)(strlen(o->algos[i].label) > 12 ? strlen(o->algos[i].label) : 12);
+            outcome_t out;
+            cm_err_t err;
+
+            if (run_one(o, &o->algos[i], b, ticks, arr_s, &out, &err) != CM_OK) {
+                fflush(stdout);
+                print_refusal(&o->algos[i], b, &err);
+                printf(" %*s", w, "-");
+                continue;
+            }
+            ok[i]++;
+            gen[i] += out.gen_s;
+            sim[i] += out.sim_s;
+            printf(" %*.2f", w, metric_of(o, &out.res) * 1e6);
+            if (metric_of(o, &out.res) < best) {
+                best = metric_of(o, &out.res);
+                besti = i;
+            }
+            rt_sim_result_free(&out.res);
+        }
+        printf("  %s\n", besti >= 0 ? o->algos[besti].label : "-");
+        fflush(stdout);
+        if (b > o->size_max / 2)
+            break;
+    }
+    printf("# wall time over all sizes, generation + simulation (ms):");
+    for (int i = 0; i < o->nalgos; i++) {
+        printf(" %s %.1f+%.1f", o->algos[i].label, gen[i] * 1e3, sim[i] * 1e3);
+        if (!ok[i])
+            rc = 1;
+    }
+    printf("\n");
+    return rc;
+}
+
+/* Prints "papsim: MESSAGE" and returns 2 (a usage error). */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("papsim: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 2;
+}
+
+/* Options that only make sense together; 0, or 2 with a message. */
+static int check_opts(const opts_t *o, int have_bytes)
+{
+    int64_t eb = (int64_t)o->elem_bytes;
+
+    if (o->sizes && have_bytes)
+        return usage_error("give --bytes or --sizes, not both");
+    if (o->sizes && o->per_rank)
+        return usage_error("--per-rank needs one size (--bytes)");
+    if (o->nsegs > 0 && o->segbytes > 0)
+        return usage_error("give --segs or --segsize, not both");
+    if (o->root >= o->nranks)
+        return usage_error("--root %d is not a rank of %d", o->root, o->nranks);
+    if (o->arr == ARR_ONE_LATE && o->arr_rank >= o->nranks)
+        return usage_error("--arrival %s: rank %d is not a rank of %d", o->arr_text,
+                           o->arr_rank, o->nranks);
+    if (!o->sizes && o->bytes % eb != 0)
+        return usage_error("--bytes %" PRId64 " is not a multiple of --elem-bytes %" PRId64,
+                           o->bytes, eb);
+    if (o->sizes && (o->size_min > o->size_max || o->size_min % eb != 0))
+        return usage_error("--sizes %" PRId64 ":%" PRId64 ": MIN must be <= MAX and a "
+                           "multiple of --elem-bytes", o->size_min, o->size_max);
+    return 0;
+}
+
+static int parse_sizes(opts_t *o, const char *arg)
+{
+    const char *colon = strchr(arg, ':');
+    char buf[64];
+
+    if (!colon || (size_t)(colon - arg) >= sizeof buf)
+        return -1;
+    memcpy(buf, arg, (size_t)(colon - arg));
+    buf[colon - arg] = '\0';
+    if (parse_i64(buf, 1, INT64_MAX / 4, &o->size_min) != 0 ||
+        parse_i64(colon + 1, 1, INT64_MAX / 4, &o->size_max) != 0)
+        return -1;
+    o->sizes = 1;
+    return 0;
+}
+
+enum { O_BYTES = 256, O_SIZES, O_METRIC, O_ELEM, O_SEGS, O_SEGSIZE, O_ROOT, O_PPN,
+       O_TREE, O_PORT, O_NET, O_ALPHA, O_BETA, O_GAMMA, O_ARRIVAL, O_SEED, O_PERRANK,
+       O_VERIFY };
+
+static const struct option longopts[] = {
+    { "nranks", required_argument, NULL, 'P' }, { "bytes", required_argument, NULL, O_BYTES },
+    { "sizes", required_argument, NULL, O_SIZES }, { "metric", required_argument, NULL, O_METRIC },
+    { "elem-bytes", required_argument, NULL, O_ELEM }, { "segs", required_argument, NULL, O_SEGS },
+    { "segsize", required_argument, NULL, O_SEGSIZE }, { "root", required_argument, NULL, O_ROOT },
+    { "ppn", required_argument, NULL, O_PPN }, { "tree", required_argument, NULL, O_TREE },
+    { "port", required_argument, NULL, O_PORT }, { "net", required_argument, NULL, O_NET },
+    { "alpha", required_argument, NULL, O_ALPHA }, { "beta", required_argument, NULL, O_BETA },
+    { "gamma", required_argument, NULL, O_GAMMA }, { "arrival", required_argument, NULL, O_ARRIVAL },
+    { "seed", required_argument, NULL, O_SEED }, { "per-rank", no_argument, NULL, O_PERRANK },
+    { "verify", no_argument, NULL, O_VERIFY }, { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* An int32 option in [min, max]; 0 or -1. */
+static int set_i32(const char *arg, int64_t min, int64_t max, int32_t *dst)
+{
+    int64_t v;
+
+    if (parse_i64(arg, min, max, &v) != 0)
+        return -1;
+    *dst = (int32_t)v;
+    return 0;
+}
+
+/* The index of arg among names (NULL-terminated), or -1. */
+static int pick(const char *arg, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(arg, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Applies option c; NULL, or what was expected instead of arg. */
+static const char *apply_opt(opts_t *o, int c, const char *arg)
+{
+    static const char *const metrics[] = { "avg", "max", "completion", NULL };
+    static const char *const trees[] = { "heap", "ompi", NULL };
+    static const char *const ports[] = { "U", "B", NULL };
+    int32_t v32;
+    int i;
+
+    switch (c) {
+    case 'P':
+        return set_i32(arg, 1, RT_SCHED_RANKS_MAX, &o->nranks) ? "expected a process count" : NULL;
+    case O_BYTES:
+        return parse_i64(arg, 0, INT64_MAX / 2, &o->bytes) ? "expected a byte count" : NULL;
+    case O_SIZES:
+        return parse_sizes(o, arg) ? "expected MIN:MAX (bytes)" : NULL;
+    case O_METRIC:
+        if ((i = pick(arg, metrics)) < 0)
+            return "expected avg, max or completion";
+        o->metric = (metric_t)i;
+        return NULL;
+    case O_ELEM:
+        if (set_i32(arg, 1, 1 << 20, &v32))
+            return "expected bytes per element (>= 1)";
+        o->elem_bytes = v32;
+        return NULL;
+    case O_SEGS:
+        return set_i32(arg, 1, INT32_MAX, &o->nsegs) ? "expected a segment count >= 1" : NULL;
+    case O_SEGSIZE:
+        return parse_i64(arg, 1, INT64_MAX, &o->segbytes) ? "expected bytes >= 1" : NULL;
+    case O_ROOT:
+        return set_i32(arg, 0, INT32_MAX, &o->root) ? "expected a rank" : NULL;
+    case O_PPN:
+        return set_i32(arg, 1, INT32_MAX, &o->ppn) ? "expected processes per node >= 1" : NULL;
+    case O_TREE:
+        if ((i = pick(arg, trees)) < 0)
+            return "expected heap or ompi";
+        o->tree = i == 0 ? RT_TREE_HEAP : RT_TREE_OMPI;
+        return NULL;
+    case O_PORT:
+        if ((i = pick(arg, ports)) < 0)
+            return "expected U or B";
+        o->port = i == 0 ? RT_PORT_U : RT_PORT_B;
+        return NULL;
+    case O_NET:
+        for (size_t n = 0; n < sizeof nets / sizeof *nets; n++)
+            if (strcmp(arg, nets[n].name) == 0) {
+                o->net = &nets[n];
+                return NULL;
+            }
+        return "expected 1gbe, 10gbe or ib-fdr";
+    case O_ALPHA: case O_BETA: case O_GAMMA:
+        o->overrides = 1;
+        return parse_dbl(arg, 0, c == O_ALPHA ? &o->alpha : c == O_BETA ? &o->beta : &o->gamma)
+             ? "expected seconds (>= 0, e.g. 2e-5)" : NULL;
+    case O_ARRIVAL:
+        return parse_arrival(o, arg) ? "expected none, one-late:MS[:RANK], random:MS[:SEED], "
+                                       "sorted:MS or reversed:MS" : NULL;
+    case O_SEED:
+        return parse_i64(arg, 0, INT64_MAX, (int64_t *)&o->seed) ? "expected a seed >= 0" : NULL;
+    case O_PERRANK: o->per_rank = 1; return NULL;
+    case O_VERIFY: o->verify = 1; return NULL;
+    }
+    return "unexpected option";
+}
+
+int main(int argc, char **argv)
+{
+    static opts_t o = { .nranks = 48, .bytes = 4 << 20, .elem_bytes = 4, .port = RT_PORT_U,
+                        .tree = RT_TREE_HEAP, .net = &nets[0], .arr = ARR_NONE,
+                        .arr_text = "none", .seed = 1, .metric = MET_AVG };
+    int c, li = 0, have_bytes = 0, rc;
+    int64_t *ticks;
+    double *arr_s;
+    const char *bad;
+
+    o.alpha = o.beta = o.gamma = NAN;
+    opterr = 0;     /* our own messages, "papsim: ...", as for bad values */
+    while ((c = getopt_long(argc, argv, ":P:h", longopts, &li)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            list_algos(stdout);
+            return 0;
+        } else if (c == ':') {
+            return usage_error("%s needs a value", argv[optind - 1]);
+        } else if (c == '?') {
+            usage_error("unknown option %s", argv[optind - 1]);
+            usage(stderr);
+            return 2;
+        }
+        have_bytes |= c == O_BYTES;
+        if ((bad = apply_opt(&o, c, optarg)) != NULL)
+            return usage_error("%s%s %s: %s", c == 'P' ? "-" : "--",
+                               c == 'P' ? "P" : longopts[li].name, optarg, bad);
+    }
+    if (isnan(o.alpha))
+        o.alpha = o.net->alpha;
+    if (isnan(o.beta))
+        o.beta = o.net->beta;
+    if (isnan(o.gamma))
+        o.gamma = o.net->gamma;
+    if (optind >= argc)
+        return usage_error("no algorithm given (papsim -h lists them)");
+    if (argc - optind > MAX_ALGOS)
+        return usage_error("at most %d algorithms", MAX_ALGOS);
+    if ((rc = check_opts(&o, have_bytes)) != 0)
+        return rc;
+    for (int i = optind; i < argc; i++)
+        if ((rc = parse_algo(&o.algos[o.nalgos++], argv[i])) != 0)
+            return rc;
+    ticks = malloc((size_t)o.nranks * sizeof *ticks);
+    arr_s = malloc((size_t)o.nranks * sizeof *arr_s);
+    if (!ticks || !arr_s) {
+        fprintf(stderr, "papsim: out of memory\n");
+        return 1;
+    }
+    make_arrival(&o, ticks);
+    for (int32_t r = 0; r < o.nranks; r++)
+        arr_s[r] = (double)ticks[r] * 1e-9;
+    rc = o.sizes ? run_sizes(&o, ticks, arr_s) : run_single(&o, ticks, arr_s);
+    free(ticks);
+    free(arr_s);
+    return rc;
+}
