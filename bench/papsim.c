@@ -138,7 +138,7 @@ static void usage(FILE *fp)
 "                        column per ALGO (--metric), OSU style\n"
 "      --metric M        the --sizes figure: avg (default), max or completion\n"
 "      --elem-bytes E    bytes per element (default 4, floats)\n"
-"      --segs Q          pipeline segments (generators that read nsegs)\n"
+"      --segs Q          pipeline segments (only algorithms that read them)\n"
 "      --segsize B       segment size in bytes (Open MPI's rule to elements)\n"
 "      --root R          root of rooted collectives (default 0)\n"
 "      --ppn N           processes per node (nap)\n"
@@ -334,6 +334,16 @@ static int parse_algo(algo_spec_t *a, const char *text)
  * (ticks) is set for the generators whose table row reads round_len, and
  * *tau_s is it in seconds (0 for the others).
  */
+/* Does the algorithm (or either half of REDUCE+BCAST) read a segment
+   count or size?  The global --segs/--segsize go only to those. */
+static int reads_segments(const algo_spec_t *a)
+{
+    return strstr(a->info->params, "nsegs") ||
+           strstr(a->info->params, "segcount") ||
+           (a->bcast && (strstr(a->bcast->params, "nsegs") ||
+                         strstr(a->bcast->params, "segcount")));
+}
+
 static void make_params(const opts_t *o, const algo_spec_t *a, int64_t bytes,
                         const int64_t *arrival, rt_algo_params_t *p,
                         double *tau_s)
@@ -349,8 +359,16 @@ static void make_params(const opts_t *o, const algo_spec_t *a, int64_t bytes,
     p->ppn = o->ppn;
     p->port = o->port;
     p->tree = o->tree;
-    nsegs = a->nsegs >= 0 || a->segbytes >= 0 ? a->nsegs : o->nsegs;
-    segbytes = a->nsegs >= 0 || a->segbytes >= 0 ? a->segbytes : o->segbytes;
+    if (a->nsegs >= 0 || a->segbytes >= 0) {        /* ALGO:segs= asked */
+        nsegs = a->nsegs;
+        segbytes = a->segbytes;
+    } else if (reads_segments(a)) {                  /* --segs, --segsize */
+        nsegs = o->nsegs;
+        segbytes = o->segbytes;
+    } else {                     /* e.g. prr: its segments are its blocks */
+        nsegs = 0;
+        segbytes = 0;
+    }
     if (nsegs > 0)
         p->nsegs = nsegs;
     else if (segbytes > 0 && p->count > 0)

@@ -177,6 +177,7 @@ void t_pap_sweep(void);
 void t_pap_figures(void);
 void t_pap_errors(void);
 void t_pap_large(void);
+void t_pap_slt_direct_equals_asap(void);
 /* algo/t_sim.c: the cost-model simulator */
 void t_sim_pair(void);
 void t_sim_chain_late(void);
@@ -295,6 +296,7 @@ static const tst_entry_t tst_list[] = {
     { "pap_figures",                   TST_UNIT, t_pap_figures,                   NULL, NULL, 0, 10 },
     { "pap_errors",                    TST_UNIT, t_pap_errors,                    NULL, NULL, 0, 10 },
     { "pap_large",                     TST_UNIT, t_pap_large,                     NULL, NULL, 0, 60 },
+    { "pap_slt_direct_equals_asap",    TST_UNIT, t_pap_slt_direct_equals_asap,    NULL, NULL, 0, 60 },
     { "sim_pair",                      TST_UNIT, t_sim_pair,                      NULL, NULL, 0, 30 },
     { "sim_chain_late",                TST_UNIT, t_sim_chain_late,                NULL, NULL, 0, 30 },
     { "sim_group_concurrent",          TST_UNIT, t_sim_group_concurrent,          NULL, NULL, 0, 30 },
@@ -358,6 +360,7 @@ static const tst_entry_t tst_list[] = {
     { "oracle_gateway_3x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/gateway-3x2.pathmap 4 400", NULL, 3, 120 },
 
     /* sh: scripts and end-to-end runs */
+    { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },

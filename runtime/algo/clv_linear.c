@@ -91,7 +91,7 @@ typedef struct clvl {
     uint8_t *hold;      /* np x nseg, rank-major: 1 = A or P, 0 = E or P' */
     int32_t *pprime;    /* the segment in state P' this round, or -1 */
     uint8_t *sent;      /* S */
-    int32_t *q;         /* Q sorted; G is its prefix */
+    int32_t *q;         /* Q sorted by (avail, rank); G is its prefix */
 } clvl_t;
 
 typedef struct clvl_key {
@@ -126,52 +126,45 @@ static int32_t build_q(clvl_t *c, clvl_key_t *keys)
     return n;
 }
 
-/* Does z come before best in (avail, rank) order? */
-static int earlier(const clvl_t *c, int32_t z, int32_t best)
-{
-    return c->avail[z] < c->avail[best] ||
-           (c->avail[z] == c->avail[best] && z < best);
-}
-
-/* Step 3 for receiver i: the sender *z_p and segment *j_p, or *z_p = -1. */
+/*
+ * Step 3 for receiver i: the sender *z_p and segment *j_p, or *z_p = -1.
+ * The smallest segment first; for it, the first free holder in G's real
+ * (avail, rank) order, q[0..ng), is the earliest one.
+ */
 static void find_peer(const clvl_t *c, int32_t ng, int32_t i, int is_sink,
                       int32_t *z_p, int32_t *j_p)
 {
     const uint8_t *hi = c->hold + (size_t)i * (size_t)c->nseg;
-    int32_t best_z = -1, best_j = c->nseg;
 
-    for (int32_t g = 0; g < ng; g++) {
-        int32_t z = c->q[g];
-        const uint8_t *hz = c->hold + (size_t)z * (size_t)c->nseg;
-
-        if (z == i || c->sent[z])
+    for (int32_t j = 0; j < c->nseg; j++) {
+        if (is_sink ? c->pprime[i] == j : !hi[j])
             continue;
-        /* z's first segment that i may take: a later one cannot win. */
-        for (int32_t j = 0; j < c->nseg && j <= best_j; j++) {
-            if (!hz[j])
-                continue;
-            if (is_sink ? c->pprime[i] == j : !hi[j])
-                continue;
-            if (j < best_j || earlier(c, z, best_z)) {
-                best_j = j;
-                best_z = z;
+        for (int32_t g = 0; g < ng; g++) {
+            int32_t z = c->q[g];
+
+            if (z != i && !c->sent[z] &&
+                c->hold[(size_t)z * (size_t)c->nseg + (size_t)j]) {
+                *z_p = z;
+                *j_p = j;
+                return;
             }
-            break;
         }
     }
-    *z_p = best_z;
-    *j_p = best_j;
+    *z_p = -1;
 }
 
-/* Step 3 for the whole of G = q[0..ng), the sink in q[0]. */
+/* Step 3 for the whole of G = q[0..ng) with the sink at q[sinkpos]: the
+   sink first (as if moved to the front), then the others in order. */
 static cm_status_t clvl_round(clvl_t *c, rt_sched_t *s, int32_t ng,
-                              int32_t round, cm_err_t *err)
+                              int32_t sinkpos, int32_t round, cm_err_t *err)
 {
-    for (int32_t g = 0; g < ng; g++) {
-        int32_t i = c->q[g], z, j;
+    for (int32_t n = -1; n < ng; n++) {
+        int32_t i = c->q[n < 0 ? sinkpos : n], z, j;
         cm_status_t st;
 
-        find_peer(c, ng, i, g == 0, &z, &j);
+        if (n == sinkpos)
+            continue;
+        find_peer(c, ng, i, n < 0, &z, &j);
         if (z < 0)
             continue;
         st = rt_sched_xfer(s, round, z, i, RT_ACT_REDUCE, RT_STEP_MOVE, j, 1);
@@ -226,7 +219,7 @@ static cm_status_t clvl_run(clvl_t *c, rt_sched_t *s, int skip_idle,
     int64_t round = 0;
 
     while (nleft > 0) {
-        int32_t nq = build_q(c, keys), ng = 0, sinkpos = 0, sink;
+        int32_t nq = build_q(c, keys), ng = 0, sinkpos = 0;
         int64_t limit;
         cm_status_t st;
 
@@ -238,16 +231,13 @@ static cm_status_t clvl_run(clvl_t *c, rt_sched_t *s, int skip_idle,
         for (int32_t g = 0; g < ng; g++)
             if (c->q[g] == c->root)
                 sinkpos = g;
-        sink = c->q[sinkpos];
-        memmove(c->q + 1, c->q, (size_t)sinkpos * sizeof *c->q);
-        c->q[0] = sink;
         /* Alone in G: the next process is q[1] (the root or a non-root is
-           still in Q, since nleft > 0), after sink + d. */
+           still in Q, since nleft > 0), after avail + d. */
         if (ng == 1 && skip_idle) {
-            int64_t k = rt__clv_idle_rounds(c->avail[sink], c->avail[c->q[1]],
-                                            c->d);
+            int64_t k = rt__clv_idle_rounds(c->avail[c->q[0]],
+                                            c->avail[c->q[1]], c->d);
 
-            c->avail[sink] += k * c->d;   /* < avail[q[1]]: no overflow */
+            c->avail[c->q[0]] += k * c->d;   /* < avail[q[1]]: no overflow */
             round += k;
             continue;
         }
@@ -255,7 +245,7 @@ static cm_status_t clvl_run(clvl_t *c, rt_sched_t *s, int skip_idle,
             return CM_ERR(err, CM_ERR_RANGE, NAME ": more than %d rounds "
                           "(arrival times span too many round lengths)",
                           INT32_MAX);
-        st = clvl_round(c, s, ng, (int32_t)round, err);
+        st = clvl_round(c, s, ng, sinkpos, (int32_t)round, err);
         if (st == CM_OK)
             st = clvl_end_round(c, ng, &nleft, err);
         if (st != CM_OK)

@@ -85,12 +85,20 @@
 
 #define NAME "clv"
 
+/*
+ * Two 64-bit words: one SSE2 register on x86-64 (GCC's and clang's generic
+ * vectors; scalar code elsewhere).  Columns and tree nodes are nv vectors,
+ * nw = 2*nv words (N rounded up to 128 bits, the padding bits always 0);
+ * may_alias lets the same memory be read a word at a time.
+ */
+typedef uint64_t vec_t __attribute__((vector_size(16), may_alias));
+
 typedef struct clvt {
-    int32_t   np, nseg, nw, root;
+    int32_t   np, nseg, nw, nv, root;
     int64_t   d;
-    int32_t   m;          /* leaves; leaf L is node m + L */
-    uint64_t *tree;       /* 2m nodes x nw words */
-    uint64_t *col;        /* np x nw: the state array, rank-major */
+    int32_t   m, h;       /* leaves (leaf L is node m + L), m = 2^h */
+    vec_t    *tree;       /* 2m nodes x nv vectors */
+    vec_t    *col;        /* np x nv: the state array, rank-major */
     int32_t  *nheld;      /* set bits of col(p) plus a pending P' */
     int64_t  *avail;      /* availability time per rank */
     int64_t  *k;          /* avail = k*d + (arrival mod d) */
@@ -109,14 +117,29 @@ typedef struct clvt {
     uint32_t  epoch;
 } clvt_t;
 
+static inline vec_t *vnode(const clvt_t *c, int32_t x)
+{
+    return c->tree + (size_t)x * (size_t)c->nv;
+}
+
 static inline uint64_t *node(const clvt_t *c, int32_t x)
 {
-    return c->tree + (size_t)x * (size_t)c->nw;
+    return (uint64_t *)vnode(c, x);
+}
+
+static inline vec_t *vcol(const clvt_t *c, int32_t p)
+{
+    return c->col + (size_t)p * (size_t)c->nv;
 }
 
 static inline uint64_t *colp(const clvt_t *c, int32_t p)
 {
-    return c->col + (size_t)p * (size_t)c->nw;
+    return (uint64_t *)vcol(c, p);
+}
+
+static inline int vec_any(vec_t v)
+{
+    return (v[0] | v[1]) != 0;
 }
 
 /* (avail, rank) order. */
@@ -130,31 +153,30 @@ static inline int before(const clvt_t *c, int32_t a, int32_t b)
 /* node x = OR of its children; returns whether it changed. */
 static int recompute(const clvt_t *c, int32_t x)
 {
-    uint64_t *t = node(c, x);
-    const uint64_t *l = node(c, 2 * x), *r = node(c, 2 * x + 1);
-    uint64_t diff = 0;
+    vec_t *t = vnode(c, x), diff = { 0, 0 };
+    const vec_t *l = vnode(c, 2 * x), *r = vnode(c, 2 * x + 1);
 
-    for (int32_t w = 0; w < c->nw; w++) {
-        uint64_t v = l[w] | r[w];
+    for (int32_t k = 0; k < c->nv; k++) {
+        vec_t v = l[k] | r[k];
 
-        diff |= v ^ t[w];
-        t[w] = v;
+        diff |= v ^ t[k];
+        t[k] = v;
     }
-    return diff != 0;
+    return vec_any(diff);
 }
 
 /* Writes src (NULL: zeros) to leaf L; queues the leaf if it changed. */
-static void leaf_write(clvt_t *c, int32_t L, const uint64_t *src)
+static void leaf_write(clvt_t *c, int32_t L, const vec_t *src)
 {
-    uint64_t *t = node(c, c->m + L), diff = 0;
+    vec_t *t = vnode(c, c->m + L), diff = { 0, 0 }, zero = { 0, 0 };
 
-    for (int32_t w = 0; w < c->nw; w++) {
-        uint64_t v = src ? src[w] : 0;
+    for (int32_t k = 0; k < c->nv; k++) {
+        vec_t v = src ? src[k] : zero;
 
-        diff |= v ^ t[w];
-        t[w] = v;
+        diff |= v ^ t[k];
+        t[k] = v;
     }
-    if (diff)
+    if (vec_any(diff))
         c->dirty[c->ndirty++] = c->m + L;
 }
 
@@ -164,7 +186,7 @@ static void leaf_put(clvt_t *c, int32_t p, int32_t pos)
     if (c->leaf[p] >= 0 && c->leaf[p] != pos)
         leaf_write(c, c->leaf[p], NULL);
     if (pos >= 0)
-        leaf_write(c, pos, colp(c, p));
+        leaf_write(c, pos, vcol(c, p));
     c->leaf[p] = pos;
 }
 
@@ -195,43 +217,69 @@ static void propagate(clvt_t *c)
     c->ndirty = 0;
 }
 
-/* Word w of node x0 changed: recompute it in x0's ancestors, stopping at
-   the first that does not change (the ones above cannot either). */
-static void climb(clvt_t *c, int32_t x0, int32_t w)
-{
-    for (int32_t x = x0 >> 1; x >= 1; x >>= 1) {
-        uint64_t v = node(c, 2 * x)[w] | node(c, 2 * x + 1)[w];
+/*
+ * S(p): p's leaf goes to zero now (it may not send twice in a round), and
+ * so do its ancestors' ORs, up to the first that does not change (the
+ * ones above cannot either).  Going up, the new value of the node on the
+ * path is carried in cur[], so each level reads only the sibling and the
+ * parent: node = cur | sibling.  CV vectors (a 64-byte line) at a time,
+ * each chunk climbing on its own; `n` is a constant in the common case
+ * (see leaf_disable), so cur[] lives in registers.
+ */
+#define CV 4
 
-        if (v == node(c, x)[w])
-            break;
-        node(c, x)[w] = v;
+static inline __attribute__((always_inline))
+void disable_chunk(clvt_t *c, int32_t x0, int32_t k0, int32_t n)
+{
+    vec_t cur[CV], any = { 0, 0 }, zero = { 0, 0 }, *t = vnode(c, x0) + k0;
+
+    for (int32_t k = 0; k < n; k++) {
+        any |= t[k];
+        t[k] = zero;
+        cur[k] = zero;
+    }
+    for (int32_t x = x0; vec_any(any) && x > 1; x >>= 1) {
+        const vec_t *sib = vnode(c, x ^ 1) + k0;
+        vec_t *par = vnode(c, x >> 1) + k0;
+
+        any = zero;
+        for (int32_t k = 0; k < n; k++) {
+            cur[k] |= sib[k];
+            any |= cur[k] ^ par[k];
+            par[k] = cur[k];
+        }
     }
 }
 
 static void leaf_disable(clvt_t *c, int32_t p)
 {
-    int32_t x = c->m + c->leaf[p];
-    uint64_t *t = node(c, x), any = 0;
+    int32_t x0 = c->m + c->leaf[p], k0 = 0;
 
-    for (int32_t w = 0; w < c->nw; w++) {
-        any |= t[w];
-        t[w] = 0;
-    }
-    if (!any)
-        return;
-    for (x >>= 1; x >= 1 && recompute(c, x); x >>= 1)
-        ;
+    for (; k0 + CV <= c->nv; k0 += CV)
+        disable_chunk(c, x0, k0, CV);
+    if (k0 < c->nv)
+        disable_chunk(c, x0, k0, c->nv - k0);
 }
 
-/* Clears bit j of p's leaf (P'), if set, and of its ancestors as needed. */
+/* Clears bit j of p's leaf (P'), if set, and of its ancestors up to the
+   first that keeps it (because another leaf below it has it): one word,
+   carried up as in disable_chunk. */
 static void leaf_clear_bit(clvt_t *c, int32_t p, int32_t j)
 {
     int32_t x = c->m + c->leaf[p], w = j >> 6;
-    uint64_t b = (uint64_t)1 << (j & 63);
+    uint64_t b = (uint64_t)1 << (j & 63), cur = node(c, x)[w];
 
-    if (node(c, x)[w] & b) {
-        node(c, x)[w] &= ~b;
-        climb(c, x, w);
+    if (!(cur & b))
+        return;
+    cur &= ~b;
+    node(c, x)[w] = cur;
+    for (; x > 1; x >>= 1) {
+        uint64_t *par = node(c, x >> 1) + w;
+
+        cur |= node(c, x ^ 1)[w];
+        if (cur == *par)
+            break;
+        *par = cur;
     }
 }
 
@@ -294,11 +342,9 @@ static int32_t descend(const clvt_t *c, int32_t x, int32_t w, uint64_t b)
  */
 static int32_t find_sender(const clvt_t *c, int32_t i, int32_t j)
 {
-    int32_t w = j >> 6, x = c->m + c->leaf[i], L = -1, h = 0;
+    int32_t w = j >> 6, x = c->m + c->leaf[i], L = -1, h = c->h;
     uint64_t b = (uint64_t)1 << (j & 63);
 
-    while ((c->m >> h) > 1)
-        h++;                        /* leaves are at depth h */
     for (int32_t k = h - 1; k >= 0 && L < 0; k--) {
         int32_t y = x >> k;         /* i's ancestor at depth h - k */
 
@@ -514,10 +560,11 @@ static void clvt_free(clvt_t *c)
 /* Allocates everything; CM_ERR_NOMEM if anything is missing. */
 static cm_status_t clvt_alloc(clvt_t *c, cm_err_t *err)
 {
-    size_t np = (size_t)c->np, nw = (size_t)c->nw, m = (size_t)c->m;
+    size_t np = (size_t)c->np, nv = (size_t)c->nv, m = (size_t)c->m;
 
-    c->tree = calloc(2 * m * nw, sizeof *c->tree);
-    c->col = malloc(np * nw * sizeof *c->col);
+    /* malloc's alignment (16 on x86-64) suffices for vec_t */
+    c->tree = calloc(2 * m * nv, sizeof *c->tree);
+    c->col = malloc(np * nv * sizeof *c->col);
     c->nheld = malloc(np * sizeof *c->nheld);
     c->avail = malloc(np * sizeof *c->avail);
     c->k = malloc(np * sizeof *c->k);
@@ -554,10 +601,12 @@ static cm_status_t clvt_init(clvt_t *c, const int64_t *arrival, cm_err_t *err)
         uint64_t *cp = colp(c, p);
         int64_t a = arrival ? arrival[p] : 0;
 
-        for (int32_t w = 0; w < c->nw; w++)
-            cp[w] = ~(uint64_t)0;
-        if (c->nseg % 64)
-            cp[c->nw - 1] = ((uint64_t)1 << (c->nseg % 64)) - 1;
+        for (int32_t w = 0; w < c->nw; w++) {
+            int32_t left = c->nseg - 64 * w;   /* segments in this word */
+
+            cp[w] = left >= 64 ? ~(uint64_t)0
+                  : left > 0 ? ((uint64_t)1 << left) - 1 : 0;
+        }
         c->nheld[p] = c->nseg;
         c->avail[p] = a;
         c->k[p] = a / c->d;
@@ -596,9 +645,10 @@ cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
     c.np = p->nranks;
     c.root = p->root;
     c.d = p->round_len;
-    c.nw = (c.nseg + 63) / 64;
-    for (c.m = 2; c.m < 2 * c.np; c.m *= 2)
-        ;
+    c.nv = (c.nseg + 127) / 128;
+    c.nw = 2 * c.nv;
+    for (c.m = 2, c.h = 1; c.m < 2 * c.np; c.m *= 2)
+        c.h++;
     st = clvt_alloc(&c, err);
     if (st == CM_OK)
         st = clvt_init(&c, p->arrival, err);

@@ -365,6 +365,8 @@ void rt_sched_keep_rank(rt_sched_t *s, int32_t rank)
     for (int32_t r = 0; r <= s->nranks; r++)
         s->step_start[r] = r <= rank ? 0 : n;
     s->only_rank = rank;
+    /* As rt_sched_finish counts them: 1 + this rank's last round. */
+    s->nrounds = n ? s->steps[n - 1].round + 1 : 0;
 }
 
 /* ---- Matching ----------------------------------------------------------- */

@@ -12,7 +12,10 @@
  *    no process is a round late;
  *  - the paper's own figures, where the text pins them down (see
  *    t_pap_figures for what it does not);
- *  - for everything else, rt_sched_verify's replay over sweeps.
+ *  - for everything else, rt_sched_verify's replay over sweeps;
+ *  - SLT's direct rounds: the construction it replaced (every program
+ *    appended with unset rounds, then rt_sched_asap under B), kept here as
+ *    slt_reference_asap, step for step.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 
 #include "../../tst.h"
 #include "../../../runtime/algo/algo.h"
+#include "../../../runtime/algo/pap_int.h"
 
 void t_pap_slt_example(void);
 void t_pap_slt_closed_form(void);
@@ -31,6 +35,7 @@ void t_pap_sweep(void);
 void t_pap_figures(void);
 void t_pap_errors(void);
 void t_pap_large(void);
+void t_pap_slt_direct_equals_asap(void);
 
 static rt_algo_params_t params(int32_t np, int64_t count,
                                const int64_t *arrival, int64_t tau)
@@ -554,4 +559,240 @@ void t_pap_large(void)
     TST_EQ_UINT(s.nsteps, (size_t)4 * 1024 * 1023);
     TST_TRUE(s.nrounds >= 2 * 1023 && s.nrounds <= 2 * 1023 + 1022);
     rt_sched_free(&s);
+}
+
+/* ---- SLT: direct rounds against the ASAP construction ------------------ */
+
+/*
+ * slt.c's former construction, verbatim but for the names: every rank's
+ * Fig. 5 program appended in execution order with RT_ROUND_UNSET, rounds
+ * from rt_sched_asap under B, and for one rank the all-ranks schedule cut
+ * down by rt_sched_keep_rank.
+ */
+static cm_status_t slt_reference_emit(rt_sched_t *s, int32_t np,
+                                      int32_t nseg, const int32_t *order,
+                                      const int32_t *id_of, cm_err_t *err)
+{
+    const unsigned move = RT_STEP_MOVE, final = RT_STEP_FINAL;
+
+    for (int32_t r = 0; r < np; r++) {
+        int32_t id = id_of[r];
+        int32_t left = order[(id + np - 1) % np], right = order[(id + 1) % np];
+        int act = id == np - 1 ? RT_ACT_COPY : RT_ACT_REDUCE;
+        unsigned fl = id == np - 1 ? final : move;
+        cm_status_t st = CM_OK;
+
+        for (int32_t j = 0; j < nseg && st == CM_OK; j++) {
+            if (id > 0)
+                st = rt_sched_step(s, r, RT_ROUND_UNSET, left, RT_STEP_RECV,
+                                   RT_ACT_REDUCE, move, j, 1);
+            if (st == CM_OK)
+                st = rt_sched_step(s, r, RT_ROUND_UNSET, right, RT_STEP_SEND,
+                                   act, fl, j, 1);
+        }
+        for (int32_t j = 0; j < nseg && st == CM_OK && id < np - 1; j++) {
+            st = rt_sched_step(s, r, RT_ROUND_UNSET, left, RT_STEP_RECV,
+                               RT_ACT_COPY, final, j, 1);
+            if (st == CM_OK && id < np - 2)
+                st = rt_sched_step(s, r, RT_ROUND_UNSET, right, RT_STEP_SEND,
+                                   RT_ACT_COPY, final, j, 1);
+        }
+        if (st != CM_OK)
+            return CM_ERR(err, st, "slt: cannot append a step of rank %d: %s",
+                          (int)r, cm_status_string(st));
+    }
+    return CM_OK;
+}
+
+static int32_t slt_reference_segments(const rt_algo_params_t *p, int64_t **off,
+                                      cm_err_t *err)
+{
+    if (p->nsegs > 0 || p->segcount > 0)
+        return rt_part_segments(p, off, err);
+    *off = malloc(((size_t)p->nranks + 1) * sizeof **off);
+    if (*off == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "slt: no memory for %d segments",
+                      (int)p->nranks);
+    rt_part_el(p->count, p->nranks, *off);
+    return p->nranks;
+}
+
+static cm_status_t slt_reference_asap(rt_sched_t *s, const rt_algo_params_t *p,
+                                      int32_t rank, cm_err_t *err)
+{
+    int32_t *order = NULL, *id_of = NULL, nseg;
+    int64_t *off = NULL;
+    cm_status_t st = rt_algo_check_common(p, rank, "slt", err);
+
+    if (st != CM_OK)
+        return st;
+    nseg = slt_reference_segments(p, &off, err);
+    if (nseg < 0)
+        return (cm_status_t)nseg;
+    order = malloc((size_t)p->nranks * sizeof *order);
+    id_of = malloc((size_t)p->nranks * sizeof *id_of);
+    if (order == NULL || id_of == NULL) {
+        st = CM_ERR(err, CM_ERR_NOMEM, "slt: no memory for %d ranks",
+                    (int)p->nranks);
+        goto out;
+    }
+    st = rt__pap_order(p, order, id_of, "slt", err);
+    if (st == CM_OK)
+        st = rt_sched_begin(s, "slt", RT_COLL_ALLREDUCE, RT_PORT_B, p, -1,
+                            nseg, off, err);
+    if (st == CM_OK && p->nranks > 1)
+        st = slt_reference_emit(s, p->nranks, nseg, order, id_of, err);
+    if (st == CM_OK)
+        st = rt_sched_finish(s, err);
+    if (st == CM_OK)
+        st = rt_sched_asap(s, RT_PORT_B, err);
+    if (st == CM_OK && rank >= 0)
+        rt_sched_keep_rank(s, rank);
+out:
+    free(off);
+    free(order);
+    free(id_of);
+    return st;
+}
+
+/* a and b are the same schedule: header, partition, and every rank's steps
+   in the same order with the same fields. */
+static void same_sched(const rt_sched_t *a, const rt_sched_t *b)
+{
+    TST_EQ_STR(a->algo, b->algo);
+    TST_EQ_INT(a->coll, b->coll);
+    TST_EQ_INT(a->port, b->port);
+    TST_EQ_INT(a->nranks, b->nranks);
+    TST_EQ_INT(a->root, b->root);
+    TST_EQ_INT(a->only_rank, b->only_rank);
+    TST_EQ_INT(a->count, b->count);
+    TST_EQ_INT(a->npieces, b->npieces);
+    TST_EQ_INT(a->nrounds, b->nrounds);
+    TST_EQ_UINT(a->nsteps, b->nsteps);
+    for (int32_t i = 0; i <= a->npieces; i++)
+        TST_EQ_INT(a->piece_off[i], b->piece_off[i]);
+    for (int32_t r = 0; r <= a->nranks; r++)
+        TST_EQ_UINT(a->step_start[r], b->step_start[r]);
+    for (size_t i = 0; i < a->nsteps; i++) {
+        const rt_step_t *x = &a->steps[i], *y = &b->steps[i];
+
+        if (x->round != y->round || x->peer != y->peer ||
+            x->piece != y->piece || x->npieces != y->npieces ||
+            x->dir != y->dir || x->act != y->act || x->flags != y->flags)
+            TST_FAIL("P %d S %d rank %d step %zu: round %d peer %d piece %d "
+                     "x%u dir %u act %u flags %u vs round %d peer %d piece "
+                     "%d x%u dir %u act %u flags %u", a->nranks, a->npieces,
+                     a->only_rank, i, x->round, x->peer, x->piece,
+                     (unsigned)x->npieces, (unsigned)x->dir,
+                     (unsigned)x->act, (unsigned)x->flags, y->round, y->peer,
+                     y->piece, (unsigned)y->npieces, (unsigned)y->dir,
+                     (unsigned)y->act, (unsigned)y->flags);
+    }
+}
+
+/* Arrival patterns: NULL (id = rank), all equal (ties: id = rank),
+   reversed, rank P/2 late, random with ties, and a rotation. */
+#define DIRECT_NPAT 6
+
+static const int64_t *direct_arrival(int32_t np, int pat, int64_t *a)
+{
+    uint32_t x = 2246822519u * (uint32_t)(np + 7 * pat + 1);
+
+    if (pat == 0)
+        return NULL;
+    for (int32_t r = 0; r < np; r++) {
+        x = x * 1103515245u + 12345u;
+        a[r] = pat == 1 ? 5 : pat == 2 ? 3 * (np - r) : pat == 3 ? 0 :
+               pat == 4 ? (int64_t)((x >> 8) % (uint32_t)(np / 2 + 1)) :
+               (r + np / 3) % np;
+    }
+    if (pat == 3)
+        a[np / 2] = 1000;
+    return a;
+}
+
+/* One rank's slice of an all-ranks schedule, as rt_sched_keep_rank cuts
+   it (header kept, nrounds = 1 + the rank's last round); shares all's
+   steps and partition. */
+static rt_sched_t slice_of(const rt_sched_t *all, int32_t rank,
+                           size_t *start)
+{
+    rt_sched_t one = *all;
+    size_t n;
+
+    one.steps = (rt_step_t *)(uintptr_t)rt_sched_rank_steps(all, rank, &n);
+    one.nsteps = n;
+    one.only_rank = rank;
+    one.nrounds = n ? one.steps[n - 1].round + 1 : 0;
+    for (int32_t q = 0; q <= all->nranks; q++)
+        start[q] = q <= rank ? 0 : n;
+    one.step_start = start;
+    return one;
+}
+
+/*
+ * rt_algo_slt (rounds in closed form, ranks appended in order) gives the
+ * very schedule of slt_reference_asap: P = 1..40; S in {1, 2, P-1, P, P+1,
+ * 2P+1} by nsegs, S = P by default and S = ceil(n/2) by segcount = 2;
+ * every arrival pattern above.  All ranks, and every single rank against
+ * the reference's all-ranks schedule cut down to it; for ranks 0 and P-1
+ * and the ranks of ids 0 and P-2 (the only ids whose order is not program
+ * order, and whose last round is the schedule's) also against the
+ * reference run for that rank.
+ */
+void t_pap_slt_direct_equals_asap(void)
+{
+    size_t *start = malloc(41 * sizeof *start);
+
+    TST_TRUE(start != NULL);
+    for (int32_t np = 1; np <= 40; np++) {
+        /* nsegs; 0: neither (S = P); -1: segcount = 2. */
+        const int32_t segs[8] = { 1, 2, np - 1, np, np + 1, 2 * np + 1, 0,
+                                  -1 };
+
+        for (int c = 0; c < 8; c++)
+            for (int pat = 0; pat < DIRECT_NPAT; pat++) {
+                int64_t a[40];
+                int32_t order[40];
+                rt_algo_params_t p = params(np, 3 * np + 2,
+                                            direct_arrival(np, pat, a), 0);
+                rt_sched_t ref, dir;
+                cm_err_t err;
+
+                if (c == 2 && np == 1)
+                    continue;                       /* S = P-1 = 0 */
+                if (segs[c] > 0)
+                    p.nsegs = segs[c];
+                else if (segs[c] < 0)
+                    p.segcount = 2;
+                rt_sched_init(&ref);
+                if (slt_reference_asap(&ref, &p, -1, &err) != CM_OK)
+                    TST_FAIL("reference P %d: %s", np, err.msg);
+                gen(rt_algo_slt, &p, -1, &dir);
+                same_sched(&dir, &ref);
+                TST_EQ_STATUS(rt__pap_order(&p, order, NULL, "t", &err),
+                              CM_OK);
+                for (int32_t r = 0; r < np; r++) {
+                    rt_sched_t one, want = slice_of(&ref, r, start);
+
+                    gen(rt_algo_slt, &p, r, &one);
+                    same_sched(&one, &want);
+                    if (r == 0 || r == np - 1 || r == order[0] ||
+                        (np >= 2 && r == order[np - 2])) {
+                        rt_sched_t r1;
+
+                        rt_sched_init(&r1);
+                        if (slt_reference_asap(&r1, &p, r, &err) != CM_OK)
+                            TST_FAIL("reference P %d rank %d: %s", np,
+                                     (int)r, err.msg);
+                        same_sched(&one, &r1);
+                        rt_sched_free(&r1);
+                    }
+                    rt_sched_free(&one);
+                }
+                rt_sched_free(&ref);
+                rt_sched_free(&dir);
+            }
+    }
+    free(start);
 }

@@ -1,0 +1,327 @@
+/*
+ * clvbench - the experiment of Proficz & Ocetkiewicz 2020, Table 1: time to
+ * generate one Clairvoyant schedule with the segment-tree version ("clv",
+ * runtime/algo/clv_tree.c) against the literal linear-search version
+ * ("clv-linear"), for P = N = 4, 8, ..., 512.  No MPI.
+ *
+ *   clvbench [--max-p P] [--instances I] [--linear-instances L] [--seed S]
+ *            [--only uniform|skewed]
+ *
+ * Instances (the paper's 5.7), times in ticks of 1e-6 time units:
+ *   uniform: arrival times uniform in [0, P + 0.1], a random root;
+ *   skewed:  every process at 0 but P-1 at time N, root 0;
+ *   both:    round length d uniform in [0.001, 1].
+ * Instance i of a point depends only on (seed, kind, P, i), so both
+ * versions see the same instances whatever the counts.
+ *
+ * clv runs I instances per point.  clv-linear, which needs seconds per
+ * schedule at P = 512, runs the first L of them: by default
+ * L = min(I, ceil(I * (128/P)^2)), all of them up to P = 128.  The ratio
+ * linear/clv compares mean times over those L instances, and on each of
+ * them the two schedules must be identical, step for step (exit 1 if not).
+ * Times: CLOCK_MONOTONIC around the generator call (which includes
+ * rt_sched_finish), mean per schedule.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "../runtime/algo/algo.h"
+
+#define TICKS 1e6   /* ticks per time unit */
+
+typedef enum { UNIFORM, SKEWED } kind_t;
+static const char *const kind_name[] = { "uniform", "skewed" };
+
+typedef struct opts {
+    int32_t  max_p;
+    int32_t  instances;
+    int32_t  linear;     /* -1: the default rule */
+    uint64_t seed;
+    int      only;       /* -1: both kinds */
+} opts_t;
+
+/* Per point: what the table row and the summary need. */
+typedef struct point {
+    double  clv_s, clv_common_s, lin_s;   /* summed times */
+    int32_t n_clv, n_lin;
+} point_t;
+
+static uint64_t splitmix(uint64_t *st)
+{
+    uint64_t z = (*st += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static double unif(uint64_t *st)
+{
+    return (double)(splitmix(st) >> 11) * 0x1.0p-53;
+}
+
+static double now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Instance i of (kind, P): fills arrival[0..P) and p. */
+static void instance(const opts_t *o, kind_t kind, int32_t np, int32_t i,
+                     int64_t *arrival, rt_algo_params_t *p)
+{
+    uint64_t st = o->seed ^ ((uint64_t)kind << 62) ^ ((uint64_t)np << 32) ^
+                  (uint64_t)i;
+
+    splitmix(&st);
+    memset(p, 0, sizeof *p);
+    p->nranks = np;
+    p->nsegs = np;                       /* N = P */
+    p->count = (int64_t)np * 1024;
+    p->arrival = arrival;
+    p->round_len = (int64_t)((0.001 + 0.999 * unif(&st)) * TICKS);
+    if (kind == UNIFORM) {
+        for (int32_t r = 0; r < np; r++)
+            arrival[r] = (int64_t)(unif(&st) * (np + 0.1) * TICKS);
+        p->root = (int32_t)(splitmix(&st) % (uint64_t)np);
+    } else {
+        memset(arrival, 0, (size_t)np * sizeof *arrival);
+        arrival[np - 1] = (int64_t)np * (int64_t)TICKS;   /* at time N */
+        p->root = 0;
+    }
+}
+
+/* Runs gen on p; returns the seconds it took, or -1 with a message. */
+static double timed(rt_algo_gen_fn *gen, const char *name,
+                    const rt_algo_params_t *p, rt_sched_t *s)
+{
+    cm_err_t err;
+    double t0, t1;
+
+    rt_sched_init(s);
+    t0 = now();
+    if (gen(s, p, -1, &err) != CM_OK) {
+        cm_err_print(stderr, "clvbench: ", &err);
+        fprintf(stderr, "clvbench: %s failed (P %d)\n", name, p->nranks);
+        return -1;
+    }
+    t1 = now();
+    return t1 - t0;
+}
+
+static int same_steps(const rt_sched_t *a, const rt_sched_t *b)
+{
+    if (a->nsteps != b->nsteps || a->nrounds != b->nrounds ||
+        a->npieces != b->npieces)
+        return 0;
+    for (int32_t r = 0; r <= a->nranks; r++)
+        if (a->step_start[r] != b->step_start[r])
+            return 0;
+    for (size_t k = 0; k < a->nsteps; k++) {
+        const rt_step_t *x = &a->steps[k], *y = &b->steps[k];
+
+        if (x->round != y->round || x->peer != y->peer ||
+            x->piece != y->piece || x->npieces != y->npieces ||
+            x->dir != y->dir || x->act != y->act || x->flags != y->flags)
+            return 0;
+    }
+    return 1;
+}
+
+/* clv-linear instances for a point (see the header). */
+static int32_t linear_count(const opts_t *o, int32_t np)
+{
+    double want;
+
+    if (o->linear >= 0)
+        return o->linear < o->instances ? o->linear : o->instances;
+    want = o->instances * (128.0 / np) * (128.0 / np);
+    return want >= o->instances ? o->instances : (int32_t)(want + 0.999999);
+}
+
+/* One table row.  Returns 0, or 1 if anything failed or differed. */
+static int run_point(const opts_t *o, kind_t kind, int32_t np, point_t *pt)
+{
+    int64_t *arrival = malloc((size_t)np * sizeof *arrival);
+    int32_t nlin = linear_count(o, np);
+    int bad = 0;
+
+    memset(pt, 0, sizeof *pt);
+    for (int32_t i = 0; i < o->instances && arrival && !bad; i++) {
+        rt_algo_params_t p;
+        rt_sched_t a, b;
+        double ta, tb;
+
+        instance(o, kind, np, i, arrival, &p);
+        ta = timed(rt_algo_clv, "clv", &p, &a);
+        bad = ta < 0;
+        if (!bad && i < nlin) {
+            tb = timed(rt_algo_clv_linear, "clv-linear", &p, &b);
+            bad = tb < 0;
+            if (!bad && !same_steps(&a, &b)) {
+                fprintf(stderr, "clvbench: %s P %d instance %d (seed %llu): "
+                        "clv and clv-linear schedules differ\n",
+                        kind_name[kind], np, i, (unsigned long long)o->seed);
+                bad = 1;
+            }
+            pt->clv_common_s += ta;
+            pt->lin_s += tb;
+            pt->n_lin++;
+            rt_sched_free(&b);
+        }
+        pt->clv_s += ta;
+        pt->n_clv++;
+        rt_sched_free(&a);
+    }
+    if (!arrival) {
+        fprintf(stderr, "clvbench: out of memory\n");
+        bad = 1;
+    }
+    free(arrival);
+    return bad;
+}
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+        "usage: clvbench [--max-p P] [--instances I] [--linear-instances L]\n"
+        "                [--seed S] [--only uniform|skewed]\n"
+        "Time to generate a Clairvoyant reduce schedule: clv (segment tree)\n"
+        "against clv-linear (literal linear search), P = N = 4, 8, ..., P\n"
+        "(default 512), the paper's uniform and skewed instances.  clv runs\n"
+        "I instances per point (default 100); clv-linear the first L, by\n"
+        "default min(I, ceil(I*(128/P)^2)); their schedules must be identical\n"
+        "(exit 1 otherwise).  --seed: instance generator seed (default 1).\n");
+}
+
+/* "--name value" or "--name=value"; returns the value or NULL. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] == '\0' && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+
+    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse(int argc, char **argv, opts_t *o)
+{
+    o->max_p = 512;
+    o->instances = 100;
+    o->linear = -1;
+    o->seed = 1;
+    o->only = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        long n;
+
+        if ((v = opt_value(argc, argv, &i, "--max-p")) &&
+            parse_int(v, 4, 1 << 16, &n) == 0)
+            o->max_p = (int32_t)n;
+        else if ((v = opt_value(argc, argv, &i, "--instances")) &&
+                 parse_int(v, 1, 1000000, &n) == 0)
+            o->instances = (int32_t)n;
+        else if ((v = opt_value(argc, argv, &i, "--linear-instances")) &&
+                 parse_int(v, 0, 1000000, &n) == 0)
+            o->linear = (int32_t)n;
+        else if ((v = opt_value(argc, argv, &i, "--seed")) &&
+                 parse_int(v, 0, 0x7fffffffL, &n) == 0)
+            o->seed = (uint64_t)n;
+        else if ((v = opt_value(argc, argv, &i, "--only")) &&
+                 (strcmp(v, "uniform") == 0 || strcmp(v, "skewed") == 0))
+            o->only = strcmp(v, "uniform") == 0 ? UNIFORM : SKEWED;
+        else
+            return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    opts_t o;
+    int32_t last = 0;
+    point_t top[2];
+    long compared = 0;
+
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+    if (parse(argc, argv, &o) != 0) {
+        usage(stderr);
+        return 2;
+    }
+    memset(top, 0, sizeof top);
+    printf("# clvbench: Clairvoyant schedule generation, clv (segment tree) vs "
+           "clv-linear; P = N; d uniform in [0.001, 1]; seed %llu\n",
+           (unsigned long long)o.seed);
+    printf("# times: mean per schedule (CLOCK_MONOTONIC); ratio = linear/clv "
+           "over the instances both ran\n");
+    if (o.linear < 0)
+        printf("# clv-linear runs fewer instances from P = 256 on (seconds per "
+               "schedule at 512): the first ceil(I*(128/P)^2)\n");
+    for (int k = UNIFORM; k <= SKEWED; k++) {
+        if (o.only >= 0 && o.only != k)
+            continue;
+        printf("# %s: %s\n", kind_name[k], k == UNIFORM
+               ? "arrivals uniform in [0, P+0.1], random root"
+               : "all at 0 but P-1 at time N, root 0");
+        printf("# %6s %6s %6s %12s %6s %12s %9s %10s\n", "P", "N", "inst",
+               "clv us", "inst", "linear us", "ratio", "identical");
+        for (int32_t np = 4; np <= o.max_p; np *= 2) {
+            point_t pt;
+
+            if (run_point(&o, (kind_t)k, np, &pt) != 0)
+                return 1;
+            printf("  %6d %6d %6d %12.1f %6d", np, np, pt.n_clv,
+                   1e6 * pt.clv_s / pt.n_clv, pt.n_lin);
+            if (pt.n_lin)
+                printf(" %12.1f %9.2f %5d/%d\n", 1e6 * pt.lin_s / pt.n_lin,
+                       pt.lin_s / pt.clv_common_s, pt.n_lin, pt.n_lin);
+            else
+                printf(" %12s %9s %10s\n", "-", "-", "-");
+            fflush(stdout);
+            compared += pt.n_lin;
+            top[k] = pt;
+            last = np;
+        }
+    }
+    printf("summary: P = N = %d:", last);
+    for (int k = UNIFORM; k <= SKEWED; k++) {
+        if (o.only >= 0 && o.only != k)
+            continue;
+        printf(" %s clv %.2f ms", kind_name[k],
+               1e3 * top[k].clv_s / top[k].n_clv);
+        if (top[k].n_lin)
+            printf(", linear/clv %.1fx (%d linear instance%s);",
+                   top[k].lin_s / top[k].clv_common_s, top[k].n_lin,
+                   top[k].n_lin == 1 ? "" : "s");
+        else
+            printf(";");
+    }
+    if (compared)
+        printf(" %ld schedule pairs compared, all identical\n", compared);
+    else
+        printf(" clv-linear not run\n");
+    return 0;
+}
