@@ -203,7 +203,20 @@ void t_nap_factorization_sweep(void);
 void t_nap_one_rank(void);
 void t_nap_large(void);
 void t_nap_errors(void);
-/*ALGO-HELPER-PROTOS*/
+/* algo/t_clv.c: Clairvoyant, linear and segment-tree versions */
+void t_clv_paper_example(void);
+void t_clv_balanced_example(void);
+void t_clv_python_vectors(void);
+void t_clv_cross_uniform(void);
+void t_clv_cross_skewed(void);
+void t_clv_cross_ties(void);
+void t_clv_cross_wide(void);
+void t_clv_idle_skip(void);
+void t_clv_one_rank(void);
+void t_clv_edge_cases(void);
+void t_clv_invalid(void);
+void t_clv_range(void);
+void t_clv_balanced_rounds(void);
 
 #ifdef TST_LIST_TABLE
 /* One line per test: name, kind, fn, cmd or checker, dir, ranks, timeout (s). */
@@ -320,7 +333,19 @@ static const tst_entry_t tst_list[] = {
     { "nap_one_rank",                  TST_UNIT, t_nap_one_rank,                  NULL, NULL, 0, 10 },
     { "nap_large",                     TST_UNIT, t_nap_large,                     NULL, NULL, 0, 60 },
     { "nap_errors",                    TST_UNIT, t_nap_errors,                    NULL, NULL, 0, 10 },
-    /*ALGO-HELPER-ENTRIES*/
+    { "clv_paper_example",             TST_UNIT, t_clv_paper_example,             NULL, NULL, 0, 20 },
+    { "clv_balanced_example",          TST_UNIT, t_clv_balanced_example,          NULL, NULL, 0, 20 },
+    { "clv_python_vectors",            TST_UNIT, t_clv_python_vectors,            NULL, NULL, 0, 20 },
+    { "clv_cross_uniform",             TST_UNIT, t_clv_cross_uniform,             NULL, NULL, 0, 60 },
+    { "clv_cross_skewed",              TST_UNIT, t_clv_cross_skewed,              NULL, NULL, 0, 60 },
+    { "clv_cross_ties",                TST_UNIT, t_clv_cross_ties,                NULL, NULL, 0, 60 },
+    { "clv_cross_wide",                TST_UNIT, t_clv_cross_wide,                NULL, NULL, 0, 60 },
+    { "clv_idle_skip",                 TST_UNIT, t_clv_idle_skip,                 NULL, NULL, 0, 60 },
+    { "clv_one_rank",                  TST_UNIT, t_clv_one_rank,                  NULL, NULL, 0, 20 },
+    { "clv_edge_cases",                TST_UNIT, t_clv_edge_cases,                NULL, NULL, 0, 20 },
+    { "clv_invalid",                   TST_UNIT, t_clv_invalid,                   NULL, NULL, 0, 20 },
+    { "clv_range",                     TST_UNIT, t_clv_range,                     NULL, NULL, 0, 20 },
+    { "clv_balanced_rounds",           TST_UNIT, t_clv_balanced_rounds,           NULL, NULL, 0, 60 },
     { "sweep_allreduce",              TST_UNIT, t_sweep_allreduce,              NULL, NULL, 0, 120 },
     { "sweep_reduce",                 TST_UNIT, t_sweep_reduce,                 NULL, NULL, 0, 120 },
     { "sweep_bcast",                  TST_UNIT, t_sweep_bcast,                  NULL, NULL, 0, 60 },

@@ -29,6 +29,12 @@ cm_status_t rt__clv_begin(rt_sched_t *s, const rt_algo_params_t *p,
     st = rt_sched_begin(s, name, RT_COLL_REDUCE, RT_PORT_B, p, rank, nseg,
                         off, err);
     free(off);
+    /* Every non-root process sends each segment at least once: 2(P-1)N
+       steps at least, reserved at once instead of by doubling. */
+    if (st == CM_OK && rank < 0 &&
+        rt_sched_reserve(s, 2 * (size_t)(p->nranks - 1) * (size_t)nseg) !=
+            CM_OK)
+        st = CM_ERR(err, CM_ERR_NOMEM, "%s: out of memory", name);
     if (st == CM_OK)
         *nsegs_p = nseg;
     return st;

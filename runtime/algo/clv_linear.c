@@ -70,6 +70,12 @@
  * all 0), round_len (d > 0, CM_ERR_INVALID otherwise).  port is not read:
  * the schedule is always port model B.
  *
+ * The search is the rule as written: for each receiver, segments in
+ * increasing order, and for each, G in (avail, rank) order until a free
+ * holder is found (the first found is the earliest); Q is sorted again
+ * every round.  Like the paper's "linear" version, nothing else is done to
+ * make it fast.
+ *
  * Limitations: deliberately slow, O(R (P log P + |G|^2 N)) for R rounds:
  * it is the reference and the benchmark's baseline (bin/clvbench), not
  * the generator to use.  Generating for one rank costs as much as for all

@@ -6,11 +6,12 @@
  *
  * Data (5.3, 5.4):
  *  - col(p): p's column of the state array, one bit per segment (1 = holds
- *    the segment, A or P; 0 = E or P'), nw = ceil(N/64) 64-bit words,
- *    process-major so that one column is contiguous.
+ *    the segment, A or P; 0 = E or P'), N rounded up to 128 bits (nv
+ *    two-word vectors, nw = 2 nv words), process-major so that one column
+ *    is contiguous.
  *  - A segment tree over 2P leaf positions (m = the power of two >= 2P
  *    leaves, node 1 the root, node x's children 2x and 2x+1, leaf L at node
- *    m + L).  Each node holds nw words, the bitwise OR of its children.  A
+ *    m + L).  Each node holds a column, the bitwise OR of its children.  A
  *    leaf holds col(p) of the process p placed there if p is in this
  *    round's G and has not sent yet (S(p) clears the leaf: 5.4.4), else 0.
  *
@@ -33,9 +34,10 @@
  * leaf.  For a non-sink i the candidate segments are col(i) AND that, for
  * the sink all of that minus its P' segment; the first set bit (ctzll,
  * word by word, skipping words where col(i) is 0) is j.  The sender z is
- * the leftmost leaf with bit j (descend from the root), or, when that is
- * i's own leaf, the leftmost to its right (find-leftmost-from): the
- * earliest (avail, rank), as the rule asks.
+ * the leftmost leaf other than i's with bit j (find-leftmost, or
+ * find-leftmost-from when that is i itself; both in one pass over the
+ * same path siblings, see find_sender): the earliest (avail, rank), as
+ * the rule asks.
  *
  * The pseudo-root (5.6): the sink must be served first, but the root need
  * not be first in G.  Here the sink is simply taken out of the processing
@@ -43,8 +45,8 @@
  * sender it keeps its real (avail, rank) place.
  *
  * Updates: S(z) zeroes z's leaf and recomputes its ancestors, stopping at
- * the first one that does not change; a P' bit is cleared the same way,
- * one word at a time.  At the start of a round every member of G is
+ * the first one that does not change (a 64-byte line at a time, in SSE2
+ * registers); a P' bit is cleared the same way, one word.  At the start of a round every member of G is
  * written to its leaf (restoring S and P', moving it between idx and
  * idx + P when the first process of G changed, adding newcomers) and the
  * round-end leavers are zeroed; only the ancestors of leaves that changed
@@ -74,9 +76,18 @@
  * after round 2; p3 arrives for round 2 (30 <= 25 + 10).
  *
  * Parameters read and limitations: as clv_linear.c (same checks, same
- * errors, same schedule), minus the slowness.  Memory: about 5 bits per
- * (process, segment) - the columns, and a tree of 2m nodes over m >= 2P
- * leaves.  Generating for one rank costs as much as for all ranks.
+ * errors, same schedule), minus the slowness.  Memory: 5 to 9 bits per
+ * (process, segment): the columns and a tree of 2m nodes, 2P <= m < 4P.
+ * Generating for one rank costs as much as for all ranks.  Needs GCC's or
+ * clang's vector extension (vector_size), lowered to plain 64-bit code
+ * where there are no 128-bit registers.
+ *
+ * Cost, P = N = 512 (bin/clvbench; uniform: ~1300-4000 rounds, |G| about
+ * 100-250): about 58 ms per schedule here, of which about 17 ms is
+ * recording the ~525000 steps (rt_sched_xfer, rt_sched_finish); the rest
+ * is find-segment and find-sender (~14 ms), S updates (~11 ms), P' (~3 ms)
+ * and the round starts (~5 ms).  clv-linear takes 1-5 s on the same
+ * instances (about 50x); on skewed ones the gap is 4-5x.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -87,9 +98,9 @@
 
 /*
  * Two 64-bit words: one SSE2 register on x86-64 (GCC's and clang's generic
- * vectors; scalar code elsewhere).  Columns and tree nodes are nv vectors,
- * nw = 2*nv words (N rounded up to 128 bits, the padding bits always 0);
- * may_alias lets the same memory be read a word at a time.
+ * vectors).  Columns and tree nodes are nv vectors, nw = 2*nv words (N
+ * rounded up to 128 bits, the padding bits always 0); may_alias lets the
+ * same memory be read a word at a time.
  */
 typedef uint64_t vec_t __attribute__((vector_size(16), may_alias));
 

@@ -6,7 +6,9 @@
  *  - the worked examples of ALGORITHMS.md 5 (the paper's section 4.2
  *    instance and the balanced P = 4, N = 2 one), in ticks;
  *  - shared/algo-sim/clairvoyant.py on 12 small random integer instances
- *    (the vectors below);
+ *    (t_clv_vectors.h, with the script that made them);
+ *  - by hand from the rules: the paper's 5.1 idle-skipping example, the
+ *    round-number and int64 limits;
  *  - the other implementation: clv and clv-linear must give identical step
  *    lists on thousands of random instances, and clv-linear with idle-round
  *    skipping must equal clv-linear iterating every idle round;
@@ -29,6 +31,7 @@ void t_clv_paper_example(void);
 void t_clv_balanced_example(void);
 void t_clv_python_vectors(void);
 void t_clv_cross_uniform(void);
+void t_clv_cross_wide(void);
 void t_clv_cross_skewed(void);
 void t_clv_cross_ties(void);
 void t_clv_idle_skip(void);
@@ -43,85 +46,7 @@ typedef struct xfer {
     int32_t round, src, dst, seg;
 } xfer_t;
 
-/*
- * Vectors: shared/algo-sim/clairvoyant.py run by
- *   python3 gen_vectors.py 2024
- * which imports the function with three textual changes, each asserted to
- * apply once: the |G| = 1 branch advances one idle round per iteration
- * ("k = 1", the plain loop, so no skipping rule of ours is involved), and
- * the records carry the iteration counter (the round number) instead of
- * the round's start time t0.  Instances: P in 2..7, N in 1..5, d in 1..10
- * ticks, integer arrivals in [0, span*d] for span in {1,2,4,8,20}, half of
- * them multiples of d (ties, arrivals exactly d apart), random root.
- * Transfers in the reference's order (sink first in each round).
- */
-typedef struct clv_vec {
-    int32_t np, root, nseg;
-    int64_t d;
-    int64_t arrival[8];
-    int32_t nsteps;
-    xfer_t  steps[32];
-} clv_vec_t;
-
-static const clv_vec_t vectors[] = {
-    /* P 5 root 2 N 2 d 10 */
-    { 5, 2, 2, 10, { 26, 20, 30, 33, 10 }, 9, {
-        {0,1,4,0}, {0,4,1,1}, {1,4,2,0}, {1,1,0,1}, {2,3,2,0}, {2,0,3,1},
-        {3,0,2,0}, {3,2,3,1}, {4,3,2,1}, } },
-    /* P 6 root 0 N 3 d 9 */
-    { 6, 0, 3, 9, { 0, 9, 0, 9, 9, 9 }, 17, {
-        {0,2,0,0}, {0,0,2,1}, {0,3,1,0}, {0,1,3,1}, {0,5,4,0}, {0,4,5,1},
-        {1,1,0,0}, {1,3,2,1}, {1,0,1,2}, {1,2,3,2}, {1,5,4,2}, {2,4,0,0},
-        {2,5,2,1}, {2,3,1,2}, {3,2,0,1}, {3,4,1,2}, {4,1,0,2}, } },
-    /* P 7 root 6 N 2 d 6 */
-    { 7, 6, 2, 6, { 12, 26, 13, 36, 2, 0, 24 }, 13, {
-        {0,4,5,0}, {0,5,4,1}, {1,0,5,0}, {1,4,0,1}, {2,2,5,0}, {2,0,2,1},
-        {3,5,6,0}, {3,6,2,1}, {4,1,6,0}, {4,2,1,1}, {5,3,6,0}, {5,1,3,1},
-        {6,3,6,1}, } },
-    /* P 6 root 2 N 3 d 10 */
-    { 6, 2, 3, 10, { 50, 30, 59, 25, 76, 20 }, 17, {
-        {0,3,5,0}, {0,5,3,1}, {1,1,5,0}, {1,5,3,2}, {1,3,1,1}, {2,0,5,0},
-        {2,1,3,2}, {3,5,2,0}, {3,2,3,2}, {3,1,0,1}, {4,0,2,1}, {4,3,0,2},
-        {5,4,2,0}, {5,2,4,1}, {6,4,2,1}, {6,0,4,2}, {7,4,2,2}, } },
-    /* P 5 root 0 N 5 d 6 */
-    { 5, 0, 5, 6, { 18, 6, 6, 0, 5 }, 23, {
-        {0,4,3,0}, {0,3,4,1}, {0,2,1,0}, {0,1,2,1}, {1,1,3,0}, {1,2,4,1},
-        {1,3,1,2}, {1,4,2,2}, {2,3,0,0}, {2,4,3,3}, {2,0,4,1}, {2,2,1,2},
-        {2,1,2,3}, {3,4,0,1}, {3,0,3,3}, {3,3,4,4}, {3,2,1,4}, {4,1,0,2},
-        {4,2,3,3}, {4,0,4,4}, {5,3,0,3}, {5,1,4,4}, {6,4,0,4}, } },
-    /* P 3 root 1 N 4 d 4 */
-    { 3, 1, 4, 4, { 6, 4, 16 }, 11, {
-        {0,0,1,0}, {0,1,0,1}, {1,0,1,1}, {1,1,0,2}, {2,2,1,0}, {2,1,0,3},
-        {2,0,2,2}, {3,2,1,1}, {3,0,2,3}, {4,2,1,2}, {5,2,1,3}, } },
-    /* P 5 root 1 N 5 d 7 */
-    { 5, 1, 5, 7, { 4, 17, 42, 56, 13 }, 27, {
-        {1,0,1,0}, {1,4,0,1}, {1,1,4,2}, {2,4,1,0}, {2,1,0,1}, {2,0,4,2},
-        {3,0,1,1}, {3,4,0,3}, {3,1,4,4}, {4,4,1,2}, {4,1,0,3}, {4,0,4,4},
-        {5,2,1,0}, {5,1,2,1}, {6,2,1,1}, {6,1,2,2}, {7,3,1,0}, {7,2,0,3},
-        {7,4,2,4}, {7,1,3,1}, {8,3,1,1}, {8,2,3,2}, {9,3,1,2}, {9,0,3,3},
-        {10,3,1,3}, {10,2,3,4}, {11,3,1,4}, } },
-    /* P 5 root 0 N 2 d 9 */
-    { 5, 0, 2, 9, { 1, 18, 18, 18, 7 }, 9, {
-        {0,4,0,0}, {0,0,4,1}, {1,1,0,0}, {1,2,4,1}, {1,3,1,1}, {2,2,0,0},
-        {2,1,4,1}, {3,3,0,0}, {4,4,0,1}, } },
-    /* P 6 root 5 N 2 d 4 */
-    { 6, 5, 2, 4, { 64, 62, 20, 16, 76, 76 }, 13, {
-        {0,2,3,0}, {0,3,2,1}, {1,2,3,1}, {11,1,3,0}, {11,3,1,1}, {12,0,3,0},
-        {12,1,0,1}, {13,0,3,1}, {14,3,5,0}, {14,4,3,1}, {15,4,5,0},
-        {15,5,3,1}, {16,3,5,1}, } },
-    /* P 2 root 0 N 5 d 2 */
-    { 2, 0, 5, 2, { 20, 17 }, 9, {
-        {1,1,0,0}, {1,0,1,1}, {2,1,0,1}, {2,0,1,2}, {3,1,0,2}, {3,0,1,3},
-        {4,1,0,3}, {4,0,1,4}, {5,1,0,4}, } },
-    /* P 3 root 1 N 1 d 2 */
-    { 3, 1, 1, 2, { 12, 40, 11 }, 2, {
-        {0,0,2,0}, {14,2,1,0}, } },
-    /* P 4 root 2 N 3 d 8 */
-    { 4, 2, 3, 8, { 24, 57, 16, 16 }, 13, {
-        {0,3,2,0}, {0,2,3,1}, {1,0,2,0}, {1,2,3,2}, {1,3,0,1}, {2,0,2,1},
-        {2,3,0,2}, {3,0,2,2}, {5,1,2,0}, {5,2,1,1}, {6,1,2,1}, {6,2,1,2},
-        {7,1,2,2}, } },
-};
+#include "t_clv_vectors.h"   /* vectors[]: clairvoyant.py */
 
 /* ---- Helpers ------------------------------------------------------------ */
 
@@ -419,77 +344,93 @@ void t_clv_python_vectors(void)
 
 /* ---- Cross-checks ------------------------------------------------------- */
 
-/* Uniform (paper 5.7): arrivals uniform in [0, P + 0.1], random root,
-   d uniform in [0.001, 1]; P and N in 1..40. */
+typedef enum { UNIFORM, SKEWED, TIES, IDLE, WIDE } family_t;
+
+/*
+ * A random instance of a family (arrival[] holds 40 entries):
+ *  UNIFORM (paper 5.7): arrivals uniform in [0, P + 0.1], random root,
+ *          d uniform in [0.001, 1]; P and N in 1..40; a third of them
+ *          with count < 2N elements (empty pieces);
+ *  SKEWED  (paper 5.7): all at 0 but P-1 at time N, root 0;
+ *  TIES:   d of 1..6 ticks and arrivals on a grid of multiples of d (or
+ *          of d/2, d/3), so that many are equal, many exactly d apart (the
+ *          "<=" boundary) and the rank tie-breaks decide everywhere;
+ *  IDLE:   d of 1..9 ticks, arrivals in 0..400: long idle stretches;
+ *  WIDE:   UNIFORM with N past one 128-bit vector and one 512-bit line
+ *          of clv_tree.c's columns.
+ */
+static rt_algo_params_t instance(family_t fam, uint64_t *st, int64_t *a)
+{
+    static const int32_t wide[] = { 64, 65, 127, 128, 129, 200, 255, 256,
+                                    511, 512, 513, 640, 1000, 1025 };
+    int32_t np = irange(st, fam == IDLE || fam == WIDE ? 2 : 1,
+                        fam == UNIFORM || fam == SKEWED ? 40 : 24);
+    int32_t nseg = fam == WIDE ? wide[rnd(st) % 14]
+                 : irange(st, 1, fam == IDLE ? 8 : fam == TIES ? 24 : 40);
+    int64_t d = (int64_t)((0.001 + 0.999 * unif(st)) * TICKS);
+    int32_t grid = irange(st, 1, 3);
+    rt_algo_params_t p;
+
+    if (fam == TIES || fam == IDLE)
+        d = irange(st, 1, fam == TIES ? 6 : 9);
+    for (int32_t r = 0; r < np; r++) {
+        if (fam == UNIFORM || fam == WIDE)
+            a[r] = (int64_t)(unif(st) * (np + 0.1) * TICKS);
+        else if (fam == SKEWED)
+            a[r] = r == np - 1 ? (int64_t)(nseg * TICKS) : 0;
+        else if (fam == IDLE)
+            a[r] = irange(st, 0, 400);
+        else {                              /* TIES */
+            a[r] = d * irange(st, 0, 4);
+            if (grid > 1 && irange(st, 0, 1))
+                a[r] += irange(st, 0, grid - 1) * d / grid;
+        }
+    }
+    p = params(np, fam == SKEWED ? 0 : irange(st, 0, np - 1), nseg, d, a);
+    if (fam == UNIFORM && rnd(st) % 3 == 0)
+        p.count = irange(st, 0, 2 * nseg);
+    return p;
+}
+
+/* n instances of a family through cross(). */
+static void cross_family(family_t fam, uint64_t seed, int n, int noskip)
+{
+    int64_t a[40];
+
+    for (int it = 0; it < n; it++) {
+        rt_algo_params_t p = instance(fam, &seed, a);
+
+        cross(&p, noskip);
+    }
+}
+
 void t_clv_cross_uniform(void)
 {
-    uint64_t st = 1;
-    int64_t a[40];
-
-    for (int it = 0; it < 3000; it++) {
-        int32_t np = irange(&st, 1, 40), nseg = irange(&st, 1, 40);
-        int64_t d = (int64_t)((0.001 + 0.999 * unif(&st)) * TICKS);
-        rt_algo_params_t p;
-
-        for (int32_t r = 0; r < np; r++)
-            a[r] = (int64_t)(unif(&st) * (np + 0.1) * TICKS);
-        p = params(np, irange(&st, 0, np - 1), nseg, d, a);
-        if (it % 3 == 1)
-            p.count = irange(&st, 0, 2 * nseg);   /* empty pieces */
-        cross(&p, 0);
-    }
+    cross_family(UNIFORM, 1, 3000, 0);
 }
 
-/* Skewed (paper 5.7): all at 0 but P-1 at time N, root 0. */
 void t_clv_cross_skewed(void)
 {
-    uint64_t st = 2;
-    int64_t a[40];
-
-    for (int it = 0; it < 1500; it++) {
-        int32_t np = irange(&st, 1, 40), nseg = irange(&st, 1, 40);
-        int64_t d = (int64_t)((0.001 + 0.999 * unif(&st)) * TICKS);
-        rt_algo_params_t p;
-
-        memset(a, 0, sizeof a);
-        a[np - 1] = (int64_t)(nseg * TICKS);
-        p = params(np, 0, nseg, d, a);
-        cross(&p, 0);
-    }
+    cross_family(SKEWED, 2, 1500, 0);
 }
 
-/*
- * Ties: a few ticks per round, arrivals on a coarse grid, so that many
- * are equal, many exactly d apart (the "<=" boundary and the rank
- * tie-breaks everywhere), and fractional parts collide.  The
- * non-skipping linear generator is compared as well.
- */
+/* Ties, against the non-skipping linear generator as well. */
 void t_clv_cross_ties(void)
 {
-    uint64_t st = 3;
-    int64_t a[24];
+    cross_family(TIES, 3, 3000, 1);
+}
 
-    for (int it = 0; it < 3000; it++) {
-        int32_t np = irange(&st, 1, 24), nseg = irange(&st, 1, 24);
-        int64_t d = irange(&st, 1, 6);
-        int32_t grid = irange(&st, 1, 3);
-
-        for (int32_t r = 0; r < np; r++) {
-            a[r] = d * irange(&st, 0, 4);
-            if (grid > 1 && irange(&st, 0, 1))
-                a[r] += irange(&st, 0, grid - 1) * d / grid;
-        }
-        rt_algo_params_t p = params(np, irange(&st, 0, np - 1), nseg, d, a);
-        cross(&p, 1);
-    }
+void t_clv_cross_wide(void)
+{
+    cross_family(WIDE, 6, 300, 0);
 }
 
 /*
- * Idle-round skipping: arrivals far apart in rounds.  The paper's 5.1
- * example (one segment, d = 1 ms, arrivals 0, 1, 2, 3 s; in us) by hand
- * from the plain loop: p0 waits alone until 1e6 <= r*1000 + 1000, so p1
- * sends in round 999, p2 in 1999 and p3 in 2999.  Then random instances
- * against the linear generator iterating every idle round.
+ * Idle-round skipping.  The paper's 5.1 example (one segment, d = 1 ms,
+ * arrivals 0, 1, 2, 3 s; in us) by hand from the plain loop: p0 waits
+ * alone until 1e6 <= r*1000 + 1000, so p1 sends in round 999, p2 in 1999
+ * and p3 in 2999.  Then random instances with long idle stretches against
+ * the linear generator iterating every idle round.
  */
 void t_clv_idle_skip(void)
 {
@@ -497,8 +438,6 @@ void t_clv_idle_skip(void)
                                    {2999, 3, 0, 0} };
     static const int64_t a51[] = { 0, 1000000, 2000000, 3000000 };
     gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, linear_noskip };
-    uint64_t st = 4;
-    int64_t a[16];
 
     for (int f = 0; f < 3; f++) {
         rt_algo_params_t p = params(4, 0, 1, 1000, a51);
@@ -509,15 +448,7 @@ void t_clv_idle_skip(void)
         TST_EQ_INT(s.nrounds, 3000);
         rt_sched_free(&s);
     }
-    for (int it = 0; it < 1500; it++) {
-        int32_t np = irange(&st, 2, 16), nseg = irange(&st, 1, 8);
-        int64_t d = irange(&st, 1, 9);
-
-        for (int32_t r = 0; r < np; r++)
-            a[r] = irange(&st, 0, 400);
-        rt_algo_params_t p = params(np, irange(&st, 0, np - 1), nseg, d, a);
-        cross(&p, 1);
-    }
+    cross_family(IDLE, 4, 1500, 1);
 }
 
 /* Steps of `rank` in a and b are the same. */
@@ -559,6 +490,7 @@ void t_clv_one_rank(void)
                 rt_sched_init(&one);
                 TST_EQ_STATUS(fns[f](&one, &p, r, &err), CM_OK);
                 TST_EQ_INT(one.only_rank, r);
+                TST_EQ_INT(one.nrounds, all.nrounds);
                 same_rank_steps(&all, &one, r, &p);
                 rt_sched_free(&all);
                 rt_sched_free(&one);
