@@ -45,7 +45,7 @@ expect_count "$tmp/print" 1 "ENTER"
 
 # Every program answers --help with its usage and exit 0.
 for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze bin/otf2-readbench \
-         bin/papviz; do
+         bin/papviz bin/papsim bin/clvbench; do
   "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
   expect_count "$tmp/help" 1 "usage:"
 done
@@ -57,4 +57,6 @@ bench/analyze-bench --help > "$tmp/help" || fail "analyze-bench --help"
 expect_count "$tmp/help" 1 "analyze-bench"
 bench/viz-bench -h > "$tmp/help" || fail "viz-bench -h"
 expect_count "$tmp/help" 1 "viz-bench"
+bench/papsim-paper -h > "$tmp/help" || fail "papsim-paper -h"
+expect_count "$tmp/help" 1 "papsim-paper - "
 echo "e2e readme: ok"
