@@ -170,20 +170,18 @@ static cm_status_t copy_steps(rt_sched_t *out, const rt_sched_t *in,
                               int32_t r, const int32_t *map,
                               int32_t round_shift)
 {
-    {
-        size_t n;
-        const rt_step_t *st = rt_sched_rank_steps(in, r, &n);
+    size_t n;
+    const rt_step_t *st = rt_sched_rank_steps(in, r, &n);
 
-        for (size_t i = 0; i < n; i++) {
-            int32_t first = map[st[i].piece];
-            int32_t last = map[st[i].piece + st[i].npieces];
-            cm_status_t rc = rt_sched_step(out, r, st[i].round + round_shift,
-                                           st[i].peer, st[i].dir, st[i].act,
-                                           st[i].flags, first, last - first);
+    for (size_t i = 0; i < n; i++) {
+        int32_t first = map[st[i].piece];
+        int32_t last = map[st[i].piece + st[i].npieces];
+        cm_status_t rc = rt_sched_step(out, r, st[i].round + round_shift,
+                                       st[i].peer, st[i].dir, st[i].act,
+                                       st[i].flags, first, last - first);
 
-            if (rc != CM_OK)
-                return rc;
-        }
+        if (rc != CM_OK)
+            return rc;
     }
     return CM_OK;
 }
