@@ -24,6 +24,15 @@ static inline int32_t rt_real(int32_t vrank, int32_t root, int32_t p)
     return (vrank + root) % p;
 }
 
+/* A time and a rank, ordered by time then rank: the arrival or
+   availability order of the PAP-aware generators (qsort comparator). */
+typedef struct rt_time_rank {
+    int64_t t;
+    int32_t rank;
+} rt_time_rank_t;
+
+int rt_time_rank_cmp(const void *a, const void *b);
+
 /*
  * Checks the fields every generator needs (nranks >= 1, count >= 0, root in
  * range, rank -1 or in range, arrival times >= 0 when given, not both nsegs

@@ -100,33 +100,20 @@ typedef struct clvl {
     int32_t *q;         /* Q sorted by (avail, rank); G is its prefix */
 } clvl_t;
 
-typedef struct clvl_key {
-    int64_t avail;
-    int32_t rank;
-} clvl_key_t;
-
-static int key_cmp(const void *a, const void *b)
-{
-    const clvl_key_t *x = a, *y = b;
-
-    if (x->avail != y->avail)
-        return x->avail < y->avail ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
 
 /* Q: the processes still at work, sorted again from scratch every round
    (the literal rule; clv_tree.c merges instead).  Returns |Q|. */
-static int32_t build_q(clvl_t *c, clvl_key_t *keys)
+static int32_t build_q(clvl_t *c, rt_time_rank_t *keys)
 {
     int32_t n = 0;
 
     for (int32_t p = 0; p < c->np; p++)
         if (c->alive[p]) {
-            keys[n].avail = c->avail[p];
+            keys[n].t = c->avail[p];
             keys[n].rank = p;
             n++;
         }
-    qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+    qsort(keys, (size_t)n, sizeof *keys, rt_time_rank_cmp);
     for (int32_t k = 0; k < n; k++)
         c->q[k] = keys[k].rank;
     return n;
@@ -219,7 +206,7 @@ static cm_status_t clvl_end_round(clvl_t *c, int32_t ng, int32_t *nleft,
 }
 
 static cm_status_t clvl_run(clvl_t *c, rt_sched_t *s, int skip_idle,
-                            clvl_key_t *keys, cm_err_t *err)
+                            rt_time_rank_t *keys, cm_err_t *err)
 {
     int32_t nleft = c->np - 1;   /* non-root processes still holding data */
     int64_t round = 0;
@@ -275,7 +262,7 @@ cm_status_t rt__clv_linear_gen(rt_sched_t *s, const rt_algo_params_t *p,
                                int32_t rank, int skip_idle, cm_err_t *err)
 {
     clvl_t c;
-    clvl_key_t *keys;
+    rt_time_rank_t *keys;
     size_t np;
     cm_status_t st;
 

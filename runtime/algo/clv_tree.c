@@ -534,19 +534,6 @@ static cm_status_t clvt_run(clvt_t *c, rt_sched_t *s, cm_err_t *err)
 
 /* ---- Setup -------------------------------------------------------------- */
 
-typedef struct clvt_key {
-    int64_t key;
-    int32_t rank;
-} clvt_key_t;
-
-static int key_cmp(const void *a, const void *b)
-{
-    const clvt_key_t *x = a, *y = b;
-
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
 
 static void clvt_free(clvt_t *c)
 {
@@ -603,7 +590,7 @@ static cm_status_t clvt_alloc(clvt_t *c, cm_err_t *err)
 /* Columns all ones (every process holds every segment), the two orders. */
 static cm_status_t clvt_init(clvt_t *c, const int64_t *arrival, cm_err_t *err)
 {
-    clvt_key_t *keys = malloc((size_t)c->np * sizeof *keys);
+    rt_time_rank_t *keys = malloc((size_t)c->np * sizeof *keys);
 
     if (!keys)
         return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory (%d ranks)",
@@ -623,19 +610,19 @@ static cm_status_t clvt_init(clvt_t *c, const int64_t *arrival, cm_err_t *err)
         c->k[p] = a / c->d;
         c->leaf[p] = -1;
         c->pprime[p] = -1;
-        keys[p].key = a % c->d;
+        keys[p].t = a % c->d;
         keys[p].rank = p;
     }
-    qsort(keys, (size_t)c->np, sizeof *keys, key_cmp);
+    qsort(keys, (size_t)c->np, sizeof *keys, rt_time_rank_cmp);
     for (int32_t n = 0; n < c->np; n++) {
         c->ord[n] = keys[n].rank;
         c->idx[keys[n].rank] = n;
     }
     for (int32_t p = 0; p < c->np; p++) {
-        keys[p].key = c->avail[p];
+        keys[p].t = c->avail[p];
         keys[p].rank = p;
     }
-    qsort(keys, (size_t)c->np, sizeof *keys, key_cmp);
+    qsort(keys, (size_t)c->np, sizeof *keys, rt_time_rank_cmp);
     for (int32_t n = 0; n < c->np; n++)
         c->aq[n] = keys[n].rank;
     c->na = c->np;

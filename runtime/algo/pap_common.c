@@ -9,25 +9,11 @@
 
 #include "pap_int.h"
 
-typedef struct pap_key {
-    int64_t a;
-    int32_t rank;
-} pap_key_t;
-
-static int pap_key_cmp(const void *x, const void *y)
-{
-    const pap_key_t *u = x, *v = y;
-
-    if (u->a != v->a)
-        return u->a < v->a ? -1 : 1;
-    return (u->rank > v->rank) - (u->rank < v->rank);
-}
-
 cm_status_t rt__pap_order(const rt_algo_params_t *p, int32_t *order,
                           int32_t *id_of, const char *algo, cm_err_t *err)
 {
     int32_t np = p->nranks;
-    pap_key_t *key;
+    rt_time_rank_t *key;
 
     if (p->arrival == NULL) {
         for (int32_t r = 0; r < np; r++) {
@@ -42,8 +28,8 @@ cm_status_t rt__pap_order(const rt_algo_params_t *p, int32_t *order,
         return CM_ERR(err, CM_ERR_NOMEM, "%s: no memory to sort %d arrival "
                       "times", algo, (int)np);
     for (int32_t r = 0; r < np; r++)
-        key[r] = (pap_key_t){ p->arrival[r], r };
-    qsort(key, (size_t)np, sizeof *key, pap_key_cmp);
+        key[r] = (rt_time_rank_t){ p->arrival[r], r };
+    qsort(key, (size_t)np, sizeof *key, rt_time_rank_cmp);
     for (int32_t id = 0; id < np; id++) {
         order[id] = key[id].rank;
         if (id_of)

@@ -98,6 +98,15 @@ int32_t rt_part_segments(const rt_algo_params_t *p, int64_t **off,
     return n;
 }
 
+int rt_time_rank_cmp(const void *a, const void *b)
+{
+    const rt_time_rank_t *x = a, *y = b;
+
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
 cm_status_t rt_algo_check_common(const rt_algo_params_t *p, int32_t rank,
                                  const char *algo, cm_err_t *err)
 {
