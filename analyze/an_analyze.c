@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "an_int.h"
-#include "api/an_analyze.h"
+#include "analyze/an_int.h"
+#include "analyze/api/an_analyze.h"
 
 typedef struct progress {
     an_ops_t *ops;

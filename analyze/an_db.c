@@ -33,7 +33,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 
-#include "an_int.h"
+#include "analyze/an_int.h"
 
 #define AN_DB_SCHEMA_VERSION "1"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_int.h"
+#include "analyze/an_int.h"
 
 const char *an_kind_name(an_kind_t k)
 {

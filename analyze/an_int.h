@@ -20,8 +20,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../common/cm_err.h"
-#include "an_stats.h"
+#include "common/cm_err.h"
+#include "analyze/an_stats.h"
 
 typedef enum { AN_GRED, AN_PROXY, AN_CORE } an_kind_t;
 typedef enum { AN_PART_HOST, AN_PART_CLUSTER, AN_PART_PROXY, AN_PART_CORE } an_part_t;

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sqlite3.h>
 
-#include "../common/cm_arena.h"
-#include "api/an_model.h"
+#include "common/cm_arena.h"
+#include "analyze/api/an_model.h"
 
 #define SCHEMA_VERSION "1"
 

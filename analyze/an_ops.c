@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_int.h"
+#include "analyze/an_int.h"
 
 #define OPS_RING_MAX (1u << 16)     /* operations in flight per instance */
 #define SUB_ORDERS_MAX 64           /* subtree order tables up to this many threads */

@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <otf2/otf2.h>
 
-#include "an_int.h"
-#include "../instrument/api/ins_schema.h"
+#include "analyze/an_int.h"
+#include "instrument/api/ins_schema.h"
 
 #define AN_MAX_REFS   (1u << 24)   /* definitions per kind we accept */
 

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <sqlite3.h>
 
-#include "an_int.h"
-#include "api/an_analyze.h"
+#include "analyze/an_int.h"
+#include "analyze/api/an_analyze.h"
 
 #define REP_SQL_MAX 16384
 #define REP_COLS    64

@@ -27,7 +27,7 @@
 #define AN_STATS_H
 
 #include <stdint.h>
-#include "../common/cm_status.h"
+#include "common/cm_status.h"
 
 #define AN_STAT_EXACT     1024
 #define AN_STAT_SUB_BITS  10

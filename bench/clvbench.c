@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../runtime/algo/algo.h"
+#include "runtime/algo/algo.h"
 
 #define TICKS 1e6   /* ticks per time unit */
 

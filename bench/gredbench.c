@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../runtime/api/rt_gred.h"
+#include "runtime/api/rt_gred.h"
 
 typedef struct bench {
     int               nthreads;

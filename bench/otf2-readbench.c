@@ -37,7 +37,7 @@
 #include <string.h>
 #include <time.h>
 #include <otf2/otf2.h>
-#include "../instrument/api/ins_schema.h"
+#include "instrument/api/ins_schema.h"
 
 #define REPEATS_MAX 101
 

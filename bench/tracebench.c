@@ -58,9 +58,9 @@
 #else
 #define HAVE_RDTSC 0
 #endif
-#include "../instrument/api/ins_schema.h"
-#include "../instrument/api/ins_trace.h"
-#include "../runtime/api/rt_pathmap.h"
+#include "instrument/api/ins_schema.h"
+#include "instrument/api/ins_trace.h"
+#include "runtime/api/rt_pathmap.h"
 
 #define PATHMAP      "tests/pathmap/good/single-thread-core-1x1.pathmap"
 #define GOAL_NS      30.0

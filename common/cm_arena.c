@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cm_arena.h"
+#include "common/cm_arena.h"
 
 #define ARENA_BLOCK_SIZE (64u * 1024u)
 #define ARENA_ALIGN      16u

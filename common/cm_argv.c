@@ -1,7 +1,7 @@
 /* cm_argv.c - see cm_argv.h. */
 #include <stdlib.h>
 #include <string.h>
-#include "cm_argv.h"
+#include "common/cm_argv.h"
 
 char *cm_argv_join(int argc, char *const argv[])
 {

@@ -3,7 +3,7 @@
  */
 #include <stdarg.h>
 #include <string.h>
-#include "cm_err.h"
+#include "common/cm_err.h"
 
 const char *cm_status_name(cm_status_t status)
 {

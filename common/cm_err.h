@@ -15,7 +15,7 @@
 #define CM_ERR_H
 
 #include <stdio.h>
-#include "cm_status.h"
+#include "common/cm_status.h"
 
 #define CM_ERR_PATH_MAX 256
 #define CM_ERR_MSG_MAX  512

@@ -3,8 +3,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cm_hash.h"
-#include "cm_strmap.h"
+#include "common/cm_hash.h"
+#include "common/cm_strmap.h"
 
 static uint64_t strmap_hash(const char *key, size_t len)
 {

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "cm_status.h"
+#include "common/cm_status.h"
 
 typedef struct cm_strmap {
     const char **keys;

@@ -14,7 +14,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "ins_int.h"
+#include "instrument/ins_int.h"
 
 bool ins__clock_tsc;
 

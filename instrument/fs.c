@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ins_int.h"
+#include "instrument/ins_int.h"
 
 static bool is_dir(const char *path)
 {

@@ -11,8 +11,8 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
-#include "api/ins_schema.h"
-#include "api/ins_trace.h"
+#include "instrument/api/ins_schema.h"
+#include "instrument/api/ins_trace.h"
 
 /* ---- clock (clock.c) ---------------------------------------------------- */
 

@@ -8,7 +8,7 @@
  * at most (b - a) / 2.  Of SYNC_ROUNDS round trips we keep the shortest:
  * the one least disturbed by the scheduler (the usual NTP-style filter).
  */
-#include "ins_int.h"
+#include "instrument/ins_int.h"
 
 #define SYNC_WARMUP 5
 #define SYNC_ROUNDS 50

@@ -25,10 +25,10 @@
 #include <otf2/otf2.h>
 #include <otf2/OTF2_MPI_Collectives.h>   /* after mpi.h (ins_trace.h) */
 #include <otf2/OTF2_Pthread_Locks.h>
-#include "ins_int.h"
-#include "../common/cm_arena.h"
-#include "../common/cm_strmap.h"
-#include "../runtime/api/rt_exec.h"   /* rt_mpi_agree */
+#include "instrument/ins_int.h"
+#include "common/cm_arena.h"
+#include "common/cm_strmap.h"
+#include "runtime/api/rt_exec.h"   /* rt_mpi_agree */
 
 #define EVT_CHUNK   OTF2_CHUNK_SIZE_MIN          /* 256 KiB */
 #define EVT_CHUNKS  2                            /* per event writer */

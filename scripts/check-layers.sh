@@ -5,9 +5,9 @@
 #        sh scripts/check-layers.sh --self-test  check that every rule bites
 #        sh scripts/check-layers.sh --root DIR   check the tree at DIR
 #
-# The layers of shared/STYLE.md section 1, as allow-lists (anything not
-# listed is forbidden).  "libc" is every <...> header except mpi.h, otf2/*
-# and sqlite3.h.
+# The layers of docs/architecture.md, as allow-lists (anything not listed is
+# forbidden).  "libc" is every <...> header except mpi.h, otf2/* and
+# sqlite3.h.
 #   common/                     libc, common/
 #   runtime/core/, runtime/algo/  libc, common/, runtime/ except runtime/exec/
 #                               (pure C: no mpi.h, not even through exec/)
@@ -18,14 +18,18 @@
 #   analyze/                    libc, common/, instrument/api/, analyze/,
 #                               otf2, sqlite3.h
 #   viz/                        libc, common/, analyze/api/an_model.h, viz/
-#   bench/, tests/, the rest    anything (not checked)
-# A quoted include is resolved against the including file's directory, as the
-# compiler does; if no such file exists and the name has no '/', it is taken
-# as a system header ("mpi.h" is still mpi.h).  Only direct includes are
-# checked: what a header pulls in is checked where that header lives.
+#   bridge/                     libc, common/, analyze/api/an_model.h,
+#                               runtime/api/rt_pathmap.h, bridge/ (it turns
+#                               a parsed pathmap into analyze's model)
+#   tools/, bench/, tests/, the rest  anything (not checked)
+# Project includes are rooted at the repository ("runtime/api/rt_exec.h",
+# compiled with -I.); a quoted include with a ".." in it is refused, wherever
+# it points.  A quoted name that is no file of the repository is taken as a
+# system header ("mpi.h" is still mpi.h).  Only direct includes are checked:
+# what a header pulls in is checked where that header lives.
 set -eu
 
-LAYER_DIRS="common runtime instrument analyze viz"
+LAYER_DIRS="common runtime instrument analyze viz bridge"
 
 # Prints the files to check, relative to the current directory, sorted.
 list_files() {
@@ -63,8 +67,7 @@ function layer(f,    a) {
 }
 # What a repository path belongs to, as the rules name it.
 function area(t,    n, a) {
-    if (t ~ /^\.\.(\/|$)/) return "outside the repository"
-    if (t == "analyze/api/an_model.h") return t
+    if (t == "analyze/api/an_model.h" || t == "runtime/api/rt_pathmap.h") return t
     n = split(t, a, "/")
     if (n == 1) return t
     if (n > 2 && (a[1] == "runtime" || (a[1] == "instrument" && a[2] == "api")))
@@ -84,23 +87,21 @@ function allowed(l, z) {
         return z == "common/" || (z ~ /^runtime\// && z != "runtime/exec/")
     if (l == "runtime") return z == "common/" || z ~ /^runtime\// || z == "mpi.h"
     if (l == "instrument")
-        return z == "common/" || z == "runtime/api/" || z ~ /^instrument\// ||
+        return z == "common/" || z ~ /^runtime\/api\// || z ~ /^instrument\// ||
                z == "otf2/" || z == "mpi.h"
     if (l == "analyze")
         return z == "common/" || z == "instrument/api/" || z == "analyze/" ||
                z == "analyze/api/an_model.h" || z == "otf2/" || z == "sqlite3.h"
     if (l == "viz") return z == "common/" || z == "analyze/api/an_model.h" || z == "viz/"
+    if (l == "bridge")
+        return z == "common/" || z == "analyze/api/an_model.h" ||
+               z == "runtime/api/rt_pathmap.h" || z == "bridge/"
     return 1
 }
-function target(f, kind, name,    dir, t) {
-    dir = f; sub(/\/[^\/]*$/, "", dir)
-    if (kind == "<") {
-        t = norm(name)
-        return (index(name, "/") && exists(t)) ? area(t) : sysarea(name)
-    }
-    t = norm(dir "/" name)
-    if (!exists(t) && index(name, "/") == 0) return sysarea(name)
-    return area(t)
+function target(f, kind, name,    t) {
+    if (kind == "\"" && name ~ /(^|\/)\.\.(\/|$)/) return "UNROOTED"
+    t = norm(name)
+    return (index(name, "/") && exists(t)) ? area(t) : sysarea(name)
 }
 function bad(f, ln, name, l, z) {
     printf "%s:%d: forbidden include \"%s\" (layer %s may not include %s)\n", f, ln, name, l, z
@@ -117,7 +118,10 @@ function check_line(f, ln, line, l,    rest, kind, endc, name, z) {
     kind = substr(rest, 1, 1); endc = kind == "<" ? ">" : "\""
     name = substr(rest, 2); name = substr(name, 1, index(name, endc) - 1)
     z = target(f, kind, name)
-    if (!allowed(l, z)) bad(f, ln, name, l, z)
+    if (z == "UNROOTED") {
+        printf "%s:%d: include \"%s\" is not rooted at the repository (write it as from the top: \"runtime/api/rt_exec.h\")\n", f, ln, name
+        nbad++
+    } else if (!allowed(l, z)) bad(f, ln, name, l, z)
 }
 {
     f = $0; nfiles++; ln = 0
@@ -143,80 +147,104 @@ check_tree() {
 # ---- self-test -------------------------------------------------------------
 
 # Headers that includes below point at; they include nothing themselves.
-TARGETS="common/cm_err.h common/cm_x.h runtime/api/rt.h
+TARGETS="common/cm_err.h common/cm_x.h runtime/api/rt.h runtime/api/rt_pathmap.h
 runtime/core/pathmap_int.h runtime/exec/exec_int.h instrument/api/ins.h
 instrument/api/ins_schema.h instrument/ins_int.h analyze/api/an_model.h
-analyze/api/an_other.h analyze/an_load.h viz/viz_svg.h tests/tst.h"
+analyze/api/an_other.h analyze/an_load.h viz/viz_svg.h bridge/br_x.h tests/tst.h"
 
 # file|include line: everything a layer may include.
 ALLOWED='common/ok.c|#include <stdio.h>
 common/ok.c|#include <pthread.h>
-common/ok.c|#include "cm_err.h"
-common/ok.c|#include "../common/cm_x.h"
+common/ok.c|#include "common/cm_err.h"
+common/ok.c|#include "common/cm_x.h"
 common/ok.c|// #include <mpi.h> (a comment, not an include)
 runtime/core/ok.c|#include <stdint.h>
-runtime/core/ok.c|#include "../api/rt.h"
-runtime/core/ok.c|#include "pathmap_int.h"
-runtime/core/ok.c|#include "../../common/cm_err.h"
-runtime/algo/ok.c|#include "../core/pathmap_int.h"
+runtime/core/ok.c|#include "runtime/api/rt.h"
+runtime/core/ok.c|#include "runtime/core/pathmap_int.h"
+runtime/core/ok.c|#include "common/cm_err.h"
+runtime/algo/ok.c|#include "runtime/core/pathmap_int.h"
 runtime/api/ok.h|#include <mpi.h>
-runtime/api/ok.h|#include "rt.h"
-runtime/api/ok.h|#include "../../common/cm_err.h"
+runtime/api/ok.h|#include "runtime/api/rt.h"
+runtime/api/ok.h|#include "common/cm_err.h"
 runtime/exec/ok.c|#include <mpi.h>
-runtime/exec/ok.c|#  include "exec_int.h"
-runtime/exec/ok.c|#include "../api/rt.h"
-runtime/exec/ok.c|#include "../core/pathmap_int.h"
+runtime/exec/ok.c|#  include "runtime/exec/exec_int.h"
+runtime/exec/ok.c|#include "runtime/api/rt.h"
+runtime/exec/ok.c|#include "runtime/core/pathmap_int.h"
 instrument/ok.c|#include <mpi.h>
 instrument/ok.c|#include <otf2/OTF2_Archive.h>
-instrument/ok.c|#include "../runtime/api/rt.h"
-instrument/ok.c|#include "api/ins.h"
-instrument/ok.c|#include "ins_int.h"
-instrument/ok.c|#include "../common/cm_err.h"
+instrument/ok.c|#include "runtime/api/rt.h"
+instrument/ok.c|#include "runtime/api/rt_pathmap.h"
+instrument/ok.c|#include "instrument/api/ins.h"
+instrument/ok.c|#include "instrument/ins_int.h"
+instrument/ok.c|#include "common/cm_err.h"
 analyze/ok.c|#include <sqlite3.h>
 analyze/ok.c|#include <otf2/OTF2_Reader.h>
-analyze/ok.c|#include "../instrument/api/ins_schema.h"
-analyze/ok.c|#include "an_load.h"
-analyze/ok.c|#include "api/an_other.h"
-analyze/ok.c|#include "../common/cm_err.h"
+analyze/ok.c|#include "instrument/api/ins_schema.h"
+analyze/ok.c|#include "analyze/an_load.h"
+analyze/ok.c|#include "analyze/api/an_other.h"
+analyze/ok.c|#include "common/cm_err.h"
 viz/ok.c|#include <math.h>
-viz/ok.c|#include "../analyze/api/an_model.h"
-viz/ok.c|#include "../common/cm_err.h"
-viz/ok.c|#include "viz_svg.h"
+viz/ok.c|#include "analyze/api/an_model.h"
+viz/ok.c|#include "common/cm_err.h"
+viz/ok.c|#include "viz/viz_svg.h"
+bridge/ok.c|#include <stdint.h>
+bridge/ok.c|#include "analyze/api/an_model.h"
+bridge/ok.c|#include "runtime/api/rt_pathmap.h"
+bridge/ok.c|#include "bridge/br_x.h"
+bridge/ok.c|#include "common/cm_err.h"
 tests/ok.c|#include <sqlite3.h>
-tests/ok.c|#include "../runtime/exec/exec_int.h"
+tests/ok.c|#include "runtime/exec/exec_int.h"
+tools/ok.c|#include <mpi.h>
+tools/ok.c|#include "viz/viz_svg.h"
 bench/ok.c|#include <mpi.h>'
 
 # file|include line|name as written|layer|what it may not include
 FORBIDDEN='common/bad.c|#include <mpi.h>|mpi.h|common|mpi.h
 common/bad.c|#include <otf2/OTF2_Archive.h>|otf2/OTF2_Archive.h|common|otf2/
 common/bad.h|#include <sqlite3.h>|sqlite3.h|common|sqlite3.h
-common/bad.h|#include "../runtime/api/rt.h"|../runtime/api/rt.h|common|runtime/api/
+common/bad.h|#include "runtime/api/rt.h"|runtime/api/rt.h|common|runtime/api/
 runtime/exec/bad.c|#include <otf2/OTF2_Archive.h>|otf2/OTF2_Archive.h|runtime|otf2/
 runtime/api/bad.h|#include <sqlite3.h>|sqlite3.h|runtime|sqlite3.h
-runtime/api/bad.h|#include "../../instrument/api/ins.h"|../../instrument/api/ins.h|runtime|instrument/api/
-runtime/exec/bad.c|#include "../../analyze/api/an_model.h"|../../analyze/api/an_model.h|runtime|analyze/api/an_model.h
-runtime/exec/bad.c|#include "../../viz/viz_svg.h"|../../viz/viz_svg.h|runtime|viz/
-runtime/exec/bad.c|#include "../../tests/tst.h"|../../tests/tst.h|runtime|tests/
+runtime/api/bad.h|#include "instrument/api/ins.h"|instrument/api/ins.h|runtime|instrument/api/
+runtime/exec/bad.c|#include "analyze/api/an_model.h"|analyze/api/an_model.h|runtime|analyze/api/an_model.h
+runtime/exec/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|runtime|viz/
+runtime/exec/bad.c|#include "tests/tst.h"|tests/tst.h|runtime|tests/
+runtime/exec/bad.c|#include "bridge/br_x.h"|bridge/br_x.h|runtime|bridge/
 runtime/core/bad.c|#include <mpi.h>|mpi.h|runtime/core|mpi.h
 runtime/core/bad.c|  #  include "mpi.h"|mpi.h|runtime/core|mpi.h
 runtime/algo/bad.c|#include <mpi.h>|mpi.h|runtime/algo|mpi.h
-runtime/core/bad.c|#include "../exec/exec_int.h"|../exec/exec_int.h|runtime/core|runtime/exec/
-runtime/core/bad.c|#include "../../runtime/../analyze/an_load.h"|../../runtime/../analyze/an_load.h|runtime/core|analyze/
+runtime/core/bad.c|#include "runtime/exec/exec_int.h"|runtime/exec/exec_int.h|runtime/core|runtime/exec/
+runtime/core/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|runtime/core|analyze/
 instrument/bad.c|#include <sqlite3.h>|sqlite3.h|instrument|sqlite3.h
-instrument/bad.c|#include "../analyze/api/an_model.h"|../analyze/api/an_model.h|instrument|analyze/api/an_model.h
-instrument/bad.c|#include "../viz/viz_svg.h"|../viz/viz_svg.h|instrument|viz/
-instrument/bad.c|#include "../runtime/core/pathmap_int.h"|../runtime/core/pathmap_int.h|instrument|runtime/core/
+instrument/bad.c|#include "analyze/api/an_model.h"|analyze/api/an_model.h|instrument|analyze/api/an_model.h
+instrument/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|instrument|viz/
+instrument/bad.c|#include "runtime/core/pathmap_int.h"|runtime/core/pathmap_int.h|instrument|runtime/core/
 analyze/bad.c|#include <mpi.h>|mpi.h|analyze|mpi.h
-analyze/bad.c|#include "../runtime/exec/exec_int.h"|../runtime/exec/exec_int.h|analyze|runtime/exec/
-analyze/bad.c|#include "../viz/viz_svg.h"|../viz/viz_svg.h|analyze|viz/
-analyze/bad.c|#include "../instrument/ins_int.h"|../instrument/ins_int.h|analyze|instrument/
+analyze/bad.c|#include "runtime/exec/exec_int.h"|runtime/exec/exec_int.h|analyze|runtime/exec/
+analyze/bad.c|#include "runtime/api/rt_pathmap.h"|runtime/api/rt_pathmap.h|analyze|runtime/api/rt_pathmap.h
+analyze/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|analyze|viz/
+analyze/bad.c|#include "instrument/ins_int.h"|instrument/ins_int.h|analyze|instrument/
+analyze/bad.c|#include "bridge/br_x.h"|bridge/br_x.h|analyze|bridge/
 viz/bad.c|#include <mpi.h>|mpi.h|viz|mpi.h
 viz/bad.c|#include <otf2/OTF2_Reader.h>|otf2/OTF2_Reader.h|viz|otf2/
 viz/bad.c|#include <sqlite3.h>|sqlite3.h|viz|sqlite3.h
-viz/bad.c|#include "../analyze/an_load.h"|../analyze/an_load.h|viz|analyze/
-viz/bad.c|#include "../analyze/api/an_other.h"|../analyze/api/an_other.h|viz|analyze/
-viz/bad.c|#include "../../outside.h"|../../outside.h|viz|outside the repository
-viz/bad.c|#include VIZ_HEADER|VIZ_HEADER|viz|a computed include'
+viz/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|viz|analyze/
+viz/bad.c|#include "analyze/api/an_other.h"|analyze/api/an_other.h|viz|analyze/
+viz/bad.c|#include "runtime/api/rt_pathmap.h"|runtime/api/rt_pathmap.h|viz|runtime/api/rt_pathmap.h
+viz/bad.c|#include "bridge/br_x.h"|bridge/br_x.h|viz|bridge/
+viz/bad.c|#include VIZ_HEADER|VIZ_HEADER|viz|a computed include
+bridge/bad.c|#include <mpi.h>|mpi.h|bridge|mpi.h
+bridge/bad.c|#include <sqlite3.h>|sqlite3.h|bridge|sqlite3.h
+bridge/bad.c|#include "runtime/api/rt.h"|runtime/api/rt.h|bridge|runtime/api/
+bridge/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|bridge|analyze/
+bridge/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|bridge|viz/'
+
+# file|include line|name as written: quoted includes that climb with "..",
+# refused in every layer wherever they point (includes are rooted).
+UNROOTED='common/bad.c|#include "../common/cm_err.h"|../common/cm_err.h
+runtime/exec/bad.c|#include "../api/rt.h"|../api/rt.h
+viz/bad.c|#include "../../outside.h"|../../outside.h
+analyze/bad.c|#include "analyze/../analyze/an_load.h"|analyze/../analyze/an_load.h'
 
 # Two comment lines first, so that the include is reported on line 3.
 add_line() { # root file line
@@ -263,6 +291,22 @@ EOF
         rm -f "$tmp/$file"
     done <<EOF
 $FORBIDDEN
+EOF
+    while IFS='|' read -r file line name; do
+        cases=$((cases + 1))
+        rm -f "$tmp/$file"
+        add_line "$tmp" "$file" "$line"
+        want="$file:3: include \"$name\" is not rooted at the repository (write it as from the top: \"runtime/api/rt_exec.h\")"
+        st=0
+        out=$(sh "$0" --root "$tmp" 2>&1) || st=$?
+        if [ "$st" -ne 1 ] || [ "$(printf '%s\n' "$out" | sed -n 1p)" != "$want" ]; then
+            printf 'self-test: not caught as expected: %s\n  want: %s\n  got (exit %s):\n%s\n' \
+                "$line" "$want" "$st" "$out" >&2
+            failed=$((failed + 1))
+        fi
+        rm -f "$tmp/$file"
+    done <<EOF
+$UNROOTED
 EOF
     if [ "$failed" -ne 0 ]; then
         echo "check-layers self-test: $failed failure(s)" >&2

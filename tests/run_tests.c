@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "test_list.h"
+#include "tests/test_list.h"
 
 #define TST_LOG_DIR      "build/test-logs"
 #define TST_TAIL_LINES   20
@@ -368,7 +368,7 @@ static void tst_run_corpus(const tst_item_t *it, const char *log,
  * Root must opt in; 2 cores need --oversubscribe above np=2; self,vader
  * keeps the TCP BTL (and its TSan reports) out.  --bind-to none: at np <= 2
  * Open MPI binds each rank to one core, which would serialise a rank's
- * threads.  tests/mpi/lib.sh builds the same line for the shell tests.
+ * threads.  tests/lib.sh builds the same line for the shell tests.
  * mpi_yield_when_idle stays mpirun's choice: forcing 0 made an np=4
  * allreduce about 1000x slower.
  */

@@ -388,6 +388,7 @@ static const tst_entry_t tst_list[] = {
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
+    { "build_header_deps",     TST_SH, NULL, "sh tests/build/header-deps.sh",          NULL, 0, 300 },
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
     { "gsum_output",           TST_SH, NULL, "sh tests/mpi/gsum-output.sh",            NULL, 0, 60 },

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../common/cm_status.h"
+#include "common/cm_status.h"
 
 /* Prints "file:line: assertion failed: <what>" and ends the test child. */
 static inline void tst__fail(const char *file, int line, const char *fmt, ...)

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "viz_chart.h"
+#include "viz/viz_chart.h"
 
 double viz_nice(double *lo, double *hi, int target)
 {

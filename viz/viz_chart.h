@@ -7,7 +7,7 @@
 #define VIZ_CHART_H
 
 #include <stddef.h>
-#include "viz_svg.h"
+#include "viz/viz_svg.h"
 
 /* Maps the domain [d0, d1] linearly onto the range [r0, r1] (pixels; r1 < r0
  * for a y axis that grows upward). */

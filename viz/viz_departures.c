@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "viz.h"
-#include "viz_chart.h"
-#include "viz_svg.h"
+#include "viz/viz.h"
+#include "viz/viz_chart.h"
+#include "viz/viz_svg.h"
 
 #define LABEL_MAX 128
 #define PLOT_W 640.0

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "viz.h"
-#include "viz_svg.h"
+#include "viz/viz.h"
+#include "viz/viz_svg.h"
 
 #define PATH_MAX_LEN 4096
 

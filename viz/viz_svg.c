@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "viz_svg.h"
+#include "viz/viz_svg.h"
 
 /* Classes every chart may use.  Node kinds keep their pathmap keywords. */
 static const char common_css[] =

@@ -37,9 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "viz.h"
-#include "viz_chart.h"
-#include "viz_svg.h"
+#include "viz/viz.h"
+#include "viz/viz_chart.h"
+#include "viz/viz_svg.h"
 
 #define LABEL_MAX 128        /* legend and stage labels (bytes) */
 #define STAGE_LABEL_CHARS 36 /* longer wrapper names are cut on the y axis */

@@ -47,9 +47,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "viz.h"
-#include "viz_chart.h"
-#include "viz_svg.h"
+#include "viz/viz.h"
+#include "viz/viz_chart.h"
+#include "viz/viz_svg.h"
 
 #define LABEL_CHARS 20       /* longer names are cut in the picture, not in tooltips */
 #define LABEL_MAX   96       /* bytes of a cut label */

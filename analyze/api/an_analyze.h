@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "../../common/cm_err.h"
+#include "common/cm_err.h"
 
 typedef struct an_opts {
     const char *trace;        /* the archive's anchor, DIR/traces.otf2 */

@@ -21,7 +21,7 @@
 #define AN_MODEL_H
 
 #include <stdint.h>
-#include "../../common/cm_err.h"
+#include "common/cm_err.h"
 
 /* Summary of one series (a row of the stats table); n = 0: no such series. */
 typedef struct an_model_stat {

@@ -30,9 +30,9 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../../common/cm_err.h"
-#include "../../runtime/api/rt_hooks.h"
-#include "../../runtime/api/rt_pathmap.h"
+#include "common/cm_err.h"
+#include "runtime/api/rt_hooks.h"
+#include "runtime/api/rt_pathmap.h"
 
 typedef struct ins_trace ins_trace_t;
 

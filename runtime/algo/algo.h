@@ -12,7 +12,7 @@
 #ifndef RT_ALGO_H
 #define RT_ALGO_H
 
-#include "../api/rt_sched.h"
+#include "runtime/api/rt_sched.h"
 
 /* Virtual ranks of rooted algorithms (ALGORITHMS 0). */
 static inline int32_t rt_vrank(int32_t rank, int32_t root, int32_t p)

@@ -47,7 +47,7 @@
  * rounds need every rank's program.
  */
 #include <stdlib.h>
-#include "algo.h"
+#include "runtime/algo/algo.h"
 
 #define NAME "bintree-reduce"
 

@@ -5,7 +5,7 @@
  * this code.
  */
 #include <stdlib.h>
-#include "clv_int.h"
+#include "runtime/algo/clv_int.h"
 
 cm_status_t rt__clv_begin(rt_sched_t *s, const rt_algo_params_t *p,
                           int32_t rank, const char *name, int32_t *nsegs_p,

@@ -7,7 +7,7 @@
 #ifndef RT_CLV_INT_H
 #define RT_CLV_INT_H
 
-#include "algo.h"
+#include "runtime/algo/algo.h"
 
 /*
  * Checks p for a Clairvoyant generator `name` (the common checks, then

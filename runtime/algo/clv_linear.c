@@ -85,7 +85,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "clv_int.h"
+#include "runtime/algo/clv_int.h"
 
 #define NAME "clv-linear"
 

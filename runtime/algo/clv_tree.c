@@ -92,7 +92,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include "clv_int.h"
+#include "runtime/algo/clv_int.h"
 
 #define NAME "clv"
 

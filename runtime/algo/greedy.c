@@ -49,7 +49,7 @@
  * one rank costs as much as for all (the history is global).
  */
 #include <stdlib.h>
-#include "algo.h"
+#include "runtime/algo/algo.h"
 
 #define NAME "greedy-reduce"
 

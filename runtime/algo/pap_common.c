@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "pap_int.h"
+#include "runtime/algo/pap_int.h"
 
 cm_status_t rt__pap_order(const rt_algo_params_t *p, int32_t *order,
                           int32_t *id_of, const char *algo, cm_err_t *err)

@@ -83,7 +83,7 @@
  */
 #include <stdlib.h>
 
-#include "pap_int.h"
+#include "runtime/algo/pap_int.h"
 
 typedef struct prr {
     int32_t  np;

@@ -71,7 +71,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include "algo.h"
+#include "runtime/algo/algo.h"
 
 /*
  * Open MPI's COLL_BASE_COMPUTED_SEGCOUNT (coll_base_functions.h): a byte

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo.h"
-#include "sched_int.h"
+#include "runtime/algo/algo.h"
+#include "runtime/algo/sched_int.h"
 
 void rt_sched_init(rt_sched_t *s)
 {

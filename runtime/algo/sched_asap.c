@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched_int.h"
+#include "runtime/algo/sched_int.h"
 
 typedef struct asap {
     rt_sched_t *s;

@@ -5,7 +5,7 @@
 #ifndef RT_SCHED_INT_H
 #define RT_SCHED_INT_H
 
-#include "../api/rt_sched.h"
+#include "runtime/api/rt_sched.h"
 
 /*
  * Pairs every send with its receive (k-th send s->d with the k-th receive

@@ -59,8 +59,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo.h"
-#include "sched_int.h"
+#include "runtime/algo/algo.h"
+#include "runtime/algo/sched_int.h"
 
 #define SMALL_GROUP  8
 #define WINDOW_STEPS ((size_t)1 << 16)

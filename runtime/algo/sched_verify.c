@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched_int.h"
+#include "runtime/algo/sched_int.h"
 
 #define VERIFY_WORDS_MAX ((size_t)1 << 27)
 

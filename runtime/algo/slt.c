@@ -101,7 +101,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "pap_int.h"
+#include "runtime/algo/pap_int.h"
 
 typedef struct slt {
     int32_t np;            /* P */

@@ -21,9 +21,9 @@
 #define RT_EXEC_H
 
 #include <mpi.h>
-#include "rt_hooks.h"
-#include "rt_pathmap.h"
-#include "rt_wait.h"
+#include "runtime/api/rt_hooks.h"
+#include "runtime/api/rt_pathmap.h"
+#include "runtime/api/rt_wait.h"
 
 typedef struct rt_exec rt_exec_t;
 

@@ -30,9 +30,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "rt_pathmap.h"
-#include "rt_reduce.h"
-#include "rt_wait.h"
+#include "runtime/api/rt_pathmap.h"
+#include "runtime/api/rt_reduce.h"
+#include "runtime/api/rt_wait.h"
 
 typedef struct rt_gred {
     /* Written by arrivals: the lock, the count and the accumulator. */

@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "rt_pathmap.h"
+#include "runtime/api/rt_pathmap.h"
 
 typedef enum {
     RT_VISIT_ENTER = 0,

@@ -28,7 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../../common/cm_err.h"
+#include "common/cm_err.h"
 
 typedef uint32_t rt_node_id_t;    /* index into rt_tree_t.nodes */
 typedef uint32_t rt_host_id_t;    /* index into rt_pathmap_t.hosts = MPI rank */

@@ -5,7 +5,7 @@
 #define RT_REDUCE_H
 
 #include <stddef.h>
-#include "rt_pathmap.h"
+#include "runtime/api/rt_pathmap.h"
 
 /* acc[i] = acc[i] OP in[i] for i < count.  Integer sums wrap (no UB). */
 typedef void (*rt_reduce_fn_t)(void *acc, const void *in, size_t count);

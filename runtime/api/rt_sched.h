@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../../common/cm_err.h"
+#include "common/cm_err.h"
 
 /* What the collective computes, and so what the replay checks at the end. */
 typedef enum {

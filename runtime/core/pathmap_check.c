@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "pathmap_int.h"
+#include "runtime/core/pathmap_int.h"
 
 #define CK_FAIL(b, err, st, line, col, ...)                                 \
     cm_err_set((err), (st), (b)->path, (line), (col), __FILE__, __LINE__,   \

@@ -10,9 +10,9 @@
 #define PATHMAP_INT_H
 
 #include <stdbool.h>
-#include "../api/rt_pathmap.h"
-#include "../../common/cm_arena.h"
-#include "../../common/cm_strmap.h"
+#include "runtime/api/rt_pathmap.h"
+#include "common/cm_arena.h"
+#include "common/cm_strmap.h"
 
 #define RT_PATHMAP_THREADS_MAX 65536   /* thread mappings per tree */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "pathmap_int.h"
+#include "runtime/core/pathmap_int.h"
 
 #define PM_TOKENS_MAX (RT_PATHMAP_LINE_MAX / 2 + 1)
 

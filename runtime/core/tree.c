@@ -2,9 +2,9 @@
  * tree.c - read-only helpers over a parsed pathmap (rt_pathmap.h).
  */
 #include <string.h>
-#include "../api/rt_pathmap.h"
-#include "../../common/cm_arena.h"
-#include "../../common/cm_hash.h"
+#include "runtime/api/rt_pathmap.h"
+#include "common/cm_arena.h"
+#include "common/cm_hash.h"
 
 void rt_pathmap_destroy(rt_pathmap_t *pm)
 {

@@ -5,8 +5,8 @@
 #define EXEC_INT_H
 
 #include <pthread.h>
-#include "../api/rt_exec.h"
-#include "../api/rt_gred.h"
+#include "runtime/api/rt_exec.h"
+#include "runtime/api/rt_gred.h"
 
 /* Per (instance, node) on this host; indexed instance * nnodes + node. */
 typedef struct rt_node_state {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "exec_int.h"
+#include "runtime/exec/exec_int.h"
 
 cm_status_t rt_mpi_init(int *argc, char ***argv, cm_err_t *err)
 {

@@ -13,7 +13,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../api/rt_gred.h"
+#include "runtime/api/rt_gred.h"
 
 #define GRED_LOCK_SPINS 128
 

@@ -13,7 +13,7 @@
  * (rt_hooks.h): ENTER before it, LEAVE after it.
  */
 #include <string.h>
-#include "exec_int.h"
+#include "runtime/exec/exec_int.h"
 
 static bool path_gred(rt_node_state_t *st, const void **cur, void *out,
                       size_t bytes)

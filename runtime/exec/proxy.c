@@ -16,7 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "exec_int.h"
+#include "runtime/exec/exec_int.h"
 
 typedef struct proxy_wait_arg {
     const rt_exec_t *ex;

@@ -4,7 +4,7 @@
  * unsigned type so that overflow wraps instead of being undefined.
  */
 #include <stdint.h>
-#include "../api/rt_reduce.h"
+#include "runtime/api/rt_reduce.h"
 
 static void sum_i32(void *acc, const void *in, size_t n)
 {

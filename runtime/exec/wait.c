@@ -3,7 +3,7 @@
  */
 #include <sched.h>
 #include <time.h>
-#include "../api/rt_wait.h"
+#include "runtime/api/rt_wait.h"
 
 /* Checks the clock only every this many polls: a vDSO clock read is ~20 ns. */
 #define WAIT_CLOCK_EVERY 64

@@ -9,7 +9,7 @@
 # usage errors, and CORRUPTIONS random truncations and byte overwrites of the
 # archive's files (fixed seed, so a failure can be replayed).
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 
 NCORRUPT=${1:-300}
 PA=bin/papanalyze

@@ -12,7 +12,7 @@
 #    (the paper's Table 1);
 #  - the report's formats: text has every table, JSON is valid, CSV has them.
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 
 PA=bin/papanalyze
 T=$(mktemp -d /tmp/pa-e2e.XXXXXX)

@@ -4,7 +4,7 @@
 # the code), with fewer iterations; then the demo script; then --help of
 # every program.
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # The indented lines of the loop section that start with bin/ or mpirun.
@@ -49,14 +49,14 @@ for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze bin/otf2-
   "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
   expect_count "$tmp/help" 1 "usage:"
 done
-bench/compare-native -h > "$tmp/help" || fail "compare-native -h"
+bench/compare-native.sh -h > "$tmp/help" || fail "compare-native -h"
 expect_count "$tmp/help" 1 "compare-native"
-bench/trace-overhead -h > "$tmp/help" || fail "trace-overhead -h"
-expect_count "$tmp/help" 1 "bench/trace-overhead [-r ROUNDS]"
-bench/analyze-bench --help > "$tmp/help" || fail "analyze-bench --help"
+bench/trace-overhead.sh -h > "$tmp/help" || fail "trace-overhead -h"
+expect_count "$tmp/help" 1 "bench/trace-overhead.sh [-r ROUNDS]"
+bench/analyze-bench.sh --help > "$tmp/help" || fail "analyze-bench --help"
 expect_count "$tmp/help" 1 "analyze-bench"
-bench/viz-bench -h > "$tmp/help" || fail "viz-bench -h"
+bench/viz-bench.sh -h > "$tmp/help" || fail "viz-bench -h"
 expect_count "$tmp/help" 1 "viz-bench"
-bench/papsim-paper -h > "$tmp/help" || fail "papsim-paper -h"
-expect_count "$tmp/help" 1 "papsim-paper - "
+bench/papsim-paper.sh -h > "$tmp/help" || fail "papsim-paper -h"
+expect_count "$tmp/help" 1 "papsim-paper.sh - "
 echo "e2e readme: ok"

@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../runtime/api/rt_exec.h"
-#include "../../runtime/api/rt_reduce.h"
+#include "runtime/api/rt_exec.h"
+#include "runtime/api/rt_reduce.h"
 
 typedef struct oracle {
     rt_exec_t       *ex;

@@ -2,7 +2,7 @@
 # Gsum's command line: --help, and bad arguments as clear errors with exit 2
 # (usage) or 1 (bad input), never a hang.
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 MPIRUN=$(mpirun_cmd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

@@ -2,7 +2,7 @@
 # Gsum's report: the description line, the OSU-style header and one row per
 # size, with Min <= Avg <= Max and the iteration count asked for.
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 MPIRUN=$(mpirun_cmd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

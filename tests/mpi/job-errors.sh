@@ -4,7 +4,7 @@
 # pathmaps, a pathmap that fails to parse on one rank only, a tree that
 # does not exist.
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 MPIRUN=$(mpirun_cmd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

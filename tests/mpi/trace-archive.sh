@@ -10,7 +10,7 @@
 # directory without --trace, exact counts when small --trace-mem forces
 # flushes during the loops, and the monotonic_raw clock.
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 MPIRUN=$(mpirun_cmd)
 CHECK=build/tests/trace_check
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; trap 'exit 1' INT TERM HUP

@@ -8,7 +8,7 @@
 # under a file, a full disk; --trace-mem below the minimum; usage errors.
 # Needs root for the tmpfs mounts (as the CI has).
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 MPIRUN=$(mpirun_cmd)
 tmp=$(mktemp -d)
 mounts=""

@@ -9,7 +9,7 @@
 # (a failure), and as root the archive goes to a 128 MiB tmpfs, so that a
 # run the signal failed to stop cannot fill the disk.
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 MPIRUN=$(mpirun_cmd)
 tmp=$(mktemp -d)
 base=$tmp mounted="" pid="" wd=""

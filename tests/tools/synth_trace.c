@@ -37,8 +37,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <otf2/otf2.h>
-#include "../../instrument/api/ins_schema.h"
-#include "../../runtime/api/rt_pathmap.h"
+#include "instrument/api/ins_schema.h"
+#include "runtime/api/rt_pathmap.h"
 
 #define SY_BYTES      4                    /* tuple size: one int32 */
 #define SY_RESOLUTION 1000000000u          /* ticks per second */

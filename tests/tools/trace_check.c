@@ -48,8 +48,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <otf2/otf2.h>
-#include "../../instrument/api/ins_schema.h"
-#include "../../runtime/api/rt_pathmap.h"
+#include "instrument/api/ins_schema.h"
+#include "runtime/api/rt_pathmap.h"
 
 #define TC_FAIL_LINES    50            /* printed before "... and N more" */
 #define TC_STRING_MAX    (1u << 24)    /* largest string id accepted */

@@ -16,7 +16,7 @@
 #   5. papviz report's index.html, rendered by headless Chromium, is not blank.
 # Stops at the first failure.
 set -eu
-. tests/mpi/lib.sh
+. tests/lib.sh
 
 PAPVIZ=${PAPVIZ:-bin/papviz}
 PAPANALYZE=${PAPANALYZE:-bin/papanalyze}

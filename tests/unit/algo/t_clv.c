@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../tst.h"
-#include "../../../runtime/algo/clv_int.h"
+#include "tests/tst.h"
+#include "runtime/algo/clv_int.h"
 
 void t_clv_paper_example(void);
 void t_clv_balanced_example(void);
@@ -46,7 +46,7 @@ typedef struct xfer {
     int32_t round, src, dst, seg;
 } xfer_t;
 
-#include "t_clv_vectors.h"   /* vectors[]: clairvoyant.py */
+#include "tests/unit/algo/t_clv_vectors.h"   /* vectors[]: clairvoyant.py */
 
 /* ---- Helpers ------------------------------------------------------------ */
 

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../../tst.h"
-#include "../../../runtime/algo/algo.h"
+#include "tests/tst.h"
+#include "runtime/algo/algo.h"
 
 void t_nap_example_4x2(void);
 void t_nap_example_6x3(void);

@@ -22,9 +22,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../tst.h"
-#include "../../../runtime/algo/algo.h"
-#include "../../../runtime/algo/pap_int.h"
+#include "tests/tst.h"
+#include "runtime/algo/algo.h"
+#include "runtime/algo/pap_int.h"
 
 void t_pap_slt_example(void);
 void t_pap_slt_closed_form(void);

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tst.h"
-#include "../../../runtime/algo/algo.h"
+#include "tests/tst.h"
+#include "runtime/algo/algo.h"
 
 void t_pap_listing_slt_send_in_if(void);
 void t_pap_listing_slt_segments(void);

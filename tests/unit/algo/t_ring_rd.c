@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../tst.h"
-#include "../../../runtime/algo/algo.h"
+#include "tests/tst.h"
+#include "runtime/algo/algo.h"
 
 void t_ring_example(void);
 void t_ring_seg_example(void);

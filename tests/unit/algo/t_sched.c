@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "../../tst.h"
-#include "../../../runtime/algo/algo.h"
+#include "tests/tst.h"
+#include "runtime/algo/algo.h"
 
 void t_sched_partitions(void);
 void t_sched_build_sort(void);

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../tst.h"
-#include "../../../runtime/algo/algo.h"
+#include "tests/tst.h"
+#include "runtime/algo/algo.h"
 
 void t_sim_pair(void);
 void t_sim_chain_late(void);

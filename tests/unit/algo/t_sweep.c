@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../tst.h"
-#include "../../../runtime/algo/algo.h"
+#include "tests/tst.h"
+#include "runtime/algo/algo.h"
 
 void t_sweep_allreduce(void);
 void t_sweep_reduce(void);

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../tst.h"
-#include "../../../runtime/algo/algo.h"
+#include "tests/tst.h"
+#include "runtime/algo/algo.h"
 
 void t_trees_binomial_examples(void);
 void t_trees_binomial_closed_form(void);

@@ -13,9 +13,9 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include "../../tst.h"
-#include "../../test_list.h"
-#include "../../../analyze/an_stats.h"
+#include "tests/tst.h"
+#include "tests/test_list.h"
+#include "analyze/an_stats.h"
 
 /* The relative error a histogram quantile may have. */
 #define REL_ERR ldexp(1.0, -(AN_STAT_SUB_BITS + 1))

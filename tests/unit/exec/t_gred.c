@@ -5,9 +5,9 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
-#include "../../tst.h"
-#include "../../test_list.h"
-#include "../../../runtime/api/rt_gred.h"
+#include "tests/tst.h"
+#include "tests/test_list.h"
+#include "runtime/api/rt_gred.h"
 
 void t_reduce_kernels(void)
 {

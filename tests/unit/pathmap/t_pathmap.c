@@ -5,9 +5,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../../tst.h"
-#include "../../test_list.h"
-#include "../../../runtime/api/rt_pathmap.h"
+#include "tests/tst.h"
+#include "tests/test_list.h"
+#include "runtime/api/rt_pathmap.h"
 
 /* The example of docs/pathmap.md. */
 static const char doc_example[] =

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "../../test_list.h"
-#include "../../tst.h"
+#include "tests/test_list.h"
+#include "tests/tst.h"
 
 /* Independent of tst.h on purpose (see the file comment). */
 static void sf_check(int ok, const char *what, const char *got)

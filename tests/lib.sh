@@ -1,4 +1,4 @@
-# tests/mpi/lib.sh - sourced by the MPI shell tests: the mpirun command line
+# tests/lib.sh - sourced by the shell tests: the mpirun command line
 # (the same flags as the runner's TST_MPI entries) and small assertions.
 # Run from the repository root.
 

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/cm_argv.h"
-#include "../analyze/api/an_analyze.h"
+#include "common/cm_argv.h"
+#include "analyze/api/an_analyze.h"
 
 static void usage(FILE *fp)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# analyze-bench - how fast papanalyze turns a trace into SQLite (issue 4), and
+# bench/analyze-bench.sh - how fast papanalyze turns a trace into SQLite (issue 4), and
 # whether its memory stays bounded as traces grow.  Makes one Gsum trace per
 # ITERATIONS (pathmaps/demo.pathmap, -np hosts, 4 B; the demo writes 16
 # events per allreduce) in a temporary directory, removed at the end.  Then,
@@ -19,7 +19,7 @@
 # at the smallest (about 1 if memory does not grow with the trace) and the
 # goal: >= 2 M events/s end to end.
 #
-#   bench/analyze-bench [-r ROUNDS] [-n ITERATIONS,...] [-p PATHMAP]
+#   bench/analyze-bench.sh [-r ROUNDS] [-n ITERATIONS,...] [-p PATHMAP]
 #
 # Default: -r 3 -n 25000,100000,200000 (the paper ran 25 000 iterations).
 # The machine has 2 cores and is shared: one run of the figures is noisy.
@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 
 rounds=3 iters_list=25000,100000,200000 pathmap=pathmaps/demo.pathmap
 GOAL=2
-usage() { echo "usage: bench/analyze-bench [-r ROUNDS] [-n ITERATIONS,...] [-p PATHMAP]"; }
+usage() { echo "usage: bench/analyze-bench.sh [-r ROUNDS] [-n ITERATIONS,...] [-p PATHMAP]"; }
 help() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 while getopts "r:n:p:h-:" opt; do
   case $opt in

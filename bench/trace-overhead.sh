@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace-overhead - what tracing costs a whole allreduce (issue 3): Gsum on
+# bench/trace-overhead.sh - what tracing costs a whole allreduce (issue 3): Gsum on
 # pathmaps/demo.pathmap (-np 2), untraced and traced (--trace into a fresh
 # directory each round, default --trace-mem), interleaved: ROUNDS rounds of
 # one untraced and one traced run, the order alternating from round to round
@@ -8,7 +8,7 @@
 # untraced and traced latencies, their ratio traced/untraced, and the
 # median, min and max of the per-round ratios.  Goal: ratio <= 1.02.
 #
-#   bench/trace-overhead [-r ROUNDS] [-n ITERATIONS] [-w WARMUP] [-p PATHMAP] [-a]
+#   bench/trace-overhead.sh [-r ROUNDS] [-n ITERATIONS] [-w WARMUP] [-p PATHMAP] [-a]
 #
 # Default: -r 7 -n 20000 -w 1000, pathmaps/demo.pathmap.  -a (A/A): the
 # "traced" arm runs untraced too, to measure the noise floor of the ratio.
@@ -22,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rounds=7 iters=20000 warmup=1000 pathmap=pathmaps/demo.pathmap
-usage() { echo "usage: bench/trace-overhead [-r ROUNDS] [-n ITERATIONS] [-w WARMUP] [-p PATHMAP] [-a]"; }
+usage() { echo "usage: bench/trace-overhead.sh [-r ROUNDS] [-n ITERATIONS] [-w WARMUP] [-p PATHMAP] [-a]"; }
 aa=0
 while getopts "r:n:w:p:ah-:" opt; do
   case $opt in

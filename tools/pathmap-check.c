@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "../runtime/api/rt_pathmap.h"
+#include "runtime/api/rt_pathmap.h"
 
 static void usage(FILE *fp)
 {

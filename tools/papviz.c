@@ -11,7 +11,7 @@
  * The glue between the command line, analyze's model (an_model.h) and the
  * charts (viz/).  The only code here that knows a chart is the table of
  * commands; `tree PATHMAP` parses the pathmap with runtime's parser and
- * converts it to the model's tree.
+ * converts it to the model's tree with bridge/br_model.h.
  * Exit status: 0 done, 1 bad input or failure, 2 usage.
  */
 #include <errno.h>
@@ -20,10 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analyze/api/an_analyze.h"
-#include "../analyze/api/an_model.h"
-#include "../runtime/api/rt_pathmap.h"
-#include "../viz/viz.h"
+#include "analyze/api/an_analyze.h"
+#include "analyze/api/an_model.h"
+#include "bridge/br_model.h"
+#include "runtime/api/rt_pathmap.h"
+#include "viz/viz.h"
 
 #define MAX_MODELS 16
 #define MAX_THREADS 256
@@ -169,45 +170,6 @@ static int parse_args(int argc, char **argv, args_t *a)
 
 /* ------------------------------------------------------------ the tree */
 
-/* Fills an empty model's tree from tree `name` of a parsed pathmap. */
-static cm_status_t tree_from_pathmap(an_model_t *m, const rt_pathmap_t *pm, const rt_tree_t *t,
-                                     cm_err_t *err)
-{
-    if (an_model_tree_alloc(m, (int)pm->nhosts, (int)t->nnodes, (int)t->nthreads) != CM_OK)
-        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
-    m->pathmap_path = an_model_strdup(m, pm->path);
-    m->pathmap = an_model_strdup(m, pm->text);
-    m->tree.name = an_model_strdup(m, t->name);
-    for (uint32_t h = 0; h < pm->nhosts; h++)
-        m->tree.hosts[h] = (an_model_host_t){ (int)h, an_model_strdup(m, pm->hosts[h].name), "" };
-    for (uint32_t i = 0; i < t->nnodes; i++) {
-        const rt_node_t *n = &t->nodes[i];
-        an_model_wrapper_t *w = &m->tree.wrappers[i];
-        w->node = (int)i;
-        w->name = an_model_strdup(m, n->name);
-        w->kind_name = rt_node_kind_name(n->kind);
-        w->kind = n->kind == RT_NODE_CORE ? AN_KIND_CORE
-                : n->kind == RT_NODE_GRED ? AN_KIND_GRED : AN_KIND_PROXY;
-        w->host = (int)n->host;
-        w->parent = n->parent == RT_ID_NONE ? -1 : (int)n->parent;
-        w->level = (int)n->depth;
-        w->fanin = (int)rt_node_fanin(n);
-        w->part = "";
-        w->line = (int)n->line;
-    }
-    for (uint32_t i = 0; i < t->nthreads; i++) {
-        const rt_thread_map_t *tm = &t->threads[i];
-        an_model_thread_t *th = &m->tree.threads[i];
-        th->thread = (int)tm->id;
-        th->host = (int)tm->host;
-        th->enter = (int)tm->enter;
-        th->nstages = (int)rt_tree_path_len(t, tm);
-        for (rt_node_id_t n = tm->enter; n != RT_ID_NONE; n = t->nodes[n].parent)
-            th->nproxies += t->nodes[n].kind == RT_NODE_PROXY;
-    }
-    return CM_OK;
-}
-
 static cm_status_t load_pathmap(const args_t *a, an_model_t **m_p, cm_err_t *err)
 {
     rt_pathmap_t *pm = NULL;
@@ -221,7 +183,7 @@ static cm_status_t load_pathmap(const args_t *a, an_model_t **m_p, cm_err_t *err
     else if ((m = an_model_create()) == NULL)
         ret = CM_ERR(err, CM_ERR_NOMEM, "out of memory");
     else
-        ret = tree_from_pathmap(m, pm, t, err);
+        ret = br_model_from_pathmap(m, pm, t, err);
     rt_pathmap_destroy(pm);
     if (ret != CM_OK) {
         an_model_close(m);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# papsim-paper - the papers' figures under papsim's cost model (issue 6).
+# bench/papsim-paper.sh - the papers' figures under papsim's cost model (issue 6).
 #
 #   (a) Proficz 2018, Table 3: P = 48, 1 M floats, 1 Gb/s Ethernet, one
 #       process (rank 1) late by 0..1000 ms; ring, Rabenseifner, SLT, PRR.
@@ -25,7 +25,7 @@
 #       (clv: random arrivals in [0, 50] ms).  Goal: <= 1 s each.  Wall and
 #       CPU time: the machine is shared, CPU time is the steadier figure.
 #
-#   bench/papsim-paper [-p PARTS] [-h]
+#   bench/papsim-paper.sh [-p PARTS] [-h]
 #
 # PARTS: any of a, b, c (default abc).  PAPSIM=path overrides bin/papsim.
 # Exits 1 if papsim fails.
@@ -33,7 +33,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 parts=abc
-usage() { echo "usage: bench/papsim-paper [-p PARTS]   (PARTS: a b c, default abc)"; }
+usage() { echo "usage: bench/papsim-paper.sh [-p PARTS]   (PARTS: a b c, default abc)"; }
 while getopts "p:h" opt; do
   case $opt in
     p) parts=$OPTARG ;;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# compare-native - Gsum on every scaled sample pathmap against the native
+# bench/compare-native.sh - Gsum on every scaled sample pathmap against the native
 # MPI_Allreduce baseline with the same number of contributors, in one run,
 # interleaved (tree, native, next pathmap, ...; repeated R rounds), for 4 B
 # and 256 B tuples.  Prints a markdown table of median latencies and the
 # ratio tree/native (below 1.0: the tree is faster).
 #
-#   bench/compare-native [-n ITERATIONS] [-r ROUNDS] [PATHMAP...]
+#   bench/compare-native.sh [-n ITERATIONS] [-r ROUNDS] [PATHMAP...]
 #
 # Default: every pathmaps/local/*.pathmap, -n 20000, -r 3.  This machine has
 # 2 cores: with more than 2 ranks or threads everything is oversubscribed and
@@ -19,7 +19,7 @@ while getopts "n:r:h" opt; do
     n) iters=$OPTARG ;;
     r) rounds=$OPTARG ;;
     h) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: bench/compare-native [-n ITERATIONS] [-r ROUNDS] [PATHMAP...]" >&2; exit 2 ;;
+    *) echo "usage: bench/compare-native.sh [-n ITERATIONS] [-r ROUNDS] [PATHMAP...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))

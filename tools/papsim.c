@@ -34,7 +34,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../runtime/api/rt_sched.h"
+#include "runtime/api/rt_sched.h"
 
 #define MAX_ALGOS 64
 

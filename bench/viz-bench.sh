@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# viz-bench - how long papviz takes to draw a trace's pictures (issue 5), and
+# bench/viz-bench.sh - how long papviz takes to draw a trace's pictures (issue 5), and
 # whether that time grows with the trace.  Makes one Gsum trace per
 # ITERATIONS (pathmaps/demo.pathmap, -np hosts, 4 B) in a temporary
 # directory, removed at the end, analyses it once with bin/papanalyze -q into
@@ -23,7 +23,7 @@
 # that reads only statistics (timemap, tree, orders), ~the visits ratio for
 # one whose queries scan the visits table (departures, pap, report).
 #
-#   bench/viz-bench [-r ROUNDS] [-n ITERATIONS,...] [-p PATHMAP]
+#   bench/viz-bench.sh [-r ROUNDS] [-n ITERATIONS,...] [-p PATHMAP]
 #
 # Default: -r 3 -n 25000,100000,200000 (the paper ran 25 000 iterations).
 # The machine has 2 cores and is shared: one run of the figures is noisy;
@@ -34,7 +34,7 @@ shopt -s inherit_errexit   # a failure inside $(...) ends the script too
 cd "$(dirname "$0")/.."
 
 rounds=3 iters_list=25000,100000,200000 pathmap=pathmaps/demo.pathmap
-usage() { echo "usage: bench/viz-bench [-r ROUNDS] [-n ITERATIONS,...] [-p PATHMAP]"; }
+usage() { echo "usage: bench/viz-bench.sh [-r ROUNDS] [-n ITERATIONS,...] [-p PATHMAP]"; }
 help() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; }
 while getopts "r:n:p:h-:" opt; do
   case $opt in

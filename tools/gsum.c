@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../common/cm_argv.h"
-#include "../instrument/api/ins_trace.h"
-#include "../runtime/api/rt_exec.h"
+#include "common/cm_argv.h"
+#include "instrument/api/ins_trace.h"
+#include "runtime/api/rt_exec.h"
 
 #define GSUM_SIZES_MAX 32
 #define GSUM_VARIANTS  64
