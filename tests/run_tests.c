@@ -46,6 +46,7 @@ typedef struct tst_opts {
     char   **filters;          /* name substrings; matching any selects */
     int      nfilters;
     int      list, verbose;
+    int      exact;            /* --exact: a NAME must be a whole name */
     double   scale;            /* PAPTREE_TEST_TIMEOUT_SCALE */
 } tst_opts_t;
 
@@ -524,7 +525,8 @@ static void tst_items_add(tst_items_t *items, const tst_entry_t *e,
     int sel = items->opts->nfilters == 0;
 
     for (int i = 0; !sel && i < items->opts->nfilters; i++)
-        sel = strstr(name, items->opts->filters[i]) != NULL;
+        sel = items->opts->exact ? strcmp(name, items->opts->filters[i]) == 0
+                                 : strstr(name, items->opts->filters[i]) != NULL;
     if (!sel) {
         free(name);
         free(broken);
@@ -606,11 +608,12 @@ static void tst_items_build(tst_items_t *items)
 static void tst_usage(FILE *fp)
 {
     fprintf(fp,
-        "usage: build/run_tests [--list] [-v] [--kind KIND]... [NAME]...\n"
+        "usage: build/run_tests [--list] [-v] [-x] [--kind KIND]... [NAME]...\n"
         "  --list       print the selected tests and their kinds; run nothing\n"
         "  --kind KIND  only tests of KIND: unit, mpi, sh, corpus or good\n"
         "               (repeatable; default: all)\n"
         "  NAME         only tests whose name contains one of the NAMEs\n"
+        "  -x, --exact  only tests whose name is one of the NAMEs (one test by name)\n"
         "  -v           show the logs of passing tests too\n"
         "env: PAPTREE_ROOT (default: the directory above build/),\n"
         "     PAPTREE_TEST_TIMEOUT_SCALE (multiplies every timeout; 1)\n"
@@ -649,6 +652,8 @@ static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
             o->list = 1;
         } else if (strcmp(a, "-v") == 0) {
             o->verbose = 1;
+        } else if (strcmp(a, "--exact") == 0 || strcmp(a, "-x") == 0) {
+            o->exact = 1;
         } else if (strcmp(a, "--kind") == 0) {
             if (i + 1 == argc)
                 tst_usage_error("missing KIND after", a);
@@ -727,14 +732,14 @@ int main(int argc, char **argv)
         return 2;
     tst_env_sanitizers();
     tst_items_build(&items);
-    if (opts.list) {
+    if (items.n == 0) {
+        fprintf(stderr, "run_tests: no test matches\n");
+        rc = 2;
+    } else if (opts.list) {
         for (size_t i = 0; i < items.n; i++)
             printf("%-6s %s\n", tst_kind_names[items.v[i].entry->kind],
                    items.v[i].name);
         rc = 0;
-    } else if (items.n == 0) {
-        fprintf(stderr, "run_tests: no test matches\n");
-        rc = 2;
     } else {
         rc = tst_run_all(&opts, &items);
     }

@@ -79,279 +79,155 @@ int tst__child_run(const tst_child_t *child, double timeout_s,
 /* Cuts a trailing " [runtime/x.c:12]" (the detecting C source) off line. */
 void tst__srcloc_strip(char *line);
 
-/* Unit tests (tests/unit/<module>/), grouped by file. */
-/* selftest/selftest.c: tests/tst.h and the runner itself */
-void t_selftest_tst_failures(void);
-void t_selftest_tst_passes(void);
-void t_selftest_srcloc_strip(void);
-void t_selftest_child_exit(void);
-void t_selftest_child_timeout_group(void);
-void t_selftest_child_timeout_kill(void);
-void t_selftest_runner_corpus(void);
-/* pathmap/t_pathmap.c: parser, validator, tree model */
-void t_pathmap_doc_example(void);
-void t_pathmap_params_and_ranges(void);
-void t_pathmap_crlf_tabs_comments(void);
-void t_pathmap_error_location(void);
-void t_pathmap_hash(void);
-void t_pathmap_deep_chain(void);
-void t_pathmap_names(void);
-/* exec/t_gred.c: reduction kernels, waiting, gred under threads */
-void t_reduce_kernels(void);
-void t_wait_phases(void);
-void t_gred_threads(void);
-void t_gred_invalid(void);
-/* analyze/t_stats.c: streaming statistics */
-void t_stats_small_odd(void);
-void t_stats_small_even(void);
-void t_stats_ten(void);
-void t_stats_rank_rounding(void);
-void t_stats_negative_halves(void);
-void t_stats_empty(void);
-void t_stats_single(void);
-void t_stats_refuse_nonfinite(void);
-void t_stats_transition(void);
-void t_stats_small_values_exact(void);
-void t_stats_large_uniform(void);
-void t_stats_large_negative(void);
-void t_stats_constant(void);
-void t_stats_wide_range(void);
-void t_stats_extreme_values(void);
-void t_stats_memory_bound(void);
-/* algo/t_sched.c: schedule core, replay verifier, ASAP rounds */
-void t_sched_partitions(void);
-void t_sched_build_sort(void);
-void t_sched_verify_ring(void);
-void t_sched_verify_catches(void);
-void t_sched_verify_deadlock(void);
-void t_sched_asap_chain(void);
-/* algo/t_sweep.c: every generator of the table through the verifier */
-void t_sweep_allreduce(void);
-void t_sweep_reduce(void);
-void t_sweep_bcast(void);
-void t_sweep_reduce_bcast(void);
-/* algo/t_ring_rd.c: ring, segmented ring, recursive doubling, Rabenseifner */
-void t_ring_example(void);
-void t_ring_seg_example(void);
-void t_ring_seg_phases(void);
-void t_ring_segcount(void);
-void t_rd_examples(void);
-void t_rabenseifner_example(void);
-void t_ring_verify_sweep(void);
-void t_ring_seg_verify_sweep(void);
-void t_rd_verify_sweep(void);
-void t_rabenseifner_verify_sweep(void);
-void t_ring_rd_one_rank(void);
-void t_ring_rd_errors(void);
-void t_ring_rd_large(void);
-/* algo/t_trees.c: binomial, chain, binary tree, greedy reduce; broadcasts */
-void t_trees_binomial_examples(void);
-void t_trees_binomial_closed_form(void);
-void t_trees_binomial_sweep(void);
-void t_trees_chain_examples(void);
-void t_trees_chain_closed_form(void);
-void t_trees_chain_reduce_sweep(void);
-void t_trees_chain_bcast_sweep(void);
-void t_trees_bintree_examples(void);
-void t_trees_bintree_heap_sweep(void);
-void t_trees_bintree_ompi_sweep(void);
-void t_trees_greedy_examples(void);
-void t_trees_greedy_round_table(void);
-void t_trees_greedy_sweep(void);
-void t_trees_one_rank(void);
-void t_trees_errors(void);
-/* algo/t_pap_listing.c: Proficz 2018's SLT and PRR listings replayed as printed */
-void t_pap_listing_slt_send_in_if(void);
-void t_pap_listing_slt_segments(void);
-void t_pap_listing_prr_line19(void);
-void t_pap_listing_prr_override(void);
-void t_pap_listing_prr_sp(void);
-void t_pap_listing_prr_settled(void);
-/* algo/t_pap.c: the SLT and PRR generators */
-void t_pap_slt_example(void);
-void t_pap_slt_closed_form(void);
-void t_pap_prr_example(void);
-void t_pap_prr_is_ring(void);
-void t_pap_prr_presteps(void);
-void t_pap_sweep(void);
-void t_pap_figures(void);
-void t_pap_errors(void);
-void t_pap_large(void);
-void t_pap_slt_direct_equals_asap(void);
-/* algo/t_sim.c: the cost-model simulator */
-void t_sim_pair(void);
-void t_sim_chain_late(void);
-void t_sim_group_concurrent(void);
-void t_sim_idle_rank(void);
-void t_sim_sparse_rounds(void);
-void t_sim_large_group(void);
-void t_sim_ring_closed_form(void);
-void t_sim_binomial_closed_form(void);
-void t_sim_pipeline_closed_form(void);
-void t_sim_ring_one_late(void);
-void t_sim_errors(void);
-/* algo/t_nap.c: the node-aware allreduce */
-void t_nap_example_4x2(void);
-void t_nap_example_6x3(void);
-void t_nap_one_node(void);
-void t_nap_header_examples(void);
-void t_nap_default_steps(void);
-void t_nap_explicit_steps(void);
-void t_nap_round_counts(void);
-void t_nap_verify_sweep(void);
-void t_nap_factorization_sweep(void);
-void t_nap_one_rank(void);
-void t_nap_large(void);
-void t_nap_errors(void);
-/* algo/t_clv.c: Clairvoyant, linear and segment-tree versions */
-void t_clv_paper_example(void);
-void t_clv_balanced_example(void);
-void t_clv_python_vectors(void);
-void t_clv_cross_uniform(void);
-void t_clv_cross_skewed(void);
-void t_clv_cross_ties(void);
-void t_clv_cross_wide(void);
-void t_clv_idle_skip(void);
-void t_clv_one_rank(void);
-void t_clv_edge_cases(void);
-void t_clv_invalid(void);
-void t_clv_range(void);
-void t_clv_balanced_rounds(void);
+/*
+ * Unit tests: X(name, timeout in s), one line each.  The function is
+ * `void t_<name>(void)` in a file of tests/unit/<module>/ that includes this
+ * header, which declares it (below); the runner's table gets the entry.
+ * Adding a unit test is this one line plus the function.  (An X-macro, as
+ * common/cm_status.h's list of codes: the one list is expanded twice.)
+ */
+#define TST_UNIT_TESTS(X) \
+    /* the test infrastructure itself (tests/unit/selftest/) */ \
+    X(selftest_tst_failures,         10) \
+    X(selftest_tst_passes,           10) \
+    X(selftest_srcloc_strip,         10) \
+    X(selftest_child_exit,           10) \
+    X(selftest_child_timeout_group,  10) \
+    X(selftest_child_timeout_kill,   15) \
+    X(selftest_runner_corpus,        30) \
+    /* pathmap (tests/unit/pathmap/) */ \
+    X(pathmap_doc_example,           10) \
+    X(pathmap_params_and_ranges,     10) \
+    X(pathmap_crlf_tabs_comments,    10) \
+    X(pathmap_error_location,        10) \
+    X(pathmap_hash,                  10) \
+    X(pathmap_deep_chain,            20) \
+    X(pathmap_names,                 10) \
+    /* exec without MPI (tests/unit/exec/) */ \
+    X(reduce_kernels,                10) \
+    X(wait_phases,                   10) \
+    X(gred_threads,                  60) \
+    X(gred_invalid,                  10) \
+    /* analyze (tests/unit/analyze/) */ \
+    X(stats_small_odd,               10) \
+    X(stats_small_even,              10) \
+    X(stats_ten,                     10) \
+    X(stats_rank_rounding,           10) \
+    X(stats_negative_halves,         10) \
+    X(stats_empty,                   10) \
+    X(stats_single,                  10) \
+    X(stats_refuse_nonfinite,        10) \
+    X(stats_transition,              10) \
+    X(stats_small_values_exact,      10) \
+    X(stats_large_uniform,           20) \
+    X(stats_large_negative,          20) \
+    X(stats_constant,                10) \
+    X(stats_wide_range,              10) \
+    X(stats_extreme_values,          10) \
+    X(stats_memory_bound,            30) \
+    /* collective schedules (tests/unit/algo/) */ \
+    X(sched_partitions,              10) \
+    X(sched_build_sort,              10) \
+    X(sched_verify_ring,             10) \
+    X(sched_verify_catches,          10) \
+    X(sched_verify_deadlock,         10) \
+    X(sched_asap_chain,              10) \
+    X(ring_example,                  10) \
+    X(ring_seg_example,              10) \
+    X(ring_seg_phases,               10) \
+    X(ring_segcount,                 10) \
+    X(rd_examples,                   10) \
+    X(rabenseifner_example,          10) \
+    X(ring_verify_sweep,             60) \
+    X(ring_seg_verify_sweep,         60) \
+    X(rd_verify_sweep,               60) \
+    X(rabenseifner_verify_sweep,     60) \
+    X(ring_rd_one_rank,              10) \
+    X(ring_rd_errors,                10) \
+    X(ring_rd_large,                 60) \
+    X(trees_binomial_examples,       10) \
+    X(trees_binomial_closed_form,    10) \
+    X(trees_binomial_sweep,          60) \
+    X(trees_chain_examples,          10) \
+    X(trees_chain_closed_form,       10) \
+    X(trees_chain_reduce_sweep,      60) \
+    X(trees_chain_bcast_sweep,       60) \
+    X(trees_bintree_examples,        10) \
+    X(trees_bintree_heap_sweep,      60) \
+    X(trees_bintree_ompi_sweep,      60) \
+    X(trees_greedy_examples,         10) \
+    X(trees_greedy_round_table,      10) \
+    X(trees_greedy_sweep,            60) \
+    X(trees_one_rank,                60) \
+    X(trees_errors,                  10) \
+    X(pap_listing_slt_send_in_if,    10) \
+    X(pap_listing_slt_segments,      10) \
+    X(pap_listing_prr_line19,        10) \
+    X(pap_listing_prr_override,      10) \
+    X(pap_listing_prr_sp,            10) \
+    X(pap_listing_prr_settled,       10) \
+    X(pap_slt_example,               10) \
+    X(pap_slt_closed_form,           10) \
+    X(pap_prr_example,               10) \
+    X(pap_prr_is_ring,               10) \
+    X(pap_prr_presteps,              10) \
+    X(pap_sweep,                     60) \
+    X(pap_figures,                   10) \
+    X(pap_errors,                    10) \
+    X(pap_large,                     60) \
+    X(pap_slt_direct_equals_asap,    60) \
+    X(sim_pair,                      30) \
+    X(sim_chain_late,                30) \
+    X(sim_group_concurrent,          30) \
+    X(sim_idle_rank,                 30) \
+    X(sim_sparse_rounds,             30) \
+    X(sim_large_group,               30) \
+    X(sim_ring_closed_form,          30) \
+    X(sim_binomial_closed_form,      30) \
+    X(sim_pipeline_closed_form,      30) \
+    X(sim_ring_one_late,             30) \
+    X(sim_errors,                    30) \
+    X(nap_example_4x2,               10) \
+    X(nap_example_6x3,               10) \
+    X(nap_one_node,                  10) \
+    X(nap_header_examples,           10) \
+    X(nap_default_steps,             10) \
+    X(nap_explicit_steps,            10) \
+    X(nap_round_counts,              10) \
+    X(nap_verify_sweep,              60) \
+    X(nap_factorization_sweep,       60) \
+    X(nap_one_rank,                  10) \
+    X(nap_large,                     60) \
+    X(nap_errors,                    10) \
+    X(clv_paper_example,             20) \
+    X(clv_balanced_example,          20) \
+    X(clv_python_vectors,            20) \
+    X(clv_cross_uniform,             60) \
+    X(clv_cross_skewed,              60) \
+    X(clv_cross_ties,                60) \
+    X(clv_cross_wide,                60) \
+    X(clv_idle_skip,                 60) \
+    X(clv_one_rank,                  20) \
+    X(clv_edge_cases,                20) \
+    X(clv_invalid,                   20) \
+    X(clv_range,                     20) \
+    X(clv_balanced_rounds,           60) \
+    X(sweep_allreduce,              120) \
+    X(sweep_reduce,                 120) \
+    X(sweep_bcast,                   60) \
+    X(sweep_reduce_bcast,           240)
+
+#define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
+TST_UNIT_TESTS(TST_UNIT_DECLARE)
+#undef TST_UNIT_DECLARE
 
 #ifdef TST_LIST_TABLE
 /* One line per test: name, kind, fn, cmd or checker, dir, ranks, timeout (s). */
 static const tst_entry_t tst_list[] = {
-    /* unit: the test infrastructure itself (tests/unit/selftest/) */
-    { "selftest_tst_failures",        TST_UNIT, t_selftest_tst_failures,        NULL, NULL, 0, 10 },
-    { "selftest_tst_passes",          TST_UNIT, t_selftest_tst_passes,          NULL, NULL, 0, 10 },
-    { "selftest_srcloc_strip",        TST_UNIT, t_selftest_srcloc_strip,        NULL, NULL, 0, 10 },
-    { "selftest_child_exit",          TST_UNIT, t_selftest_child_exit,          NULL, NULL, 0, 10 },
-    { "selftest_child_timeout_group", TST_UNIT, t_selftest_child_timeout_group, NULL, NULL, 0, 10 },
-    { "selftest_child_timeout_kill",  TST_UNIT, t_selftest_child_timeout_kill,  NULL, NULL, 0, 15 },
-    { "selftest_runner_corpus",       TST_UNIT, t_selftest_runner_corpus,       NULL, NULL, 0, 30 },
-    /* unit: pathmap (tests/unit/pathmap/) */
-    { "pathmap_doc_example",          TST_UNIT, t_pathmap_doc_example,          NULL, NULL, 0, 10 },
-    { "pathmap_params_and_ranges",    TST_UNIT, t_pathmap_params_and_ranges,    NULL, NULL, 0, 10 },
-    { "pathmap_crlf_tabs_comments",   TST_UNIT, t_pathmap_crlf_tabs_comments,   NULL, NULL, 0, 10 },
-    { "pathmap_error_location",       TST_UNIT, t_pathmap_error_location,       NULL, NULL, 0, 10 },
-    { "pathmap_hash",                 TST_UNIT, t_pathmap_hash,                 NULL, NULL, 0, 10 },
-    { "pathmap_deep_chain",           TST_UNIT, t_pathmap_deep_chain,           NULL, NULL, 0, 20 },
-    { "pathmap_names",                TST_UNIT, t_pathmap_names,                NULL, NULL, 0, 10 },
-    /* unit: exec without MPI (tests/unit/exec/) */
-    { "reduce_kernels",               TST_UNIT, t_reduce_kernels,               NULL, NULL, 0, 10 },
-    { "wait_phases",                  TST_UNIT, t_wait_phases,                  NULL, NULL, 0, 10 },
-    { "gred_threads",                 TST_UNIT, t_gred_threads,                 NULL, NULL, 0, 60 },
-    { "gred_invalid",                 TST_UNIT, t_gred_invalid,                 NULL, NULL, 0, 10 },
-    /* unit: analyze (tests/unit/analyze/) */
-    { "stats_small_odd",              TST_UNIT, t_stats_small_odd,              NULL, NULL, 0, 10 },
-    { "stats_small_even",             TST_UNIT, t_stats_small_even,             NULL, NULL, 0, 10 },
-    { "stats_ten",                    TST_UNIT, t_stats_ten,                    NULL, NULL, 0, 10 },
-    { "stats_rank_rounding",          TST_UNIT, t_stats_rank_rounding,          NULL, NULL, 0, 10 },
-    { "stats_negative_halves",        TST_UNIT, t_stats_negative_halves,        NULL, NULL, 0, 10 },
-    { "stats_empty",                  TST_UNIT, t_stats_empty,                  NULL, NULL, 0, 10 },
-    { "stats_single",                 TST_UNIT, t_stats_single,                 NULL, NULL, 0, 10 },
-    { "stats_refuse_nonfinite",       TST_UNIT, t_stats_refuse_nonfinite,       NULL, NULL, 0, 10 },
-    { "stats_transition",             TST_UNIT, t_stats_transition,             NULL, NULL, 0, 10 },
-    { "stats_small_values_exact",     TST_UNIT, t_stats_small_values_exact,     NULL, NULL, 0, 10 },
-    { "stats_large_uniform",          TST_UNIT, t_stats_large_uniform,          NULL, NULL, 0, 20 },
-    { "stats_large_negative",         TST_UNIT, t_stats_large_negative,         NULL, NULL, 0, 20 },
-    { "stats_constant",               TST_UNIT, t_stats_constant,               NULL, NULL, 0, 10 },
-    { "stats_wide_range",             TST_UNIT, t_stats_wide_range,             NULL, NULL, 0, 10 },
-    { "stats_extreme_values",         TST_UNIT, t_stats_extreme_values,         NULL, NULL, 0, 10 },
-    { "stats_memory_bound",           TST_UNIT, t_stats_memory_bound,           NULL, NULL, 0, 30 },
-    /* unit: collective schedules (tests/unit/algo/) */
-    { "sched_partitions",             TST_UNIT, t_sched_partitions,             NULL, NULL, 0, 10 },
-    { "sched_build_sort",             TST_UNIT, t_sched_build_sort,             NULL, NULL, 0, 10 },
-    { "sched_verify_ring",            TST_UNIT, t_sched_verify_ring,            NULL, NULL, 0, 10 },
-    { "sched_verify_catches",         TST_UNIT, t_sched_verify_catches,         NULL, NULL, 0, 10 },
-    { "sched_verify_deadlock",        TST_UNIT, t_sched_verify_deadlock,        NULL, NULL, 0, 10 },
-    { "sched_asap_chain",             TST_UNIT, t_sched_asap_chain,             NULL, NULL, 0, 10 },
-    { "ring_example",                  TST_UNIT, t_ring_example,                  NULL, NULL, 0, 10 },
-    { "ring_seg_example",              TST_UNIT, t_ring_seg_example,              NULL, NULL, 0, 10 },
-    { "ring_seg_phases",               TST_UNIT, t_ring_seg_phases,               NULL, NULL, 0, 10 },
-    { "ring_segcount",                 TST_UNIT, t_ring_segcount,                 NULL, NULL, 0, 10 },
-    { "rd_examples",                   TST_UNIT, t_rd_examples,                   NULL, NULL, 0, 10 },
-    { "rabenseifner_example",          TST_UNIT, t_rabenseifner_example,          NULL, NULL, 0, 10 },
-    { "ring_verify_sweep",             TST_UNIT, t_ring_verify_sweep,             NULL, NULL, 0, 60 },
-    { "ring_seg_verify_sweep",         TST_UNIT, t_ring_seg_verify_sweep,         NULL, NULL, 0, 60 },
-    { "rd_verify_sweep",               TST_UNIT, t_rd_verify_sweep,               NULL, NULL, 0, 60 },
-    { "rabenseifner_verify_sweep",     TST_UNIT, t_rabenseifner_verify_sweep,     NULL, NULL, 0, 60 },
-    { "ring_rd_one_rank",              TST_UNIT, t_ring_rd_one_rank,              NULL, NULL, 0, 10 },
-    { "ring_rd_errors",                TST_UNIT, t_ring_rd_errors,                NULL, NULL, 0, 10 },
-    { "ring_rd_large",                 TST_UNIT, t_ring_rd_large,                 NULL, NULL, 0, 60 },
-    { "trees_binomial_examples",       TST_UNIT, t_trees_binomial_examples,       NULL, NULL, 0, 10 },
-    { "trees_binomial_closed_form",    TST_UNIT, t_trees_binomial_closed_form,    NULL, NULL, 0, 10 },
-    { "trees_binomial_sweep",          TST_UNIT, t_trees_binomial_sweep,          NULL, NULL, 0, 60 },
-    { "trees_chain_examples",          TST_UNIT, t_trees_chain_examples,          NULL, NULL, 0, 10 },
-    { "trees_chain_closed_form",       TST_UNIT, t_trees_chain_closed_form,       NULL, NULL, 0, 10 },
-    { "trees_chain_reduce_sweep",      TST_UNIT, t_trees_chain_reduce_sweep,      NULL, NULL, 0, 60 },
-    { "trees_chain_bcast_sweep",       TST_UNIT, t_trees_chain_bcast_sweep,       NULL, NULL, 0, 60 },
-    { "trees_bintree_examples",        TST_UNIT, t_trees_bintree_examples,        NULL, NULL, 0, 10 },
-    { "trees_bintree_heap_sweep",      TST_UNIT, t_trees_bintree_heap_sweep,      NULL, NULL, 0, 60 },
-    { "trees_bintree_ompi_sweep",      TST_UNIT, t_trees_bintree_ompi_sweep,      NULL, NULL, 0, 60 },
-    { "trees_greedy_examples",         TST_UNIT, t_trees_greedy_examples,         NULL, NULL, 0, 10 },
-    { "trees_greedy_round_table",      TST_UNIT, t_trees_greedy_round_table,      NULL, NULL, 0, 10 },
-    { "trees_greedy_sweep",            TST_UNIT, t_trees_greedy_sweep,            NULL, NULL, 0, 60 },
-    { "trees_one_rank",                TST_UNIT, t_trees_one_rank,                NULL, NULL, 0, 60 },
-    { "trees_errors",                  TST_UNIT, t_trees_errors,                  NULL, NULL, 0, 10 },
-    { "pap_listing_slt_send_in_if",    TST_UNIT, t_pap_listing_slt_send_in_if,    NULL, NULL, 0, 10 },
-    { "pap_listing_slt_segments",      TST_UNIT, t_pap_listing_slt_segments,      NULL, NULL, 0, 10 },
-    { "pap_listing_prr_line19",        TST_UNIT, t_pap_listing_prr_line19,        NULL, NULL, 0, 10 },
-    { "pap_listing_prr_override",      TST_UNIT, t_pap_listing_prr_override,      NULL, NULL, 0, 10 },
-    { "pap_listing_prr_sp",            TST_UNIT, t_pap_listing_prr_sp,            NULL, NULL, 0, 10 },
-    { "pap_listing_prr_settled",       TST_UNIT, t_pap_listing_prr_settled,       NULL, NULL, 0, 10 },
-    { "pap_slt_example",               TST_UNIT, t_pap_slt_example,               NULL, NULL, 0, 10 },
-    { "pap_slt_closed_form",           TST_UNIT, t_pap_slt_closed_form,           NULL, NULL, 0, 10 },
-    { "pap_prr_example",               TST_UNIT, t_pap_prr_example,               NULL, NULL, 0, 10 },
-    { "pap_prr_is_ring",               TST_UNIT, t_pap_prr_is_ring,               NULL, NULL, 0, 10 },
-    { "pap_prr_presteps",              TST_UNIT, t_pap_prr_presteps,              NULL, NULL, 0, 10 },
-    { "pap_sweep",                     TST_UNIT, t_pap_sweep,                     NULL, NULL, 0, 60 },
-    { "pap_figures",                   TST_UNIT, t_pap_figures,                   NULL, NULL, 0, 10 },
-    { "pap_errors",                    TST_UNIT, t_pap_errors,                    NULL, NULL, 0, 10 },
-    { "pap_large",                     TST_UNIT, t_pap_large,                     NULL, NULL, 0, 60 },
-    { "pap_slt_direct_equals_asap",    TST_UNIT, t_pap_slt_direct_equals_asap,    NULL, NULL, 0, 60 },
-    { "sim_pair",                      TST_UNIT, t_sim_pair,                      NULL, NULL, 0, 30 },
-    { "sim_chain_late",                TST_UNIT, t_sim_chain_late,                NULL, NULL, 0, 30 },
-    { "sim_group_concurrent",          TST_UNIT, t_sim_group_concurrent,          NULL, NULL, 0, 30 },
-    { "sim_idle_rank",                 TST_UNIT, t_sim_idle_rank,                 NULL, NULL, 0, 30 },
-    { "sim_sparse_rounds",             TST_UNIT, t_sim_sparse_rounds,             NULL, NULL, 0, 30 },
-    { "sim_large_group",               TST_UNIT, t_sim_large_group,               NULL, NULL, 0, 30 },
-    { "sim_ring_closed_form",          TST_UNIT, t_sim_ring_closed_form,          NULL, NULL, 0, 30 },
-    { "sim_binomial_closed_form",      TST_UNIT, t_sim_binomial_closed_form,      NULL, NULL, 0, 30 },
-    { "sim_pipeline_closed_form",      TST_UNIT, t_sim_pipeline_closed_form,      NULL, NULL, 0, 30 },
-    { "sim_ring_one_late",             TST_UNIT, t_sim_ring_one_late,             NULL, NULL, 0, 30 },
-    { "sim_errors",                    TST_UNIT, t_sim_errors,                    NULL, NULL, 0, 30 },
-    { "nap_example_4x2",               TST_UNIT, t_nap_example_4x2,               NULL, NULL, 0, 10 },
-    { "nap_example_6x3",               TST_UNIT, t_nap_example_6x3,               NULL, NULL, 0, 10 },
-    { "nap_one_node",                  TST_UNIT, t_nap_one_node,                  NULL, NULL, 0, 10 },
-    { "nap_header_examples",           TST_UNIT, t_nap_header_examples,           NULL, NULL, 0, 10 },
-    { "nap_default_steps",             TST_UNIT, t_nap_default_steps,             NULL, NULL, 0, 10 },
-    { "nap_explicit_steps",            TST_UNIT, t_nap_explicit_steps,            NULL, NULL, 0, 10 },
-    { "nap_round_counts",              TST_UNIT, t_nap_round_counts,              NULL, NULL, 0, 10 },
-    { "nap_verify_sweep",              TST_UNIT, t_nap_verify_sweep,              NULL, NULL, 0, 60 },
-    { "nap_factorization_sweep",       TST_UNIT, t_nap_factorization_sweep,       NULL, NULL, 0, 60 },
-    { "nap_one_rank",                  TST_UNIT, t_nap_one_rank,                  NULL, NULL, 0, 10 },
-    { "nap_large",                     TST_UNIT, t_nap_large,                     NULL, NULL, 0, 60 },
-    { "nap_errors",                    TST_UNIT, t_nap_errors,                    NULL, NULL, 0, 10 },
-    { "clv_paper_example",             TST_UNIT, t_clv_paper_example,             NULL, NULL, 0, 20 },
-    { "clv_balanced_example",          TST_UNIT, t_clv_balanced_example,          NULL, NULL, 0, 20 },
-    { "clv_python_vectors",            TST_UNIT, t_clv_python_vectors,            NULL, NULL, 0, 20 },
-    { "clv_cross_uniform",             TST_UNIT, t_clv_cross_uniform,             NULL, NULL, 0, 60 },
-    { "clv_cross_skewed",              TST_UNIT, t_clv_cross_skewed,              NULL, NULL, 0, 60 },
-    { "clv_cross_ties",                TST_UNIT, t_clv_cross_ties,                NULL, NULL, 0, 60 },
-    { "clv_cross_wide",                TST_UNIT, t_clv_cross_wide,                NULL, NULL, 0, 60 },
-    { "clv_idle_skip",                 TST_UNIT, t_clv_idle_skip,                 NULL, NULL, 0, 60 },
-    { "clv_one_rank",                  TST_UNIT, t_clv_one_rank,                  NULL, NULL, 0, 20 },
-    { "clv_edge_cases",                TST_UNIT, t_clv_edge_cases,                NULL, NULL, 0, 20 },
-    { "clv_invalid",                   TST_UNIT, t_clv_invalid,                   NULL, NULL, 0, 20 },
-    { "clv_range",                     TST_UNIT, t_clv_range,                     NULL, NULL, 0, 20 },
-    { "clv_balanced_rounds",           TST_UNIT, t_clv_balanced_rounds,           NULL, NULL, 0, 60 },
-    { "sweep_allreduce",              TST_UNIT, t_sweep_allreduce,              NULL, NULL, 0, 120 },
-    { "sweep_reduce",                 TST_UNIT, t_sweep_reduce,                 NULL, NULL, 0, 120 },
-    { "sweep_bcast",                  TST_UNIT, t_sweep_bcast,                  NULL, NULL, 0, 60 },
-    { "sweep_reduce_bcast",           TST_UNIT, t_sweep_reduce_bcast,           NULL, NULL, 0, 240 },
-
-    /* unit: exec (tests/unit/exec/) */
+    /* unit: every line of TST_UNIT_TESTS above */
+#define TST_UNIT_ENTRY(name, timeout_s) { #name, TST_UNIT, t_##name, NULL, NULL, 0, timeout_s },
+    TST_UNIT_TESTS(TST_UNIT_ENTRY)
+#undef TST_UNIT_ENTRY
 
     /* mpi: tests/mpi/<name>.c is built as build/tests/<name> */
     { "mpi_launch_oversubscribed", TST_MPI, NULL, "sh -c 'test \"$OMPI_COMM_WORLD_SIZE\" = 3'", NULL, 3, 60 },
@@ -388,7 +264,8 @@ static const tst_entry_t tst_list[] = {
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
-    { "build_header_deps",     TST_SH, NULL, "sh tests/build/header-deps.sh",          NULL, 0, 300 },
+    { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },
+    { "runner_select",         TST_SH, NULL, "sh tests/infra/runner-select.sh",        NULL, 0, 60 },
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
     { "gsum_output",           TST_SH, NULL, "sh tests/mpi/gsum-output.sh",            NULL, 0, 60 },

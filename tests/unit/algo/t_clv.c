@@ -25,21 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/clv_int.h"
 
-void t_clv_paper_example(void);
-void t_clv_balanced_example(void);
-void t_clv_python_vectors(void);
-void t_clv_cross_uniform(void);
-void t_clv_cross_wide(void);
-void t_clv_cross_skewed(void);
-void t_clv_cross_ties(void);
-void t_clv_idle_skip(void);
-void t_clv_one_rank(void);
-void t_clv_edge_cases(void);
-void t_clv_invalid(void);
-void t_clv_range(void);
-void t_clv_balanced_rounds(void);
 
 /* One transfer: round, sender, receiver, segment. */
 typedef struct xfer {

@@ -19,20 +19,9 @@
 #include <string.h>
 #include <time.h>
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/algo.h"
 
-void t_nap_example_4x2(void);
-void t_nap_example_6x3(void);
-void t_nap_one_node(void);
-void t_nap_header_examples(void);
-void t_nap_default_steps(void);
-void t_nap_explicit_steps(void);
-void t_nap_round_counts(void);
-void t_nap_verify_sweep(void);
-void t_nap_factorization_sweep(void);
-void t_nap_one_rank(void);
-void t_nap_large(void);
-void t_nap_errors(void);
 
 enum { RED = RT_ACT_REDUCE, CPY = RT_ACT_COPY };
 #define MV RT_STEP_MOVE

@@ -23,19 +23,10 @@
 #include <time.h>
 
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/algo.h"
 #include "runtime/algo/pap_int.h"
 
-void t_pap_slt_example(void);
-void t_pap_slt_closed_form(void);
-void t_pap_prr_example(void);
-void t_pap_prr_is_ring(void);
-void t_pap_prr_presteps(void);
-void t_pap_sweep(void);
-void t_pap_figures(void);
-void t_pap_errors(void);
-void t_pap_large(void);
-void t_pap_slt_direct_equals_asap(void);
 
 static rt_algo_params_t params(int32_t np, int64_t count,
                                const int64_t *arrival, int64_t tau)

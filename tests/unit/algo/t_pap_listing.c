@@ -28,14 +28,9 @@
 #include <string.h>
 
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/algo.h"
 
-void t_pap_listing_slt_send_in_if(void);
-void t_pap_listing_slt_segments(void);
-void t_pap_listing_prr_line19(void);
-void t_pap_listing_prr_override(void);
-void t_pap_listing_prr_sp(void);
-void t_pap_listing_prr_settled(void);
 
 /* ---- Programs ------------------------------------------------------------ */
 

@@ -15,21 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/algo.h"
 
-void t_ring_example(void);
-void t_ring_seg_example(void);
-void t_ring_seg_phases(void);
-void t_ring_segcount(void);
-void t_rd_examples(void);
-void t_rabenseifner_example(void);
-void t_ring_verify_sweep(void);
-void t_ring_seg_verify_sweep(void);
-void t_rd_verify_sweep(void);
-void t_rabenseifner_verify_sweep(void);
-void t_ring_rd_one_rank(void);
-void t_ring_rd_errors(void);
-void t_ring_rd_large(void);
 
 
 enum { RED = RT_ACT_REDUCE, CPY = RT_ACT_COPY };

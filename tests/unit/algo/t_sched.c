@@ -7,14 +7,9 @@
 #include <string.h>
 
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/algo.h"
 
-void t_sched_partitions(void);
-void t_sched_build_sort(void);
-void t_sched_verify_ring(void);
-void t_sched_verify_catches(void);
-void t_sched_verify_deadlock(void);
-void t_sched_asap_chain(void);
 
 void t_sched_partitions(void)
 {

@@ -18,19 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/algo.h"
 
-void t_sim_pair(void);
-void t_sim_chain_late(void);
-void t_sim_group_concurrent(void);
-void t_sim_idle_rank(void);
-void t_sim_sparse_rounds(void);
-void t_sim_large_group(void);
-void t_sim_ring_closed_form(void);
-void t_sim_binomial_closed_form(void);
-void t_sim_pipeline_closed_form(void);
-void t_sim_ring_one_late(void);
-void t_sim_errors(void);
 
 #define TOL 1e-12
 

@@ -17,12 +17,9 @@
 #include <string.h>
 
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/algo.h"
 
-void t_sweep_allreduce(void);
-void t_sweep_reduce(void);
-void t_sweep_bcast(void);
-void t_sweep_reduce_bcast(void);
 
 #define D 10    /* round length in ticks */
 

@@ -18,23 +18,9 @@
 #include <stdlib.h>
 
 #include "tests/tst.h"
+#include "tests/test_list.h"
 #include "runtime/algo/algo.h"
 
-void t_trees_binomial_examples(void);
-void t_trees_binomial_closed_form(void);
-void t_trees_binomial_sweep(void);
-void t_trees_chain_examples(void);
-void t_trees_chain_closed_form(void);
-void t_trees_chain_reduce_sweep(void);
-void t_trees_chain_bcast_sweep(void);
-void t_trees_bintree_examples(void);
-void t_trees_bintree_heap_sweep(void);
-void t_trees_bintree_ompi_sweep(void);
-void t_trees_greedy_examples(void);
-void t_trees_greedy_round_table(void);
-void t_trees_greedy_sweep(void);
-void t_trees_one_rank(void);
-void t_trees_errors(void);
 
 /* One transfer as the spec writes it: round, sender, receiver, segment. */
 typedef struct xf {

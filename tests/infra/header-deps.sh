@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/build/header-deps.sh - touching any header rebuilds exactly the objects
+# tests/infra/header-deps.sh - touching any header rebuilds exactly the objects
 # whose source includes it, directly or through other headers.
 #
 # The expected sets come from the #include lines of the tree (read here, not
