@@ -125,13 +125,8 @@ static const char *meta(an_model_t *m, const char *key)
 
 static an_model_kind_t kind_of(const char *name)
 {
-    static const struct { const char *name; an_model_kind_t kind; } kinds[] = {
-        { "core", AN_KIND_CORE }, { "gred", AN_KIND_GRED }, { "proxy", AN_KIND_PROXY },
-    };
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strcmp(name, kinds[i].name) == 0)
-            return kinds[i].kind;
-    return AN_KIND_OTHER;
+    cm_kind_t k;
+    return cm_kind_parse(name, strlen(name), &k) == 0 ? (an_model_kind_t)k : AN_KIND_OTHER;
 }
 
 cm_status_t an_model_tree_alloc(an_model_t *m, int nhosts, int nwrappers, int nthreads)

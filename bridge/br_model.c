@@ -19,8 +19,7 @@ cm_status_t br_model_from_pathmap(an_model_t *m, const rt_pathmap_t *pm, const r
         w->node = (int)i;
         w->name = an_model_strdup(m, n->name);
         w->kind_name = rt_node_kind_name(n->kind);
-        w->kind = n->kind == RT_NODE_CORE ? AN_KIND_CORE
-                : n->kind == RT_NODE_GRED ? AN_KIND_GRED : AN_KIND_PROXY;
+        w->kind = (an_model_kind_t)n->kind;   /* both are cm_kind_t's values */
         w->host = (int)n->host;
         w->parent = n->parent == RT_ID_NONE ? -1 : (int)n->parent;
         w->level = (int)n->depth;

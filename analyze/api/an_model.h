@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 #include "common/cm_err.h"
+#include "common/cm_kind.h"
 
 /* Summary of one series (a row of the stats table); n = 0: no such series. */
 typedef struct an_model_stat {
@@ -29,13 +30,14 @@ typedef struct an_model_stat {
     double  mean, median, stdev, min, max, p10, p90;
 } an_model_stat_t;
 
-/* Wrapper kinds.  Algorithm nodes (ring, ...) come with issue 6; a kind the
- * model does not know is AN_KIND_OTHER (kind_name says which). */
+/* Wrapper kinds: common/cm_kind.h's, and two of the model's own.  Algorithm
+ * nodes (ring, ...) are planned; a kind the model does not know is
+ * AN_KIND_OTHER (kind_name says which). */
 typedef enum {
-    AN_KIND_CORE,
-    AN_KIND_GRED,
-    AN_KIND_PROXY,
-    AN_KIND_ALGO,
+    AN_KIND_CORE  = CM_KIND_CORE,
+    AN_KIND_GRED  = CM_KIND_GRED,
+    AN_KIND_PROXY = CM_KIND_PROXY,
+    AN_KIND_ALGO  = CM_KIND_COUNT,
     AN_KIND_OTHER
 } an_model_kind_t;
 

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "common/cm_err.h"
+#include "common/cm_kind.h"
 
 typedef uint32_t rt_node_id_t;    /* index into rt_tree_t.nodes */
 typedef uint32_t rt_host_id_t;    /* index into rt_pathmap_t.hosts = MPI rank */
@@ -45,10 +46,11 @@ typedef uint32_t rt_thread_id_t;  /* the user's thread number, global */
 #define RT_PATHMAP_THREAD_MAX 1048575  /* largest thread id */
 #define RT_PATHMAP_BYTES_MAX  (16u << 20)
 
+/* A wrapper's kind: common/cm_kind.h's, under the runtime's names. */
 typedef enum {
-    RT_NODE_CORE,   /* the root: stores the reduced tuple and returns it */
-    RT_NODE_GRED,   /* partial allreduce shared by its contributors */
-    RT_NODE_PROXY   /* forwards to its parent on another host */
+    RT_NODE_CORE  = CM_KIND_CORE,   /* the root: stores the reduced tuple and returns it */
+    RT_NODE_GRED  = CM_KIND_GRED,   /* partial allreduce shared by its contributors */
+    RT_NODE_PROXY = CM_KIND_PROXY   /* forwards to its parent on another host */
 } rt_node_kind_t;
 
 typedef enum { RT_DTYPE_INT32, RT_DTYPE_INT64, RT_DTYPE_DOUBLE } rt_dtype_t;
@@ -136,7 +138,7 @@ static inline uint32_t rt_node_fanin(const rt_node_t *node)
     return node->nchildren + node->nthreads;
 }
 
-/* Names for printing: "core", "gred", "proxy"; "int32", ...; "sum", ... */
+/* Names for printing: "core", "gred", "proxy" (cm_kind_name); "int32", ...; "sum", ... */
 const char *rt_node_kind_name(rt_node_kind_t kind);
 const char *rt_dtype_name(rt_dtype_t dtype);
 const char *rt_op_name(rt_op_t op);

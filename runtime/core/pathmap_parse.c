@@ -522,17 +522,14 @@ static cm_status_t pm_statement(pm_builder_t *b, const pm_line_t *line,
                                 cm_err_t *err)
 {
     const pm_tok_t *kw = &line->toks[0];
+    cm_kind_t       kind;
 
     if (tok_is(kw, "host"))
         return pm_stmt_host(b, line, err);
     if (tok_is(kw, "tree"))
         return pm_stmt_tree(b, line, err);
-    if (tok_is(kw, "core"))
-        return pm_stmt_node(b, line, RT_NODE_CORE, err);
-    if (tok_is(kw, "gred"))
-        return pm_stmt_node(b, line, RT_NODE_GRED, err);
-    if (tok_is(kw, "proxy"))
-        return pm_stmt_node(b, line, RT_NODE_PROXY, err);
+    if (cm_kind_parse(kw->s, kw->len, &kind) == 0)
+        return pm_stmt_node(b, line, (rt_node_kind_t)kind, err);
     if (tok_is(kw, "threads"))
         return pm_stmt_threads(b, line, err);
     return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, kw->col,

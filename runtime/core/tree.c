@@ -32,12 +32,7 @@ uint32_t rt_tree_path_len(const rt_tree_t *tree, const rt_thread_map_t *thread)
 
 const char *rt_node_kind_name(rt_node_kind_t kind)
 {
-    switch (kind) {
-    case RT_NODE_CORE:  return "core";
-    case RT_NODE_GRED:  return "gred";
-    case RT_NODE_PROXY: return "proxy";
-    }
-    return "?";
+    return cm_kind_name((cm_kind_t)kind);
 }
 
 const char *rt_dtype_name(rt_dtype_t dtype)
