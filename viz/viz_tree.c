@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/cm_kind.h"
 #include "viz/viz.h"
 #include "viz/viz_chart.h"
 #include "viz/viz_svg.h"
@@ -68,14 +69,15 @@ static void app(char *buf, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The CSS class of a kind: its pathmap keyword (common/cm_kind.h), or "algo". */
+static const char *kind_class_of(an_model_kind_t kind)
+{
+    return kind < AN_KIND_ALGO ? cm_kind_name((cm_kind_t)kind) : "algo";
+}
+
 static const char *kind_class(const an_model_wrapper_t *w)
 {
-    switch (w->kind) {
-    case AN_KIND_CORE:  return "core";
-    case AN_KIND_GRED:  return "gred";
-    case AN_KIND_PROXY: return "proxy";
-    default:            return "algo";
-    }
+    return kind_class_of(w->kind);
 }
 
 static const char *node_name(const viz_tree_layout_t *v, int i, char *buf, size_t len)
@@ -280,13 +282,15 @@ static double legend_entry(viz_svg_t *s, const viz_tree_layout_t *v, int kind, d
         "core: stores the result", "algorithm node", "thread", "network link (crosses hosts)",
         "path of a selected thread", "no statistics",
     };
-    static const char *const cls[] = { NULL, "gred", "proxy", "core", "algo" };
+    /* Entries 1..4 are wrapper kinds, drawn with their kind's class. */
+    static const an_model_kind_t kinds[] = { AN_KIND_OTHER, AN_KIND_GRED, AN_KIND_PROXY,
+                                             AN_KIND_CORE, AN_KIND_ALGO };
     double w = 34 + viz__text_w(text[kind], 12) + 18;
     if (!draw)
         return w;
     char c[16];
     if (kind >= 1 && kind <= 4)
-        snprintf(c, sizeof c, v->sz ? "t-%s" : "%s", cls[kind]);
+        snprintf(c, sizeof c, v->sz ? "t-%s" : "%s", kind_class_of(kinds[kind]));
     const char *fill = v->sz ? (kind == 8 ? NODATA_FILL : "#ffffff") : NULL;
     if (kind == 0)
         viz_svg_rect(s, x, y - 8, 26, 16, "host", NULL);
