@@ -3,7 +3,7 @@
  * replacement of the file (docs/analysis-db.md documents every table).
  *
  * The database is built in a temporary file beside the target, with no
- * journal and no syncs inside one transaction (FACTS.md: about 1.5 M rows/s),
+ * journal and no syncs inside one transaction (1.5 M rows/s: docs/platform.md),
  * then synced and renamed over the target: a reader sees the old database or
  * the new one, never a half-written one, and a failure leaves the old intact.
  *

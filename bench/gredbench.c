@@ -10,7 +10,7 @@
  * who copy the result.  Each round's sum is checked.  The reference spin
  * barrier (sense-reversing, atomic add of the contributions, waiters spin
  * with the pause hint and yield when threads outnumber CPUs) is what
- * FACTS.md measured at 0.19 / 1.08 / 3.21 us for 2 / 4 / 8 threads.
+ * docs/platform.md reports: 0.19 / 1.08 / 3.21 us for 2 / 4 / 8 threads.
  */
 #include <pthread.h>
 #include <sched.h>

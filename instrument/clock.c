@@ -5,7 +5,7 @@
  * TSC is invariant (the CPU flags constant_tsc and nonstop_tsc: it ticks
  * at a fixed rate in every power state, and the kernel keeps the cores in
  * step).  Reading it costs about 8.5 ns here, against 18.7 ns for
- * clock_gettime (shared/FACTS.md section 4), and the hot path of a trace
+ * clock_gettime (docs/platform.md, Clocks), and the hot path of a trace
  * is one clock read and one store.  Elsewhere, or with
  * PAPTREE_TRACE_CLOCK=monotonic_raw, we use CLOCK_MONOTONIC_RAW, which NTP
  * does not slew.  Ticks are stored raw; the rate is measured against

@@ -6,13 +6,13 @@
  * buffer is written to the location's OTF2 event writer on the recording
  * thread (a flush).  OTF2's own buffers are bounded too: its memory
  * callbacks grant each event writer EVT_CHUNKS chunks, after which OTF2
- * writes them to disk (shared/FACTS.md section 3).
+ * writes them to disk (docs/trace-format.md, Writing and reading with OTF2).
  *
  * Writing (ins_trace_close): events, then per-location definitions (the
  * clock offsets), then rank 0 writes every global definition.  Every rank
  * can derive every location's identity from the pathmap, so only event
  * and flush counts travel to rank 0.  The call sequence, including the
- * pitfalls it avoids, is the one of shared/FACTS.md section 3.
+ * pitfalls it avoids, is the one of docs/trace-format.md (same section).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -88,7 +88,7 @@ struct ins_trace {
     char               *sig_msg, *sig_done_msg;
 };
 
-/* ---- OTF2 callbacks (static: OTF2 keeps the pointers, FACTS.md) ------- */
+/* ---- OTF2 callbacks (static: OTF2 keeps the pointers, trace-format.md) */
 
 static OTF2_FlushType on_pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc,
                                    void *caller, bool final)

@@ -9,7 +9,7 @@
 
 The configurations are those of Bongo, Anshus, Bjorndalen, "Evaluating the
 performance of the allreduce collective operation on clusters" (PATHS /
-EventSpace; shared/papers/bongo-allreduce-paths-eventspace.txt), at the paper's
+EventSpace; Bongo 2004 in docs/references.md), at the paper's
 sizes (pathmaps/paper/) and scaled to one machine (pathmaps/local/).  The
 format is docs/pathmap.md.  Python 3 standard library only.
 

@@ -365,7 +365,7 @@ static void tst_run_corpus(const tst_item_t *it, const char *log,
 }
 
 /*
- * The one place that knows how tests start MPI jobs (shared/FACTS.md §5).
+ * The one place that knows how tests start MPI jobs (docs/platform.md).
  * Root must opt in; 2 cores need --oversubscribe above np=2; self,vader
  * keeps the TCP BTL (and its TSan reports) out.  --bind-to none: at np <= 2
  * Open MPI binds each rank to one core, which would serialise a rank's

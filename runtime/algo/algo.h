@@ -14,7 +14,7 @@
 
 #include "runtime/api/rt_sched.h"
 
-/* Virtual ranks of rooted algorithms (ALGORITHMS 0). */
+/* Virtual ranks of rooted algorithms (docs/algorithms.md, Conventions). */
 static inline int32_t rt_vrank(int32_t rank, int32_t root, int32_t p)
 {
     return (rank - root + p) % p;

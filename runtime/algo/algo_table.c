@@ -1,5 +1,5 @@
 /*
- * algo_table.c - the algorithms by name: selection is data (STYLE.md 6).
+ * algo_table.c - the algorithms by name: selection is data, not code.
  *
  * One row per generator: its name, what it computes, the parameters it
  * reads, its preconditions in words, what it is for, and where it comes

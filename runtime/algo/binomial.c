@@ -1,7 +1,7 @@
 /*
  * binomial.c - binomial tree reduce and broadcast, any root, any P.
  *
- * Source: ALGORITHMS.md 3.1, which restates MPICH's
+ * Source (docs/references.md): MPICH's
  * src/mpi/coll/reduce/reduce_intra_binomial.c (Open MPI's in-order binomial
  * tree, ompi_coll_base_topo_build_in_order_bmtree, is the same tree).
  *

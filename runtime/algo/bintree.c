@@ -1,7 +1,7 @@
 /*
  * bintree.c - pipelined binary tree reduce with q segments.
  *
- * Source: ALGORITHMS.md 3.3: Reduce_binary of
+ * Source (docs/references.md): Reduce_binary of
  * ryantanaka/621_632_final_project src/my_reduce_implementations.c (heap
  * shape) and Open MPI's ompi_coll_base_reduce_intra_binary with
  * ompi_coll_base_topo_build_tree(fanout 2) in coll_base_topo.c (Open MPI
@@ -20,7 +20,7 @@
  *     for j in 0..q-1: recv(child_0, j), recv(child_1, j) (those that
  *                      exist, in that order), reducing each;
  *                      send(parent, j) if v != 0   (the data is given away)
- * Rounds are the ASAP rounds of these programs (ALGORITHMS.md 0,
+ * Rounds are the ASAP rounds of these programs (docs/algorithms.md,
  * rt_sched_asap) under p->port.  Tanaka's cost formula
  * 2(ceil(log2(P+1)) - 1) + 4(q-1) rounds (U) slightly overestimates them.
  *

@@ -1,7 +1,7 @@
 /*
  * chain.c - pipelined chain reduce and broadcast with q segments.
  *
- * Source: ALGORITHMS.md 3.2, which restates Open MPI's
+ * Source (docs/references.md): Open MPI's
  * ompi_coll_base_reduce_intra_pipeline (build_chain with fanout 1 and
  * reduce_generic) and Reduce_pipeline of
  * ryantanaka/621_632_final_project src/my_reduce_implementations.c.
@@ -18,7 +18,7 @@
  * Broadcast ("chain-bcast"), the same chain the other way, root first:
  *     for j in 0..q-1: recv(v-1, j) and copy, if v > 0;
  *                      send(v+1, j), if v < P-1    (complete: RT_STEP_FINAL)
- * Rounds are the ASAP rounds of these programs (ALGORITHMS.md 0,
+ * Rounds are the ASAP rounds of these programs (docs/algorithms.md,
  * rt_sched_asap) under p->port.  Closed forms for the reduce: under U and
  * P > 2, v sends segment j in round (P-1-v) + 2j, (P-1) + 2(q-1) rounds in
  * all (an interior node alternates receive and send); under U and P = 2,

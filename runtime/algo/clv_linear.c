@@ -4,9 +4,9 @@
  * must match step for step and beat in speed.
  *
  * Source: Marendic et al. 2016 as fixed by Proficz & Ocetkiewicz 2020
- * (shared/papers/proficz-ocetkiewicz2020-clairvoyant.txt, sections 2 and
- * 4), restated in ALGORITHMS.md 5.  shared/algo-sim/clairvoyant.py is the
- * same rule in Python.
+ * (sections 2 and 4; docs/references.md), restated below in our words.
+ * An independent Python implementation of the same rule produced the
+ * vectors of tests/unit/algo/t_clv_vectors.h.
  *
  * The idea: every process knows every arrival time, so every process can
  * compute the same greedy schedule in which the processes that are there

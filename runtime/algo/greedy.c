@@ -1,11 +1,11 @@
 /*
  * greedy.c - Lowery and Langou's greedy pipelined reduce, unidirectional.
  *
- * Source: ALGORITHMS.md 4.  The paper (B. Lowery, J. Langou, "A greedy
+ * Source: Lowery & Langou 2013.  The paper (B. Lowery, J. Langou, "A greedy
  * algorithm for optimally pipelining a reduction", arXiv:1310.4645, 2013)
  * was not available; the rule is the one of the public implementation
  * ryantanaka/621_632_final_project src/greedy_reduce.c, which its author's
- * report (Tanaka 2017, shared/papers/tanaka2017-reduce-greedy.txt) says
+ * report (Tanaka 2017, section 4; docs/references.md) says
  * follows the paper exactly.
  *
  * The vector is cut into q pipeline segments (rt_part_segments: segcount or

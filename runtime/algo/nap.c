@@ -2,9 +2,9 @@
  * nap.c - NAP, the node-aware allreduce of Bienz, Olson & Gropp
  * ("Node-aware improvements to allreduce", ExaMPI@SC19, arXiv:1910.09650).
  *
- * Source: ../shared/ALGORITHMS.md section 7, which restates bienz2/Streamline
- * src/allreduce/nap_allreduce.cpp (MPIX_Allreduce_NAP_helper); the pairing
- * rule is the authors' code, checked against shared/algo-sim/nap.py.
+ * Source: Bienz, Olson & Gropp 2019, section III, and the authors' code,
+ * bienz2/Streamline src/allreduce/nap_allreduce.cpp
+ * (MPIX_Allreduce_NAP_helper; docs/references.md), whose pairing rule this is.
  *
  * Ranks sit on N = P/ppn nodes, rank = node*ppn + l (l = local rank).  With
  * step sizes s_0..s_{K-1} (product N, each in 2..ppn) and B_k = s_0*..*s_{k-1}
@@ -26,7 +26,7 @@
  * subgroup's (m), and local ranks l >= s_k hold a stale duplicate of it.
  * Local ranks 0..s_k-1 therefore hold the sums of the s_k subgroups, one
  * each and disjoint, and the combine is a recursive-doubling allreduce over
- * them (with the fold of ALGORITHMS.md 2.1 when s_k is not a power of two)
+ * them (with rdouble.c's fold when s_k is not a power of two)
  * followed by a doubling broadcast to the ranks that lack the result: with
  * q = pof2_floor(s_k) survivors holding it, each round every holder copies
  * it to one more rank (folded ranks first, then the idle ones).  T, the
@@ -37,7 +37,7 @@
  * as in the reference, when ppn and s_k are powers of two, and one more when
  * s_k is not.  It also sends fewer intra-node messages than the reference's
  * allreduce of tmp.  The initial allreduce is the same procedure with
- * s = T = ppn, which is ALGORITHMS.md 2.1 exactly (fold, doubling, unfold),
+ * s = T = ppn, which is rdouble.c's schedule exactly (fold, doubling, unfold),
  * so any ppn >= 2 works (the reference's needs a power of two).
  *
  * Step sizes.  Explicit (nap_steps): each in 2..ppn and their product N, or
@@ -45,7 +45,7 @@
  * (so M >= N/2: powers of two qualify), split into the fewest steps (the
  * inter-node messages per process), largest first: the lexicographically
  * largest non-increasing list of that length.  That is the reference's
- * [ppn, .., ppn, s] whenever that default is right (ALGORITHMS.md 7: it is
+ * [ppn, .., ppn, s] whenever that default is right (docs/algorithms.md: it is
  * wrong for 20/4, 6/4, 7/2, 5/4 nodes/ppn), and [6,6,6], not a greedy
  * [8,3,3,3], for 216 nodes of 8.  The N - M extra nodes fold [INFERRED, not in the NAP code;
  * bienz2/locality_aware folds so]: after the intra-node allreduce, local

@@ -2,8 +2,8 @@
  * prr.c - pre-reduced ring (PRR) allreduce, Proficz 2018 Fig. 7.
  *
  * Source: J. Proficz, J Supercomput 74:3071 (2018), section 4.2 and the
- * listing of Fig. 7 (../shared/papers/proficz2018-allreduce-imbalanced-
- * pap.txt); ALGORITHMS.md section 6.  The listing cannot be run as printed
+ * listing of Fig. 7 (Proficz 2018 in docs/references.md; Fig. 8 is the
+ * example).  The listing cannot be run as printed
  * (line 19's `is`, the unset sp_j of lines 9-12, the override loop); what
  * was tried and what replays correctly is in docs/slt-prr-findings.md and
  * tests/unit/algo/t_pap_listing.c.  This file builds the reading that
@@ -39,7 +39,7 @@
  * in step T is received by id i+1 in its step T+1 and lies in round
  * T + k_0 (so id i is first needed in round k_0 - max(k_i, k_{i-1}), which
  * is what line 3 checks against its arrival).  With all arrivals equal
- * (all k_i = 0) this is exactly the ring of ALGORITHMS.md 1.1 (ring.c) on
+ * (all k_i = 0) this is exactly the plain ring of ring.c on
  * the ids.  Segment P-1 always starts at
  * id P-1 (k_{P-2} = 0), so there are 2P-2 + k_0 rounds and the last
  * process to finish does so as late as in the ring (a_{P-1} + (2P-2) tau):

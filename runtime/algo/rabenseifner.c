@@ -3,7 +3,7 @@
  * vector halving, allgather by recursive vector doubling), the paper / Open
  * MPI variant: half-vector fold, even survivors, element halving.
  *
- * Source: ../shared/ALGORITHMS.md section 2.3, which restates open-mpi/ompi
+ * Source (docs/references.md): the rule as implemented in open-mpi/ompi
  * ompi/mca/coll/base/coll_base_allreduce.c,
  * ompi_coll_base_allreduce_intra_redscat_allgather (Rabenseifner 2004;
  * Thakur, Rabenseifner & Gropp 2005 for the non-power-of-two step).

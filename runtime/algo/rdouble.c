@@ -2,7 +2,7 @@
  * rdouble.c - recursive-doubling allreduce for any P, with the
  * non-power-of-two fold (Thakur, Rabenseifner & Gropp 2005).
  *
- * Source: ../shared/ALGORITHMS.md section 2.1, which restates
+ * Source (docs/references.md): the rule as implemented in
  * pmodels/mpich src/mpi/coll/allreduce/allreduce_intra_recursive_doubling.c
  * and open-mpi/ompi coll_base_allreduce.c,
  * ompi_coll_base_allreduce_intra_recursivedoubling (the same mapping).

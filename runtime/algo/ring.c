@@ -2,11 +2,11 @@
  * ring.c - ring allreduce (reduce-scatter, then allgather), plain and
  * segmented, Open MPI convention.
  *
- * Source: ../shared/ALGORITHMS.md sections 1.1 and 1.3, which restate
+ * Source: Open MPI's coll/base (docs/references.md):
  * open-mpi/ompi ompi/mca/coll/base/coll_base_allreduce.c,
  * ompi_coll_base_allreduce_intra_ring and ..._ring_segmented.
  *
- * "ring" (1.1).  The vector is cut into P blocks with the EL partition (the
+ * "ring".  The vector is cut into P blocks with the EL partition (the
  * first n mod P blocks one element larger); piece b is block b.  Rank r
  * sends to right = r+1 and receives from left = r-1 (mod P) in every round:
  *
@@ -26,7 +26,7 @@
  *   round 4  0>1:b0 1>2:b1 2>3:b2 3>0:b3   copy
  *   round 5  0>1:b3 1>2:b0 2>3:b1 3>0:b2   copy
  *
- * "ring-seg" (1.3).  Reads p->segcount (elements, > 0).  The number of
+ * "ring-seg".  Reads p->segcount (elements, > 0).  The number of
  * phases is np = n div (P*segcount), plus one when the remainder
  * rem = n mod (P*segcount) satisfies rem >= P and rem > (P*segcount) div 2.
  * Each EL block is cut again with EL into np pieces; the reduce-scatter runs
@@ -182,7 +182,7 @@ cm_status_t rt_algo_ring(rt_sched_t *s, const rt_algo_params_t *p,
 }
 
 /*
- * The phase count of section 1.3, at least 1.  P*segcount may exceed the
+ * The phase count of ring-seg (header), at least 1.  P*segcount may exceed the
  * int64 range; it is then larger than any n, which gives np = 0.
  */
 static int64_t ring_seg_phases(int32_t nranks, int64_t n, int64_t segcount)

@@ -1,5 +1,5 @@
 /*
- * sched_asap.c - rounds for sequence-defined algorithms (ALGORITHMS.md 0).
+ * sched_asap.c - rounds for sequence-defined algorithms (docs/algorithms.md).
  *
  * A pipelined chain or tree is defined by what each process does in order
  * ("receive segment j from my child, then send it to my parent"), not by
@@ -12,7 +12,7 @@
  * longest-path computation on the dependency DAG, so the order in which
  * pairs are resolved does not change the result.
  *
- * Example (ALGORITHMS 3.2, chain P=3 root 0, one segment, U): rank 2 lists
+ * Example (chain.c's chain, P=3 root 0, one segment, U): rank 2 lists
  * "send s0 to 1", rank 1 "recv s0 from 2; send s0 to 0", rank 0 "recv s0
  * from 1".  Pair 2->1 gets round 0; 1->0 waits for rank 1's stream: round 1.
  *

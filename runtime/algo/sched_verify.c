@@ -5,7 +5,7 @@
  * everything at the root and nothing elsewhere for a broadcast.  Rounds are
  * replayed in order with start-of-round payloads (all payloads of a round
  * are read before any step of that round is applied), and each step is
- * held to the invariants of ALGORITHMS.md section 0:
+ * held to the invariants of docs/algorithms.md (The replay verifier):
  *
  *   matching    every send has its receive and both agree (round, pieces,
  *               action, flags);

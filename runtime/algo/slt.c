@@ -3,8 +3,8 @@
  *
  * Source: J. Proficz, "Improving all-reduce collective operations for
  * imbalanced process arrival patterns", J Supercomput 74:3071 (2018),
- * section 4.1 and the listing of Fig. 5 (../shared/papers/
- * proficz2018-allreduce-imbalanced-pap.txt); ALGORITHMS.md section 6.
+ * section 4.1 and the listing of Fig. 5, example Fig. 6 (Proficz 2018 in
+ * docs/references.md).
  * What the listing says literally and why this file differs from it in two
  * places is in docs/slt-prr-findings.md (tested in
  * tests/unit/algo/t_pap_listing.c by replaying the listing itself).

@@ -9,7 +9,7 @@
  * run it: over MPI (later), symbolically (rt_sched_verify), or under a cost
  * model (rt_sched_simulate).  docs/algorithms.md lists the algorithms.
  *
- * Conventions (../shared/ALGORITHMS.md section 0 is the long version):
+ * Conventions (docs/algorithms.md, Conventions, is the long version):
  *
  *  - P = nranks, ranks 0..P-1.  Rooted algorithms work on virtual ranks
  *    vrank = (rank - root + P) mod P and store real ranks.
@@ -106,7 +106,7 @@ typedef struct rt_sched {
 
 /* ---- Parameters and the algorithm table ------------------------------ */
 
-/* Binary tree shapes for the pipelined binary tree reduce (ALGORITHMS 3.3). */
+/* Binary tree shapes for the pipelined binary tree reduce (bintree.c). */
 typedef enum { RT_TREE_HEAP, RT_TREE_OMPI } rt_tree_shape_t;
 
 /*
@@ -212,7 +212,7 @@ static inline const rt_step_t *rt_sched_rank_steps(const rt_sched_t *s,
 }
 
 /*
- * ASAP rounds for sequence-defined algorithms (ALGORITHMS 0): every step of
+ * ASAP rounds (docs/algorithms.md, Conventions): every step of
  * a finished, all-ranks schedule has RT_ROUND_UNSET and each rank's steps are
  * in execution order.  A matched send/receive pair takes the first round in
  * which both ends are free (under RT_PORT_U one stream per process, under
@@ -226,7 +226,7 @@ cm_status_t rt_sched_asap(rt_sched_t *s, rt_port_t port, cm_err_t *err);
 /* Keeps only `rank`'s steps (only_rank = rank). */
 void rt_sched_keep_rank(rt_sched_t *s, int32_t rank);
 
-/* ---- Partitions (ALGORITHMS 0) ---------------------------------------- */
+/* ---- Partitions (docs/algorithms.md, Conventions) --------------------- */
 
 /* EL (Open MPI early/late): k blocks, the first count mod k one larger.
    off must hold k + 1 entries. */
@@ -256,7 +256,7 @@ int32_t rt_pof2_floor(int32_t n);
 
 /*
  * Executes an all-ranks schedule symbolically and checks the invariants of
- * ALGORITHMS.md section 0: every send has a matching receive and they agree;
+ * docs/algorithms.md: every send has a matching receive and they agree;
  * the port model s->port holds in every round; replaying the rounds with
  * token sets (start-of-round payloads), a reduce never meets a token twice
  * (payload and receiver disjoint), a copy replaces the receiver's set, a

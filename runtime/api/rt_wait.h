@@ -1,8 +1,8 @@
 /*
  * rt_wait.h - how a thread waits for something another thread will do.
  *
- * FACTS.md measured a mutex + condition variable round at ~30 us on these
- * machines against ~0.2 us for a spin barrier: a futex wake-up costs a
+ * A mutex + condition variable round took ~30 us on these machines against
+ * ~0.2 us for a spin barrier (docs/platform.md): a futex wake-up costs a
  * hundred times a cache-line transfer.  So waiting goes in three phases:
  *
  *   1. spin on the condition (with the CPU's pause hint) for spin_ns;

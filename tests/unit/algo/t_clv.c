@@ -3,10 +3,10 @@
  * "clv-linear", and clv_tree.c, "clv").
  *
  * Where the expected values come from:
- *  - the worked examples of ALGORITHMS.md 5 (the paper's section 4.2
- *    instance and the balanced P = 4, N = 2 one), in ticks;
- *  - shared/algo-sim/clairvoyant.py on 12 small random integer instances
- *    (t_clv_vectors.h, with the script that made them);
+ *  - the worked examples of clv_linear.c (the paper's section 4.2
+ *    instance) and docs/algorithms.md (balanced, P = 4, N = 2), in ticks;
+ *  - an independent Python implementation, run once, on 12 small random
+ *    integer instances (t_clv_vectors.h, with the script that made them);
  *  - by hand from the rules: the paper's 5.1 idle-skipping example, the
  *    round-number and int64 limits;
  *  - the other implementation: clv and clv-linear must give identical step
@@ -17,7 +17,7 @@
  *    the same round (the P' rule).
  * The balanced bound: with all arrivals equal, P >= 2,
  *   ceil(log2 P) + N - 1 <= rounds <= ceil(log2 P) + N
- * (the paper's estimate is log2 P + N + 1; ALGORITHMS.md's balanced
+ * (the paper's estimate is log2 P + N + 1; docs/algorithms.md's balanced
  * example takes log2 P + N - 1).
  */
 #include <stdint.h>
@@ -263,7 +263,7 @@ static int32_t irange(uint64_t *st, int32_t lo, int32_t hi)
 
 void t_clv_paper_example(void)
 {
-    /* ALGORITHMS.md 5, the paper's section 4.2 instance, d = 1 -> scale. */
+    /* clv_linear.c: the paper's section 4.2 instance, d = 1 -> scale. */
     static const xfer_t want[] = {
         {0, 1, 0, 0}, {0, 0, 1, 1},
         {1, 2, 0, 0}, {1, 3, 1, 1}, {1, 0, 2, 2}, {1, 1, 3, 2},
@@ -292,7 +292,7 @@ void t_clv_paper_example(void)
 
 void t_clv_balanced_example(void)
 {
-    /* ALGORITHMS.md 5: P = 4, all at 0, N = 2, d = 1: three rounds. */
+    /* docs/algorithms.md: P = 4, all at 0, N = 2, d = 1: three rounds. */
     static const xfer_t want[] = {
         {0, 1, 0, 0}, {0, 0, 1, 1}, {0, 3, 2, 0}, {0, 2, 3, 1},
         {1, 2, 0, 0}, {1, 3, 1, 1},

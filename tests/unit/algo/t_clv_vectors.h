@@ -1,17 +1,17 @@
 /*
  * t_clv_vectors.h - expected Clairvoyant schedules for t_clv.c, produced by
- * shared/algo-sim/clairvoyant.py (the literal Python reference) with this
- * script, `python3 gen_vectors.py 2024` (kept here so they can be made
- * again; the C code never computed them):
+ * clairvoyant.py, an independent literal Python implementation of the rules
+ * (docs/algorithms.md, Reference implementations), with this script,
+ * `python3 gen_vectors.py 2024` (a record; the C code never computed them):
  *
- *   # Test vectors for tests/unit/algo/t_clv.c from shared/algo-sim/clairvoyant.py.
+ *   # Test vectors for tests/unit/algo/t_clv.c from clairvoyant.py.
  *   # The function is used as written except for three textual changes, each
  *   # checked to apply exactly once: the |G| = 1 branch advances one idle round
  *   # per iteration (k = 1: the plain loop, no skipping), and the schedule
  *   # records the iteration counter (the round number) instead of the round's
  *   # start time t0.
  *   import random, sys
- *   src = open('/work/shared/algo-sim/clairvoyant.py').read()
+ *   src = open('clairvoyant.py').read()
  *   subs = [("k = max(1, int((nxt - t0) // d))", "k = 1"),
  *           ("    while not done():\n", "    it = -1\n    while not done():\n        it += 1\n"),
  *           ("R = t0", "R = it")]

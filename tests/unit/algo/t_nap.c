@@ -2,12 +2,12 @@
  * t_nap.c - unit tests of the NAP node-aware allreduce (runtime/algo/nap.c).
  *
  * Provenance of the expectations:
- *  - inter-node pairs: the two worked examples of ../shared/ALGORITHMS.md
- *    section 7 (N=4 ppn=2 steps [2,2]; N=6 ppn=3 steps [3,2]), transcribed
- *    by hand; shared/algo-sim/nap.py prints the same pairs;
+ *  - inter-node pairs: the two worked examples of docs/algorithms.md
+ *    (nap: N=4 ppn=2 steps [2,2]; N=6 ppn=3 steps [3,2]), transcribed
+ *    by hand; an independent Python implementation prints the same pairs;
  *  - one node (P = ppn): the intra-node allreduce is recursive doubling with
- *    fold, so it must be ALGORITHMS.md 2.1's worked examples P=5, 6, 7;
- *  - step sizes and fold: the table of section 7 (the reference default
+ *    fold, so it must be rd's worked examples P=5, 6, 7 (docs/algorithms.md);
+ *  - step sizes and fold: docs/algorithms.md's cases (the reference default
  *    [ppn, .., ppn, s] where it is right) and, for the node counts the
  *    reference gets wrong, the fold rule worked out by hand below;
  *  - full schedules and round counts: worked out by hand from the rules in
@@ -161,7 +161,7 @@ static void expect_pairs(const rt_sched_t *s, int32_t ppn, int32_t round,
 
 void t_nap_example_4x2(void)
 {
-    /* ALGORITHMS.md 7: N=4, ppn=2, steps [2,2]. */
+    /* docs/algorithms.md, nap: N=4, ppn=2, steps [2,2]. */
     static const int32_t step0[][2] = { { 1, 2 }, { 5, 6 } };
     static const int32_t step1[][2] = { { 1, 4 }, { 3, 6 } };
     static const int32_t steps[] = { 2, 2 };
@@ -181,7 +181,7 @@ void t_nap_example_4x2(void)
 
 void t_nap_example_6x3(void)
 {
-    /* ALGORITHMS.md 7: N=6, ppn=3, steps [3,2]. */
+    /* docs/algorithms.md, nap: N=6, ppn=3, steps [3,2]. */
     static const int32_t step0[][2] = { { 1, 3 }, { 2, 6 }, { 5, 7 },
                                         { 10, 12 }, { 11, 15 }, { 14, 16 } };
     static const int32_t step1[][2] = { { 1, 9 }, { 4, 12 }, { 7, 15 } };
@@ -201,7 +201,7 @@ void t_nap_example_6x3(void)
 
 void t_nap_one_node(void)
 {
-    /* P = ppn: ALGORITHMS.md 2.1's examples, "a<>b" both reduce; the fold
+    /* P = ppn: rd's worked examples, "a<>b" both reduce; the fold
        send is MOVE and the unfold FINAL (the flags rdouble.c uses too). */
     static const xf_t e5[] = {
         { 0, 0, 1, RED, MV },
@@ -382,7 +382,7 @@ static void expect_plan(const rt_sched_t *s, const plan_case_t *c)
 void t_nap_default_steps(void)
 {
     /*
-     * The first eight: section 7's "correct cases", whose default
+     * The first eight: docs/algorithms.md's "right" cases, whose default
      * [ppn, .., ppn, s] the reference computes right.  The rest by hand:
      * M is the largest count <= N whose prime factors are <= ppn, factored
      * by the largest divisor <= ppn first.
@@ -690,7 +690,7 @@ void t_nap_errors(void)
     expect_err(8, 1, NULL, 0, -1, CM_ERR_UNSUPPORTED, "ppn >= 2");
     expect_err(10, 4, NULL, 0, -1, CM_ERR_UNSUPPORTED, "multiple");
     expect_err(2, 4, NULL, 0, -1, CM_ERR_UNSUPPORTED, "multiple");
-    /* 20/4 [4,5]: section 7's failing explicit case. */
+    /* 20/4 [4,5]: the failing explicit case of docs/algorithms.md (nap). */
     expect_err(80, 4, s45, 2, -1, CM_ERR_INVALID, "not in 2..ppn");
     expect_err(16, 4, s14, 2, -1, CM_ERR_INVALID, "not in 2..ppn");
     expect_err(18, 3, s22, 2, -1, CM_ERR_INVALID, "multiply to 4, not");

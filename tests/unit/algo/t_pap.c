@@ -8,7 +8,7 @@
  *  - closed forms derived by hand: SLT's hop rounds j+k, j+P-1 and
  *    j+max(S,P)+m; PRR's k_i for the standard arrival patterns, its first
  *    round k_0 - k_i and its 2P-2+k_0 rounds;
- *  - the plain ring (ring.c, ALGORITHMS.md 1.1), which PRR must equal when
+ *  - the plain ring (ring.c), which PRR must equal when
  *    no process is a round late;
  *  - the paper's own figures, where the text pins them down (see
  *    t_pap_figures for what it does not);
@@ -203,7 +203,7 @@ void t_pap_prr_example(void)
 }
 
 /*
- * No process a round late (k = 0): PRR is the ring of ALGORITHMS.md 1.1 on
+ * No process a round late (k = 0): PRR is the plain ring of ring.c on
  * the sorted ids - step for step, rounds and flags included - for arrival
  * NULL (ids = ranks) and for distinct arrivals less than tau apart in a
  * shuffled order (rank order[i] plays ring rank i).

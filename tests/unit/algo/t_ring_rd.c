@@ -3,8 +3,8 @@
  * and Rabenseifner generators (runtime/algo/ring.c, rdouble.c,
  * rabenseifner.c).
  *
- * Expected schedules are the worked examples of ../shared/ALGORITHMS.md
- * sections 1.1, 1.3, 2.1 and 2.3, transcribed by hand from the tables there
+ * Expected schedules are the worked examples of the generators' headers and
+ * of docs/algorithms.md (ring, ring-seg, rd, rabenseifner), transcribed by hand
  * (each transfer as round, sender, receiver, element range, action; an
  * exchange "a<>b" as two transfers).  Flags are the ones the brief of issue
  * 6 asks for (ring reduce-scatter MOVE, allgather and unfold FINAL) plus the
@@ -145,7 +145,7 @@ static void gen_ok(rt_algo_gen_fn *gen, rt_sched_t *s,
 
 /* ---- Worked examples -------------------------------------------------- */
 
-/* ALGORITHMS.md 1.1, P = 4, n = 10. */
+/* ring.c's header, P = 4, n = 10. */
 void t_ring_example(void)
 {
     /* The table's block per sender 0..3, by round; blocks as stated. */
@@ -174,7 +174,7 @@ void t_ring_example(void)
     rt_sched_free(&s);
 }
 
-/* ALGORITHMS.md 1.3, P = 3, n = 20, segcount = 3. */
+/* docs/algorithms.md, ring-seg: P = 3, n = 20, segcount = 3. */
 void t_ring_seg_example(void)
 {
     xf_t want[] = {
@@ -218,7 +218,7 @@ static void expect_same_steps(const rt_sched_t *a, const rt_sched_t *b)
 }
 
 /*
- * ALGORITHMS.md 1.3's phase-count table.  "plain ring" rows (Open MPI
+ * docs/algorithms.md's phase counts (ring-seg).  "plain ring" rows (Open MPI
  * switches to the ring) must give exactly the plain ring's schedule; the
  * np rows give P*np pieces and (np+1)(P-1) rounds.
  */
@@ -275,7 +275,7 @@ void t_ring_seg_phases(void)
     }
 }
 
-/* ALGORITHMS.md 1.3's segment-count table (Open MPI's byte conversion). */
+/* docs/algorithms.md's segment counts (Open MPI's byte conversion). */
 void t_ring_segcount(void)
 {
     TST_EQ_INT(rt_algo_ring_segcount(20, 8, 100), 2);
@@ -298,7 +298,7 @@ static size_t add_xchg(xf_t *w, size_t k, int32_t round, int32_t a,
     return k;
 }
 
-/* ALGORITHMS.md 2.1, P = 5, 6, 7 (n = 7: one piece, the whole vector). */
+/* rd: P = 5 (rdouble.c), 6, 7 (docs/algorithms.md); n = 7, one piece. */
 void t_rd_examples(void)
 {
     const int64_t n = 7;
@@ -363,7 +363,7 @@ void t_rd_examples(void)
     rt_sched_free(&s);
 }
 
-/* ALGORITHMS.md 2.3, P = 5, n = 9. */
+/* rabenseifner.c's header, P = 5, n = 9. */
 void t_rabenseifner_example(void)
 {
     xf_t want[] = {

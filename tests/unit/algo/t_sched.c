@@ -18,7 +18,7 @@ void t_sched_partitions(void)
     cm_err_t err;
     rt_algo_params_t p = { .nranks = 4, .count = 10 };
 
-    /* EL: ALGORITHMS 1.1, n = 10 into 4: [0,3) [3,6) [6,8) [8,10). */
+    /* EL (docs/algorithms.md), n = 10 into 4: [0,3) [3,6) [6,8) [8,10). */
     rt_part_el(10, 4, off);
     TST_EQ_INT(off[0], 0); TST_EQ_INT(off[1], 3); TST_EQ_INT(off[2], 6);
     TST_EQ_INT(off[3], 8); TST_EQ_INT(off[4], 10);
@@ -89,7 +89,7 @@ void t_sched_build_sort(void)
     rt_sched_free(&s);
 }
 
-/* The ring of ALGORITHMS 1.1 for P = 4, written out by hand from its table:
+/* The ring of ring.c's header for P = 4, written out by hand from its table:
    reduce-scatter round k: r sends block (r-k) mod 4 to r+1; allgather round
    3+k: r sends block (r+1-k) mod 4. */
 static void hand_ring4(rt_sched_t *s, int skip_round, int skip_src)
@@ -250,7 +250,7 @@ void t_sched_verify_deadlock(void)
     rt_sched_free(&s);
 }
 
-/* Chain reduce, P = 5, root 2, q = 3 (ALGORITHMS 3.2), written as in-order
+/* Chain reduce, P = 5, root 2, q = 3 (chain.c's header), written as in-order
    programs by hand; the expected rounds are the table's U and B rows. */
 static void chain_programs(rt_sched_t *s)
 {

@@ -3,11 +3,11 @@
  * greedy.c.
  *
  * Where expected values come from:
- *  - the worked examples of ALGORITHMS.md 3.1, 3.2, 3.3 and 4 (copied from
- *    the spec's text, exact match);
- *  - more vectors from the reference simulators, run when this file was
- *    written (each array says which call);
- *  - closed forms stated in the spec (binomial send round log2(lowbit(v)),
+ *  - the worked examples of the generators' headers and docs/algorithms.md
+ *    (exact match);
+ *  - more vectors from independent Python reference implementations, run
+ *    once when this file was written (each array says which call);
+ *  - closed forms stated in the headers (binomial send round log2(lowbit(v)),
  *    chain rounds (P-1-v)+2j under U and (P-1-v)+j under B) and, for the
  *    broadcasts, derived by hand in the comments;
  *  - for everything else, rt_sched_verify's replay over sweeps of P, root,
@@ -137,11 +137,11 @@ static void check_example(rt_algo_gen_fn *fn, const rt_algo_params_t *p,
 #define RED RT_ACT_REDUCE, RT_STEP_MOVE
 #define BC  RT_ACT_COPY, RT_STEP_FINAL
 
-/* ---- Binomial (ALGORITHMS.md 3.1) -------------------------------------- */
+/* ---- Binomial (binomial.c) --------------------------------------------- */
 
 void t_trees_binomial_examples(void)
 {
-    /* ALGORITHMS.md 3.1 worked examples. */
+    /* binomial.c's and docs/algorithms.md's worked examples. */
     static const xf_t p5r2[] = { {0,3,2,0}, {0,0,4,0}, {1,4,2,0}, {2,1,2,0} };
     static const xf_t p6r3[] = { {0,4,3,0}, {0,0,5,0}, {0,2,1,0}, {1,5,3,0},
                                  {2,1,3,0} };
@@ -319,18 +319,18 @@ void t_trees_binomial_sweep(void)
     }
 }
 
-/* ---- Chain (ALGORITHMS.md 3.2) ----------------------------------------- */
+/* ---- Chain (chain.c) --------------------------------------------------- */
 
 void t_trees_chain_examples(void)
 {
-    /* ALGORITHMS.md 3.2, P=5 root=2 q=3. */
+    /* chain.c's header, P=5 root=2 q=3. */
     static const xf_t u5[] = {
         {0,1,0,0}, {1,0,4,0}, {2,1,0,1}, {2,4,3,0}, {3,0,4,1}, {3,3,2,0},
         {4,1,0,2}, {4,4,3,1}, {5,0,4,2}, {5,3,2,1}, {6,4,3,2}, {7,3,2,2} };
     static const xf_t b5[] = {
         {0,1,0,0}, {1,0,4,0}, {1,1,0,1}, {2,0,4,1}, {2,1,0,2}, {2,4,3,0},
         {3,0,4,2}, {3,3,2,0}, {3,4,3,1}, {4,3,2,1}, {4,4,3,2}, {5,3,2,2} };
-    /* shared/algo-sim/reduce_trees.py, asap_rounds(chain_ops(4, 1, 3), bi). */
+    /* Python reference: asap_rounds(chain_ops(4, 1, 3), bi). */
     static const xf_t u4[] = {
         {0,0,3,0}, {1,3,2,0}, {2,0,3,1}, {2,2,1,0}, {3,3,2,1}, {4,0,3,2},
         {4,2,1,1}, {5,3,2,2}, {6,2,1,2} };
@@ -378,7 +378,7 @@ void t_trees_chain_examples(void)
 }
 
 /*
- * The round of every transfer: reduce (spec 3.2) vrank v sends segment j in
+ * The round of every transfer: reduce (chain.c) vrank v sends segment j in
  * (P-1-v)+2j under U (P > 2), j under U with P = 2, (P-1-v)+j under B; the
  * broadcast's vrank v receives segment j in (v-1)+2j, j, (v-1)+j (hand
  * derivation, the mirror image).
@@ -507,11 +507,11 @@ void t_trees_chain_bcast_sweep(void)
     pipe_sweep(rt_algo_chain_bcast, 64, 2, RT_TREE_HEAP);
 }
 
-/* ---- Pipelined binary tree (ALGORITHMS.md 3.3) ------------------------- */
+/* ---- Pipelined binary tree (bintree.c) --------------------------------- */
 
 void t_trees_bintree_examples(void)
 {
-    /* ALGORITHMS.md 3.3, P=5 root=2 q=2. */
+    /* bintree.c's header, P=5 root=2 q=2. */
     static const xf_t hu[] = { {0,0,3,0}, {1,1,3,0}, {2,3,2,0}, {3,0,3,1},
                                {3,4,2,0}, {4,1,3,1}, {5,3,2,1}, {6,4,2,1} };
     static const xf_t hb[] = { {0,0,3,0}, {1,1,3,0}, {2,0,3,1}, {2,3,2,0},
@@ -520,7 +520,7 @@ void t_trees_bintree_examples(void)
                                {2,4,2,0}, {3,1,4,1}, {3,3,2,1}, {4,4,2,1} };
     static const xf_t ob[] = { {0,0,3,0}, {0,1,4,0}, {1,0,3,1}, {1,1,4,1},
                                {1,3,2,0}, {2,4,2,0}, {3,3,2,1}, {4,4,2,1} };
-    /* shared/algo-sim/reduce_trees.py, P=12 root=5 q=3:
+    /* Python reference, P=12 root=5 q=3:
        asap_rounds(tree_ops(12, 5, 3, heap_bintree_children / 
        ompi_bintree_children), bidirectional) -- Open MPI's 3:{7,11}
        exercises both parent cases of the level formula. */
@@ -593,11 +593,11 @@ void t_trees_bintree_ompi_sweep(void)
     pipe_sweep(rt_algo_bintree_reduce, 64, 2, RT_TREE_OMPI);
 }
 
-/* ---- Greedy (ALGORITHMS.md 4) ------------------------------------------ */
+/* ---- Greedy (greedy.c) ------------------------------------------------- */
 
 void t_trees_greedy_examples(void)
 {
-    /* ALGORITHMS.md 4 worked examples. */
+    /* greedy.c's and docs/algorithms.md's worked examples. */
     static const xf_t p5q3[] = {
         {0,3,1,0}, {0,4,2,0}, {1,4,3,1}, {1,2,1,0}, {2,3,2,1}, {2,1,0,0},
         {3,4,3,2}, {3,2,1,1}, {4,3,2,2}, {4,1,0,1}, {5,2,1,2}, {6,1,0,2} };
@@ -607,9 +607,9 @@ void t_trees_greedy_examples(void)
         {0,5,2,0}, {0,0,3,0}, {0,1,4,0}, {1,1,0,1}, {1,4,3,0}, {2,0,5,1},
         {2,3,2,0}, {3,1,0,2}, {3,4,2,1}, {3,5,3,1}, {4,0,5,2}, {4,3,2,1},
         {5,4,2,2}, {5,5,3,2}, {6,3,2,2} };
-    /* The q = 1 edge case of section 4: a halving tree. */
+    /* The q = 1 edge case (greedy.c): a halving tree. */
     static const xf_t p5q1[] = { {0,3,1,0}, {0,4,2,0}, {1,2,1,0}, {2,1,0,0} };
-    /* shared/algo-sim/greedy.py, greedy_reduce(7, 5, 3) (root 3). */
+    /* Python reference: greedy_reduce(7, 5, 3) (root 3). */
     static const xf_t p7q5r3[] = {
         {0,0,4,0}, {0,1,5,0}, {0,2,6,0}, {1,2,1,1}, {1,5,3,0}, {1,6,4,0},
         {2,0,5,1}, {2,1,6,1}, {2,4,3,0}, {3,2,1,2}, {3,5,3,1}, {3,6,4,1},
@@ -636,7 +636,7 @@ void t_trees_greedy_examples(void)
     rt_sched_free(&s);
 }
 
-/* ALGORITHMS.md 4, "Round counts (U)": rows P = 4, 5..8, 16, 64. */
+/* docs/algorithms.md, greedy round counts (U): rows P = 4, 5..8, 16, 64. */
 void t_trees_greedy_round_table(void)
 {
     static const int32_t qs[6] = { 1, 2, 3, 4, 8, 16 };
