@@ -34,7 +34,7 @@ typedef struct xfer {
     int32_t round, src, dst, seg;
 } xfer_t;
 
-#include "tests/unit/algo/t_clv_vectors.h"   /* vectors[]: clairvoyant.py */
+#include "tests/unit/algo/t_clv_vectors.h"   /* vectors[]: a reference implementation (docs/algorithms.md) */
 
 /* ---- Helpers ------------------------------------------------------------ */
 

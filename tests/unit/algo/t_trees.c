@@ -22,7 +22,7 @@
 #include "runtime/algo/algo.h"
 
 
-/* One transfer as the spec writes it: round, sender, receiver, segment. */
+/* One transfer as docs/algorithms.md writes it: round, sender, receiver, segment. */
 typedef struct xf {
     int32_t round, src, dst, seg;
 } xf_t;
