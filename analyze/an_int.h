@@ -4,8 +4,9 @@
  *
  * The pipeline, one pass over the trace (an_analyze.c drives it):
  *
- *   an_read.c    OTF2 definitions -> an_defs_t; events -> one an_visit_t per
- *                wrapper visit (ENTER/LEAVE pairs, nesting checked)
+ *   an_read*.c   the OTF2 reader: an_read_defs.c, definitions -> an_defs_t;
+ *                an_read_events.c, events -> one an_visit_t per wrapper visit
+ *                (ENTER/LEAVE pairs, nesting checked)
  *   an_ops.c     collects the visits of each operation; when an operation has
  *                all of them, computes the paper's metrics (an_metrics.c) and
  *                hands rows to the database and samples to the statistics
