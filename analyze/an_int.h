@@ -10,7 +10,9 @@
  *   an_ops.c     collects the visits of each operation; when an operation has
  *                all of them, computes the paper's metrics (an_metrics.c) and
  *                hands rows to the database and samples to the statistics
- *   an_db.c      the SQLite database: schema, rows, statistics, views
+ *   an_db*.c     the SQLite database: an_db.c the connection and its rows,
+ *                an_db_schema.c tables and views, an_db_writer.c the writer
+ *                thread for streaming rows, an_db_file.c the atomic replace
  *   an_report.c  the report, read back from the database
  *
  * Memory: definitions, one statistics accumulator per series (bounded, see
