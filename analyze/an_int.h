@@ -8,8 +8,9 @@
  *                an_read_events.c, events -> one an_visit_t per wrapper visit
  *                (ENTER/LEAVE pairs, nesting checked)
  *   an_ops.c     collects the visits of each operation; when an operation has
- *                all of them, computes the paper's metrics (an_metrics.c) and
- *                hands rows to the database and samples to the statistics
+ *                all of them, has its metrics computed (an_metrics.c), hands
+ *                its rows to the database and its samples to the statistics
+ *                (an_ops_stats.c, which writes the stats rows at the end)
  *   an_db*.c     the SQLite database: an_db.c the connection and its rows,
  *                an_db_schema.c tables and views, an_db_writer.c the writer
  *                thread for streaming rows, an_db_file.c the atomic replace
