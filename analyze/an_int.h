@@ -113,6 +113,8 @@ typedef struct an_visit {
     int      instance, node, contrib, loc;
     uint64_t op, bytes;
     int64_t  t1, t4;          /* ns on the corrected time line */
+    int      continued;       /* the parent's visit nests in this one: at a gred,
+                               * the last arrival, which carried the result on */
 } an_visit_t;
 
 typedef cm_status_t an_visit_fn(void *ud, const an_visit_t *v, cm_err_t *err);

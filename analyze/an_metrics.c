@@ -80,6 +80,29 @@ static void rank_times(const int64_t *t, int n, int *rank)
     }
 }
 
+/*
+ * At a gred the last arrival is the contributor that continued down (its
+ * visit nests the parent's, cont[c] = 1; an_ops.c checks there is one), as
+ * in the paper's section 4: it is usually, but not always, the largest t1
+ * (equal timestamps; or a thread that took its t1 first and reached the
+ * gred's lock last).  It becomes arrival P, *l; the others keep their order
+ * by t1 among themselves.
+ */
+static void last_arrival(const uint8_t *cont, int P, int *arr, int *l)
+{
+    int k = 0;
+
+    while (k < P && !cont[k])
+        k++;
+    if (k == P || arr[k] == P)
+        return;
+    for (int c = 0; c < P; c++)
+        if (arr[c] > arr[k])
+            arr[c]--;
+    arr[k] = P;
+    *l = k;
+}
+
 /* Orders, waits and latencies of wrapper n. */
 static void wrapper_metrics(const an_defs_t *d, const op_buf_t *b, an_metrics_t *m, int n)
 {
@@ -102,6 +125,8 @@ static void wrapper_metrics(const an_defs_t *d, const op_buf_t *b, an_metrics_t 
         if (m->dep[s0 + c] == 1)
             f = c;
     }
+    if (w->kind == AN_GRED)
+        last_arrival(b->cont + s0, P, m->arr + s0, &l);
     for (int c = 0; c < P; c++) {
         m->aw[s0 + c] = b->t1[s0 + l] - b->t1[s0 + c];
         m->dw[s0 + c] = b->t4[s0 + c] - b->t4[s0 + f];

@@ -44,12 +44,13 @@ static op_buf_t *buf_new(an_ops_t *o)
     if (b != NULL) {
         o->free_list = b->next_free;
     } else {
-        b = malloc(sizeof(*b) + (size_t)n * (2 * sizeof(int64_t) + sizeof(int32_t)));
+        b = malloc(sizeof(*b) + (size_t)n * (2 * sizeof(int64_t) + sizeof(int32_t) + 1));
         if (b == NULL)
             return NULL;
         b->t1 = (int64_t *)(b + 1);
         b->t4 = b->t1 + n;
         b->loc = (int32_t *)(b->t4 + n);
+        b->cont = (uint8_t *)(b->loc + n);
     }
     b->nfilled = 0;
     for (int i = 0; i < n; i++)
@@ -129,12 +130,34 @@ static cm_status_t op_rows(an_ops_t *o, const op_buf_t *b, const an_metrics_t *m
         const an_wrapper_t *w = &d->nodes[n];
         for (int c = 0; c < w->fanin && st == CM_OK; c++) {
             int s = w->slot0 + c;
-            an_visit_t v = { b->instance, n, c, b->loc[s], b->op, b->bytes, b->t1[s], b->t4[s] };
+            an_visit_t v = { b->instance, n, c, b->loc[s], b->op, b->bytes, b->t1[s], b->t4[s],
+                             b->cont[s] };
             st = an_db_visit(o->db, &v, m->t2[n], m->t3[n], w->kind != AN_CORE, m->arr[s],
                              m->dep[s], m->aw[s], m->dw[s]);
         }
     }
     return st;
+}
+
+/* Each gred has exactly one visit that continued into its parent (the
+ * trace format guarantees it; the last arrival is that visit). */
+static cm_status_t op_check(const an_ops_t *o, const op_buf_t *b, cm_err_t *err)
+{
+    const an_defs_t *d = o->d;
+
+    for (int n = 0; n < d->nnodes; n++) {
+        const an_wrapper_t *w = &d->nodes[n];
+        int k = 0;
+        if (w->kind != AN_GRED)
+            continue;
+        for (int c = 0; c < w->fanin; c++)
+            k += b->cont[w->slot0 + c];
+        if (k != 1)
+            return CM_ERR(err, CM_ERR_INVALID, "%s#%d op %" PRIu64 ": %d of its visits contain "
+                          "a visit of its parent, expected 1: the trace is damaged", w->name,
+                          b->instance, b->op, k);
+    }
+    return CM_OK;
 }
 
 static cm_status_t op_complete(an_ops_t *o, op_buf_t *b, cm_err_t *err)
@@ -144,6 +167,8 @@ static cm_status_t op_complete(an_ops_t *o, op_buf_t *b, cm_err_t *err)
 
     if (g == NULL)
         return err->status;
+    if ((st = op_check(o, b, err)) != CM_OK)
+        return st;
     an__metrics_op(o->d, b, &o->m);
     st = op_rows(o, b, &o->m);
     if (st == CM_OK && b->used)
@@ -175,6 +200,7 @@ cm_status_t an_ops_visit(void *ud, const an_visit_t *v, cm_err_t *err)
     b->t1[s] = v->t1;
     b->t4[s] = v->t4;
     b->loc[s] = v->loc;
+    b->cont[s] = v->continued != 0;
     if (++b->nfilled < d->nslots)
         return CM_OK;
     st = op_complete(o, b, err);

@@ -28,6 +28,7 @@ typedef struct op_buf {
     int            nfilled;
     int64_t       *t1, *t4;     /* [nslots] */
     int32_t       *loc;         /* [nslots], -1 while missing */
+    uint8_t       *cont;        /* [nslots] 1 if the visit continued into the parent */
 } op_buf_t;
 
 /*

@@ -134,7 +134,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         return an__read_fail(r, CM_ERR_INVALID, "'%s' leaves %s#%d op %" PRIu64 " inside %s#%d op %"
                        PRIu64, d->locs[li].name, d->nodes[node].name, inst, op,
                        d->nodes[f->node].name, f->instance, f->op);
-    v = (an_visit_t){ inst, node, f->contrib, li, op, bytes, f->t1, ns };
+    v = (an_visit_t){ inst, node, f->contrib, li, op, bytes, f->t1, ns, f->nested };
     d->locs[li].visits++;
     if ((st = r->fn(r->ud, &v, r->err)) != CM_OK) {
         r->st = st;
