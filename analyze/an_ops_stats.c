@@ -39,7 +39,8 @@ struct an_group {
     an_stat_t *subth;           /* [nnodes][nthreads][CM_N] */
     an_stat_t *pap;             /* [PAP_N] */
     an_stat_t *elapsed;         /* [nthreads] */
-    an_stat_t  oneway;          /* proxies' wrapper latency / 2, for p2p */
+    double    *oneway;          /* proxies' wrapper latency / 2, every sample: p2p */
+    size_t     noneway, oneway_cap;  /* is their exact median (8 bytes a sample) */
     uint64_t  *orders;          /* per node: [fanin][fanin][fanin] from order_off */
     uint32_t  *suborders;       /* per node: [nbelow]^3 from sub_off, if nbelow <= max */
     const an_series_t *series;
@@ -151,7 +152,7 @@ static void group_free(const an_defs_t *d, an_group_t *g)
     stats_free(g->subth, nn * nt * CM_N);
     stats_free(g->pap, PAP_N);
     stats_free(g->elapsed, nt);
-    an_stat_free(&g->oneway);
+    free(g->oneway);
     free(g->orders);
     free(g->suborders);
 }
@@ -179,6 +180,30 @@ static void add(an_stat_t *s, double v, cm_status_t *st)
         *st = r;
 }
 
+/* Keeps a one-way time: p2p is their exact median, not a histogram's. */
+static void add_oneway(an_group_t *g, double v, cm_status_t *st)
+{
+    if (g->noneway == g->oneway_cap) {
+        size_t cap = g->oneway_cap ? 2 * g->oneway_cap : 256;
+        double *p = realloc(g->oneway, cap * sizeof(*p));
+        if (p == NULL) {
+            if (*st == CM_OK)
+                *st = CM_ERR_NOMEM;
+            return;
+        }
+        g->oneway = p;
+        g->oneway_cap = cap;
+    }
+    g->oneway[g->noneway++] = v;
+}
+
+static int double_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
 /* Wrapper n's series and order counts. */
 static void add_wrapper(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
                         const an_metrics_t *m, int n, cm_status_t *st)
@@ -196,7 +221,7 @@ static void add_wrapper(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
     }
     if (w->kind == AN_PROXY) {
         add(&ws[WM_LATENCY], m->down[n] * 2, st);
-        add(&g->oneway, m->down[n], st);
+        add_oneway(g, m->down[n], st);
     }
     for (int c = 0; c < P; c++) {
         int s = s0 + c;
@@ -355,8 +380,11 @@ static cm_status_t write_p2p(const an_series_t *se, an_group_t *g, an_db_t *db)
     const an_defs_t *d = se->d;
     double best = INFINITY;
 
-    if (g->oneway.n > 0)
-        return an_db_p2p(db, g->bytes, an_stat_quantile(&g->oneway, 0.5), "proxy");
+    /* nearest rank: the sample of rank ceil(n / 2), the lower middle of an even n */
+    if (g->noneway > 0) {
+        qsort(g->oneway, g->noneway, sizeof(*g->oneway), double_cmp);
+        return an_db_p2p(db, g->bytes, g->oneway[(g->noneway + 1) / 2 - 1], "proxy");
+    }
     for (int h = 1; h < d->nhosts; h++)
         if (d->hosts[h].have_offset && d->hosts[h].error_ns > 0 && d->hosts[h].error_ns < best)
             best = d->hosts[h].error_ns;

@@ -783,6 +783,22 @@ orders_of 1 1 "2:2:1,3:2:1"
 orders_of 1 2 "2:3:1,3:3:1"
 
 # =============================================================================
+# oneway (tests/tools/synth_trace.c): 1101 operations of the chain's tree, so
+# 1101 one-way times of p, more than an_stats.h keeps exactly (1024).  The
+# one-way time of operation k is 9000 + 2.5 k ns; nearest-rank median of
+# 1101 samples: rank ceil(1101 / 2) = 551, k = 550, 9000 + 2.5 * 550 = 10375.
+# (A histogram bucket of 8 ns around it would give its midpoint instead.)
+# =============================================================================
+
+analyze oneway 1101 0
+
+expect "SELECT n FROM stats WHERE scope = 'wrapper' AND node = 2 AND metric = 'latency'" 1101
+expect "SELECT ns, source FROM p2p WHERE bytes = 4" "9000 + 2.5 * 550|proxy"
+expect "SELECT value FROM meta WHERE key = 'p2p_ns'" "9000 + 2.5 * 550"
+# one host with threads: host_spread 0, so every imbalance is 0 / 10375
+expect "SELECT COUNT(*), MIN(imbalance), MAX(imbalance) FROM ops" "1101|0|0"
+
+# =============================================================================
 # foreign: a valid OTF2 archive without paptree's properties is refused
 # =============================================================================
 
