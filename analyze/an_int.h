@@ -17,7 +17,9 @@
  *   an_report.c  the report, read back from the database
  *
  * Memory: definitions, one statistics accumulator per series (bounded, see
- * an_stats.h) and the operations in flight, whatever the trace's length.
+ * an_stats.h), the operations in flight, and per tuple size a tally of the
+ * distinct one-way times of the proxies (an_tally.h, for the exact p2p),
+ * whatever the trace's length.
  */
 #ifndef AN_INT_H
 #define AN_INT_H

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/an_ops_int.h"
+#include "analyze/an_tally.h"
 
 #define SUB_ORDERS_MAX 64           /* subtree order tables up to this many threads */
 
@@ -39,8 +40,7 @@ struct an_group {
     an_stat_t *subth;           /* [nnodes][nthreads][CM_N] */
     an_stat_t *pap;             /* [PAP_N] */
     an_stat_t *elapsed;         /* [nthreads] */
-    double    *oneway;          /* proxies' wrapper latency / 2, every sample: p2p */
-    size_t     noneway, oneway_cap;  /* is their exact median (8 bytes a sample) */
+    an_tally_t oneway;          /* proxies' wrapper latency / 2: p2p, their exact median */
     uint64_t  *orders;          /* per node: [fanin][fanin][fanin] from order_off */
     uint32_t  *suborders;       /* per node: [nbelow]^3 from sub_off, if nbelow <= max */
     const an_series_t *series;
@@ -152,7 +152,7 @@ static void group_free(const an_defs_t *d, an_group_t *g)
     stats_free(g->subth, nn * nt * CM_N);
     stats_free(g->pap, PAP_N);
     stats_free(g->elapsed, nt);
-    free(g->oneway);
+    an_tally_free(&g->oneway);
     free(g->orders);
     free(g->suborders);
 }
@@ -183,25 +183,10 @@ static void add(an_stat_t *s, double v, cm_status_t *st)
 /* Keeps a one-way time: p2p is their exact median, not a histogram's. */
 static void add_oneway(an_group_t *g, double v, cm_status_t *st)
 {
-    if (g->noneway == g->oneway_cap) {
-        size_t cap = g->oneway_cap ? 2 * g->oneway_cap : 256;
-        double *p = realloc(g->oneway, cap * sizeof(*p));
-        if (p == NULL) {
-            if (*st == CM_OK)
-                *st = CM_ERR_NOMEM;
-            return;
-        }
-        g->oneway = p;
-        g->oneway_cap = cap;
-    }
-    g->oneway[g->noneway++] = v;
-}
+    cm_status_t r = an_tally_add(&g->oneway, v);
 
-static int double_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
+    if (r != CM_OK && *st == CM_OK)
+        *st = r;
 }
 
 /* Wrapper n's series and order counts. */
@@ -380,10 +365,10 @@ static cm_status_t write_p2p(const an_series_t *se, an_group_t *g, an_db_t *db)
     const an_defs_t *d = se->d;
     double best = INFINITY;
 
-    /* nearest rank: the sample of rank ceil(n / 2), the lower middle of an even n */
-    if (g->noneway > 0) {
-        qsort(g->oneway, g->noneway, sizeof(*g->oneway), double_cmp);
-        return an_db_p2p(db, g->bytes, g->oneway[(g->noneway + 1) / 2 - 1], "proxy");
+    if (g->oneway.n > 0) {
+        double median;
+        cm_status_t st = an_tally_median(&g->oneway, &median);
+        return st != CM_OK ? st : an_db_p2p(db, g->bytes, median, "proxy");
     }
     for (int h = 1; h < d->nhosts; h++)
         if (d->hosts[h].have_offset && d->hosts[h].error_ns > 0 && d->hosts[h].error_ns < best)
