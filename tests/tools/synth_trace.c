@@ -502,7 +502,7 @@ static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc
     return OTF2_FLUSH;
 }
 
-/* Static: OTF2 keeps the pointer (shared/FACTS.md section 3). */
+/* Static: OTF2 keeps the pointer, not a copy of the struct. */
 static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
 
 static OTF2_Archive *archive_open(const char *dir, const char *creator)
