@@ -95,6 +95,14 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         st = an_ops_finish(run.ops, err);
     if (st == CM_OK) {
         res->ops = an_ops_count(run.ops, &res->ops_used);
+        /* A database without a used operation has no statistics to report:
+         * refuse it, so that an existing database is not replaced by it. */
+        if (res->ops_used == 0)
+            st = CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "no operation left after "
+                           "--skip %" PRIu64 " (the trace has %" PRIu64 " operations in all): "
+                           "nothing written (use a smaller --skip)", opts->skip, res->ops);
+    }
+    if (st == CM_OK) {
         res->events = defs.nevents;
         for (int i = 0; i < defs.nlocs; i++)
             res->visits += defs.locs[i].visits;

@@ -4,16 +4,22 @@
  *
  * The pipeline, one pass over the trace (an_analyze.c drives it):
  *
- *   an_read.c    OTF2 definitions -> an_defs_t; events -> one an_visit_t per
- *                wrapper visit (ENTER/LEAVE pairs, nesting checked)
+ *   an_read*.c   the OTF2 reader: an_read_defs.c, definitions -> an_defs_t;
+ *                an_read_events.c, events -> one an_visit_t per wrapper visit
+ *                (ENTER/LEAVE pairs, nesting checked)
  *   an_ops.c     collects the visits of each operation; when an operation has
- *                all of them, computes the paper's metrics (an_metrics.c) and
- *                hands rows to the database and samples to the statistics
- *   an_db.c      the SQLite database: schema, rows, statistics, views
+ *                all of them, has its metrics computed (an_metrics.c), hands
+ *                its rows to the database and its samples to the statistics
+ *                (an_ops_stats.c, which writes the stats rows at the end)
+ *   an_db*.c     the SQLite database: an_db.c the connection and its rows,
+ *                an_db_schema.c tables and views, an_db_writer.c the writer
+ *                thread for streaming rows, an_db_file.c the atomic replace
  *   an_report.c  the report, read back from the database
  *
  * Memory: definitions, one statistics accumulator per series (bounded, see
- * an_stats.h) and the operations in flight, whatever the trace's length.
+ * an_stats.h), the operations in flight, and per tuple size a tally of the
+ * distinct one-way times of the proxies (an_tally.h, for the exact p2p),
+ * whatever the trace's length.
  */
 #ifndef AN_INT_H
 #define AN_INT_H
@@ -109,6 +115,8 @@ typedef struct an_visit {
     int      instance, node, contrib, loc;
     uint64_t op, bytes;
     int64_t  t1, t4;          /* ns on the corrected time line */
+    int      continued;       /* the parent's visit nests in this one: at a gred,
+                               * the last arrival, which carried the result on */
 } an_visit_t;
 
 typedef cm_status_t an_visit_fn(void *ud, const an_visit_t *v, cm_err_t *err);

@@ -85,7 +85,24 @@ expect_error 2 "expected a number" $PA --skip -1 "$T/good/traces.otf2"
 expect_error 2 "expected a thread number" $PA --thread x "$T/good/traces.otf2"
 expect_error 1 "--thread 99: no such thread" $PA --thread 99 "$T/keep.db"
 expect_error 1 "--wrapper nosuch: no such wrapper" $PA --wrapper nosuch "$T/keep.db"
-expect_error 1 "no operation left after --skip" $PA --skip 1000 -o "$T/s.db" "$T/good/traces.otf2"
+# --skip at or above the operations of every series leaves nothing to analyse:
+# exit 1, with or without -q, and an existing database stays byte-identical
+# (no empty one in its place).  NOPS: the operations of the longest series.
+NOPS=$(sqlite3 "$T/keep.db" "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ops GROUP BY instance, bytes)")
+for q in "" -q; do
+    for skip in "$NOPS" 1000; do
+        cp "$T/keep.db" "$T/s.db"
+        expect_error 1 "no operation left after --skip" $PA $q --skip "$skip" -o "$T/s.db" "$T/good/traces.otf2"
+        [ "$(sum_of "$T/s.db")" = "$KEEP" ] || fail "papanalyze $q --skip $skip changed the existing database"
+    done
+done
+rm -f "$T/s.db"
+expect_error 1 "no operation left after --skip" $PA -q --skip "$NOPS" -o "$T/s.db" "$T/good/traces.otf2"
+[ ! -e "$T/s.db" ] || fail "papanalyze -q --skip $NOPS wrote a database with no operation in it"
+# one operation fewer leaves one in the longest series
+run_rc 60 "$T/out" $PA -q --skip $((NOPS - 1)) -o "$T/s.db" "$T/good/traces.otf2"
+[ "$rc" -eq 0 ] || { cat "$T/out" >&2; fail "--skip $((NOPS - 1)) failed"; }
+no_partials
 
 # --- random damage ------------------------------------------------------------
 # Each round copies the archive, damages one file, and analyses it into a copy

@@ -65,6 +65,23 @@ off=$(q "SELECT ABS(AVG(mean) / 1e3 - $gsum_us) > 0.10 * $gsum_us FROM stats
 [ "$off" -eq 0 ] || { q "SELECT thread, mean FROM stats WHERE metric = 'total'" >&2;
     fail "the threads' mean time per allreduce is more than 10 % off Gsum's $gsum_us us"; }
 
+# p2p is the exact nearest-rank median (rank ceil(n / 2)) of the proxy's
+# one-way times over the used operations: N of them, more than the 1024 that
+# a stats series keeps exactly
+p2p_sql=$(q "WITH x AS (SELECT w.down AS v FROM wrapper_ops w JOIN ops o USING (instance, op)
+               WHERE w.kind = 'proxy' AND o.used ORDER BY v)
+             SELECT v FROM x LIMIT 1 OFFSET ((SELECT COUNT(*) FROM x) + 1) / 2 - 1")
+[ "$(q "SELECT ns = $p2p_sql AND source = 'proxy' FROM p2p")" = 1 ] \
+    || fail "p2p $(q "SELECT ns FROM p2p") is not the median of the one-way times, $p2p_sql"
+# the last arrival at a gred (arrival = fan-in) is the visit that continued:
+# the parent's visit through this gred is on its location and nested in it
+bad=$(q "SELECT COUNT(*) FROM visits v JOIN wrappers w ON w.node = v.node AND w.kind = 'gred'
+          JOIN contributors c ON c.node = w.parent AND c.child = w.node
+          JOIN visits p ON p.instance = v.instance AND p.op = v.op AND p.node = w.parent
+           AND p.contributor = c.contributor
+          WHERE v.arrival = w.fanin
+           AND (p.location <> v.location OR p.t1 < v.t1 OR p.t4 > v.t4)")
+[ "$bad" -eq 0 ] || fail "$bad gred visits with arrival = fan-in did not continue into the parent"
 # Table 1: the last arrival departs first in most operations, at every gred
 bad=$(q "SELECT COUNT(*) FROM wrappers w WHERE w.kind = 'gred' AND
           (SELECT percent FROM order_matrix m WHERE m.node = w.node AND m.arrival = w.fanin

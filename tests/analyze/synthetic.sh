@@ -734,6 +734,71 @@ expect "SELECT ns FROM p2p WHERE bytes = 4" 1202
 orders_of 3 0 "1:1:2"
 
 # =============================================================================
+# lastarr (tests/tools/synth_trace.c, 2 operations): the last arrival at a
+# gred is the contributor that continued down (its visit nests the parent's),
+# not the one with the largest t1.
+#
+#   nodes        root 0 (core, A), g 1 (gred, A), q 2 (proxy, B)
+#   contributors g: 0 = q (service q#0), 1 = thread 0, 2 = thread 1
+#   locations    thread 0 = 0, thread 1 = 1, service q#0 = 2 (A); thread 2 =
+#                65536 (B)
+#
+# g's t2, t3 are root's visit: [300, 400] in op 0, [1300, 1400] in op 1.
+# Op 0: t1 = 50, 100, 100; thread 0 (c1) continued.  By t1 with ties by index
+#   c1 would be 2nd and c2 3rd; the one that continued is the last arrival:
+#   c0 1st (50), c2 2nd (100, the others by t1), c1 3rd.  Waits t1,l - t1,i
+#   with t1,l = 100: 50, 0, 0 (the same either way).  t4 = 800, 820, 840:
+#   departures 1, 2, 3, f = c0, departure waits 0, 20, 40.
+#   down = t2 - t1,l = 300 - 100 = 200; up = t4,f - t3 = 800 - 400 = 400.
+# Op 1: t1 = 1050, 1150, 1100; thread 1 (c2) continued although thread 0 has
+#   the larger t1.  Arrivals: c0 1st, c1 2nd, c2 3rd (largest t1 would make
+#   c1 3rd).  t1,l = 1100: waits 1100 - 1050 = 50, 1100 - 1150 = -50 (c1
+#   reached the gred before c2 did, after taking its timestamp), 0.
+#   t4 = 1800, 1820, 1850: departures 1, 2, 3, waits 0, 20, 50.
+#   down = 1300 - 1100 = 200 (largest t1 would give 150); up = 1800 - 1400.
+# =============================================================================
+
+analyze lastarr 2 0
+INST=0
+
+visit 0 1 0 "2|50|300|400|800|1|1|100 - 50|0"
+visit 0 1 1 "0|100|300|400|820|3|2|0|820 - 800"
+visit 0 1 2 "1|100|300|400|840|2|3|0|840 - 800"
+visit 1 1 0 "2|1050|1300|1400|1800|1|1|1100 - 1050|0"
+visit 1 1 1 "0|1150|1300|1400|1820|2|2|1100 - 1150|1820 - 1800"
+visit 1 1 2 "1|1100|1300|1400|1850|3|3|0|1850 - 1800"
+# wrapper_ops takes the gred's down from the visit with arrival = fan-in
+wop 0 1 "300 - 100|800 - 400|NULL"
+wop 1 1 "1300 - 1100|1800 - 1400|NULL"
+stat_of wrapper 1 NULL NULL down "2|200|200|200|200"
+# arrival waits of g, both ops: 50, 0, 0, 50, -50, 0; sorted -50 0 0 0 50 50
+stat_of wrapper 1 NULL NULL arrival_wait "6|(50 + 50 - 50) / 6|0|-50|50"
+stat_of contributor 1 1 NULL arrival_wait "2|(0 - 50) / 2|-50|-50|0"
+# thread 0 (c1): total 820 - 100 = 720 and 1820 - 1150 = 670; without its
+# arrival waits (0 and -50) 720 and 720
+stat_of thread NULL NULL 0 total "2|(720 + 670) / 2|670|670|720"
+stat_of thread NULL NULL 0 total_no_wait "2|720|720|720|720"
+orders_of 1 0 "1:1:2"
+orders_of 1 1 "2:2:1,3:2:1"
+orders_of 1 2 "2:3:1,3:3:1"
+
+# =============================================================================
+# oneway (tests/tools/synth_trace.c): 1101 operations of the chain's tree, so
+# 1101 one-way times of p, more than an_stats.h keeps exactly (1024).  The
+# one-way time of operation k is 9000 + 2.5 k ns; nearest-rank median of
+# 1101 samples: rank ceil(1101 / 2) = 551, k = 550, 9000 + 2.5 * 550 = 10375.
+# (A histogram bucket of 8 ns around it would give its midpoint instead.)
+# =============================================================================
+
+analyze oneway 1101 0
+
+expect "SELECT n FROM stats WHERE scope = 'wrapper' AND node = 2 AND metric = 'latency'" 1101
+expect "SELECT ns, source FROM p2p WHERE bytes = 4" "9000 + 2.5 * 550|proxy"
+expect "SELECT value FROM meta WHERE key = 'p2p_ns'" "9000 + 2.5 * 550"
+# one host with threads: host_spread 0, so every imbalance is 0 / 10375
+expect "SELECT COUNT(*), MIN(imbalance), MAX(imbalance) FROM ops" "1101|0|0"
+
+# =============================================================================
 # foreign: a valid OTF2 archive without paptree's properties is refused
 # =============================================================================
 

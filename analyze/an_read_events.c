@@ -1,0 +1,230 @@
+/*
+ * an_read_events.c - a paptree archive's events into wrapper visits.
+ *
+ * Events are read with OTF2's global event reader, which merges the
+ * locations in timestamp order after applying each location's ClockOffset
+ * records, so hosts share one time line and the operations in flight at any
+ * moment are few (what keeps an_ops.c's memory bounded).  Each location keeps
+ * a stack of its open visits; a Leave completes one, which goes to the
+ * caller's an_visit_fn with its times in ns from the trace's first event.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <otf2/otf2.h>
+
+#include "analyze/an_read_int.h"
+#include "instrument/api/ins_schema.h"
+
+static int loc_of(an_reader_t *r, OTF2_LocationRef id)
+{
+    if (r->defs->locs[r->last_loc].id != id) {
+        int i = an_defs_loc_index(r->defs, id);
+        if (i < 0)
+            return -1;
+        r->last_loc = i;
+    }
+    return r->last_loc;
+}
+
+static int64_t to_ns(an_reader_t *r, OTF2_TimeStamp t)
+{
+    if (!r->have_base) {
+        r->have_base = 1;
+        r->base = t;
+    }
+    return (int64_t)llround((double)(int64_t)(t - r->base) * r->ns_per_tick);
+}
+
+/* The event's location, op and bytes, after the checks common to both kinds. */
+static int event_begin(an_reader_t *r, OTF2_LocationRef id, OTF2_TimeStamp t,
+                       OTF2_AttributeList *al, OTF2_RegionRef region, const char *what,
+                       int *li, int64_t *ns, uint64_t *op, uint64_t *bytes)
+{
+    an_defs_t *d = r->defs;
+
+    r->nevents++;
+    if ((*li = loc_of(r, id)) < 0) {
+        an__read_fail(r, CM_ERR_INVALID, "%s event on undefined location %" PRIu64, what, id);
+        return 0;
+    }
+    if (region >= (uint32_t)(d->nnodes * d->ninstances)) {
+        an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': undefined region %u", what,
+                d->locs[*li].name, region);
+        return 0;
+    }
+    if (al == NULL || OTF2_AttributeList_GetUint64(al, r->attr_op, op) != OTF2_SUCCESS
+        || OTF2_AttributeList_GetUint64(al, r->attr_bytes, bytes) != OTF2_SUCCESS) {
+        an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': no %s/%s attribute", what,
+                d->locs[*li].name, INS_ATTR_OP, INS_ATTR_BYTES);
+        return 0;
+    }
+    *ns = to_ns(r, t);
+    if (*ns < r->ls[*li].last) {
+        an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': time goes backwards", what,
+                d->locs[*li].name);
+        return 0;
+    }
+    r->ls[*li].last = *ns;
+    return 1;
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    an_reader_t *r = ud;
+    an_defs_t *d = r->defs;
+    int li, node = (int)(region % (uint32_t)d->nnodes), inst = (int)(region / (uint32_t)d->nnodes);
+    int64_t ns;
+    uint64_t op, bytes;
+    rd_locstate_t *s;
+    an_location_t *l;
+    int contrib;
+
+    if (!event_begin(r, id, t, al, region, "Enter", &li, &ns, &op, &bytes))
+        return OTF2_CALLBACK_INTERRUPT;
+    s = &r->ls[li];
+    l = &d->locs[li];
+    if (s->depth == 0) {
+        /* outermost: a thread at its entry wrapper, or a service thread at the proxy's parent */
+        if (node != l->enter || (l->role == AN_ROLE_SERVICE && inst != l->instance))
+            return an__read_fail(r, CM_ERR_INVALID, "'%s' enters %s#%d op %" PRIu64 ": it enters "
+                           "%s%s", l->name, d->nodes[node].name, inst, op,
+                           d->nodes[l->enter].name, l->role == AN_ROLE_SERVICE ? " of its instance" : "");
+        contrib = l->role == AN_ROLE_COMPUTE ? d->threads[l->thread].contrib[0]
+                                             : d->nodes[l->proxy].pslot;
+    } else {
+        rd_frame_t *f = &s->stack[s->depth - 1];
+        if (d->nodes[f->node].parent != node || f->instance != inst || f->op != op
+            || f->bytes != bytes || f->nested)
+            return an__read_fail(r, CM_ERR_INVALID, "'%s' enters %s#%d op %" PRIu64 " inside %s#%d "
+                           "op %" PRIu64 ": not the next wrapper of that visit", l->name,
+                           d->nodes[node].name, inst, op, d->nodes[f->node].name,
+                           f->instance, f->op);
+        f->nested = 1;
+        contrib = d->nodes[f->node].pslot;
+    }
+    if (s->depth > d->maxsteps)
+        return an__read_fail(r, CM_ERR_INVALID, "'%s': visits nested too deep", l->name);
+    s->stack[s->depth++] = (rd_frame_t){ inst, node, contrib, op, bytes, ns, 0 };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    an_reader_t *r = ud;
+    an_defs_t *d = r->defs;
+    int li, node = (int)(region % (uint32_t)d->nnodes), inst = (int)(region / (uint32_t)d->nnodes);
+    int64_t ns;
+    uint64_t op, bytes;
+    rd_locstate_t *s;
+    rd_frame_t *f;
+    an_visit_t v;
+    cm_status_t st;
+
+    if (!event_begin(r, id, t, al, region, "Leave", &li, &ns, &op, &bytes))
+        return OTF2_CALLBACK_INTERRUPT;
+    s = &r->ls[li];
+    if (s->depth == 0)
+        return an__read_fail(r, CM_ERR_INVALID, "'%s' leaves %s#%d op %" PRIu64 " without entering "
+                       "it", d->locs[li].name, d->nodes[node].name, inst, op);
+    f = &s->stack[--s->depth];
+    if (f->node != node || f->instance != inst || f->op != op || f->bytes != bytes)
+        return an__read_fail(r, CM_ERR_INVALID, "'%s' leaves %s#%d op %" PRIu64 " inside %s#%d op %"
+                       PRIu64, d->locs[li].name, d->nodes[node].name, inst, op,
+                       d->nodes[f->node].name, f->instance, f->op);
+    v = (an_visit_t){ inst, node, f->contrib, li, op, bytes, f->t1, ns, f->nested };
+    d->locs[li].visits++;
+    if ((st = r->fn(r->ud, &v, r->err)) != CM_OK) {
+        r->st = st;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_other(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al)
+{
+    (void)t, (void)al;
+    return an__read_fail(ud, CM_ERR_INVALID, "location %" PRIu64 ": an event other than Enter or "
+                   "Leave", id);
+}
+
+static OTF2_CallbackCode on_flush(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, OTF2_TimeStamp stop)
+{
+    (void)stop;
+    return on_other(id, t, ud, al);
+}
+
+cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, void *ud,
+                          void (*progress)(void *ud, uint64_t events), cm_err_t *err)
+{
+    an_defs_t *d = r->defs;
+    OTF2_GlobalEvtReaderCallbacks *cb = NULL;
+    OTF2_GlobalEvtReader *ger = NULL;
+    OTF2_ErrorCode rc;
+    cm_status_t st = CM_OK;
+
+    r->err = err;
+    r->fn = fn;
+    r->ud = ud;
+    r->ns_per_tick = 1e9 / (double)d->resolution;
+    if ((r->ls = calloc((size_t)d->nlocs, sizeof(*r->ls))) == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < d->nlocs; i++) {
+        r->ls[i].last = INT64_MIN;
+        if ((r->ls[i].stack = calloc((size_t)d->maxsteps + 1, sizeof(rd_frame_t))) == NULL)
+            return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    }
+    if ((rc = OTF2_Reader_OpenEvtFiles(r->rd)) != OTF2_SUCCESS)
+        return CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0, "cannot open the event files: %s",
+                         an__read_why(rc));
+    for (int i = 0; i < d->nlocs; i++)
+        if (OTF2_Reader_GetEvtReader(r->rd, d->locs[i].id) == NULL)
+            st = CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0,
+                           "cannot read the events of '%s': %s", d->locs[i].name,
+                           an__read_why(OTF2_ERROR_INVALID));
+    if (st == CM_OK && ((cb = OTF2_GlobalEvtReaderCallbacks_New()) == NULL
+                        || (ger = OTF2_Reader_GetGlobalEvtReader(r->rd)) == NULL))
+        st = CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0, "cannot read the events: %s",
+                       an__read_why(OTF2_ERROR_INVALID));
+    if (st == CM_OK) {
+        OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+        OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+        OTF2_GlobalEvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
+        OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_other);
+        rc = OTF2_Reader_RegisterGlobalEvtCallbacks(r->rd, ger, cb, r);
+        while (rc == OTF2_SUCCESS) {
+            uint64_t n = 0;
+            rc = OTF2_Reader_ReadGlobalEvents(r->rd, ger, 1u << 18, &n);
+            if (progress != NULL)
+                progress(ud, r->nevents);
+            if (n < 1u << 18)
+                break;
+        }
+        if (r->st != CM_OK)
+            st = r->st;
+        else if (rc != OTF2_SUCCESS)
+            st = CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0,
+                           "cannot read the events (after %" PRIu64 "): %s", r->nevents,
+                           an__read_why(rc));
+    }
+    if (st == CM_OK && r->nevents != d->nevents)
+        st = CM_ERR_AT(err, CM_ERR_INVALID, r->anchor, 0, 0,
+                       "%" PRIu64 " events read, the definitions announce %" PRIu64
+                       ": the trace is truncated or damaged", r->nevents, d->nevents);
+    for (int i = 0; st == CM_OK && i < d->nlocs; i++)
+        if (r->ls[i].depth != 0)
+            st = CM_ERR_AT(err, CM_ERR_INVALID, r->anchor, 0, 0,
+                           "'%s' never leaves %s#%d op %" PRIu64 ": the trace is truncated",
+                           d->locs[i].name, d->nodes[r->ls[i].stack[r->ls[i].depth - 1].node].name,
+                           r->ls[i].stack[r->ls[i].depth - 1].instance,
+                           r->ls[i].stack[r->ls[i].depth - 1].op);
+    if (ger != NULL)
+        OTF2_Reader_CloseGlobalEvtReader(r->rd, ger);
+    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+    OTF2_Reader_CloseEvtFiles(r->rd);
+    return st;
+}

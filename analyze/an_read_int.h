@@ -1,0 +1,91 @@
+/*
+ * an_read_int.h - the OTF2 reader's private state, shared by its three files:
+ *
+ *   an_read.c         the reader object: open, close, OTF2's error messages
+ *   an_read_defs.c    global and local definitions -> an_defs_t (checked)
+ *   an_read_events.c  Enter/Leave events -> one an_visit_t per wrapper visit
+ *
+ * Nothing outside these files includes it; the rest of analyze/ sees only
+ * an_reader_t through an_int.h.
+ */
+#ifndef AN_READ_INT_H
+#define AN_READ_INT_H
+
+#include <stdint.h>
+#include <otf2/otf2.h>
+
+#include "analyze/an_int.h"
+
+/* Raw global definitions, as OTF2 delivers them (string refs unresolved). */
+typedef struct rd_region {
+    uint32_t self, name, canon, desc, file, line;
+} rd_region_t;
+
+typedef struct rd_loc {
+    uint64_t self, events;
+    uint32_t name, group;
+    int      type;
+} rd_loc_t;
+
+typedef struct rd_prop {
+    uint64_t            owner;
+    uint32_t            name;
+    OTF2_Type           type;
+    OTF2_AttributeValue value;
+} rd_prop_t;
+
+/* A growable array of size-byte elements. */
+typedef struct rd_vec {
+    void  *data;
+    size_t n, cap, size;
+} rd_vec_t;
+
+/* One open visit on a location's stack. */
+typedef struct rd_frame {
+    int      instance, node, contrib;
+    uint64_t op, bytes;
+    int64_t  t1;
+    int      nested;
+} rd_frame_t;
+
+typedef struct rd_locstate {
+    rd_frame_t *stack;
+    int         depth;
+    int64_t     last;         /* last timestamp (ns), for the order check */
+} rd_locstate_t;
+
+struct an_reader {
+    OTF2_Reader   *rd;
+    an_defs_t     *defs;
+    const char    *anchor;
+    cm_err_t      *err;
+    cm_status_t    st;        /* first error inside a callback */
+    /* raw global definitions */
+    char         **strings;
+    uint32_t       nstrings;
+    rd_vec_t       regions, locs, loc_props, group_props, stn_props, stn_parent;
+    uint32_t       attr_op, attr_bytes;
+    int            nclock, nattr;
+    /* events */
+    rd_locstate_t *ls;
+    int            have_base;
+    uint64_t       base;      /* corrected ticks of the first event */
+    double         ns_per_tick;
+    uint64_t       nevents;
+    an_visit_fn   *fn;
+    void          *ud;
+    int            last_loc;  /* lookup cache */
+};
+
+/*
+ * Records the first error met inside an OTF2 callback (formatted, with the
+ * archive as its origin) and returns the code that stops OTF2's reading.
+ */
+OTF2_CallbackCode an__read_fail(an_reader_t *r, cm_status_t st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* OTF2's description of rc, with the first message OTF2 reported since open. */
+const char *an__read_why(OTF2_ErrorCode rc);
+/* Reads and checks every definition into r->defs (an_read_defs.c). */
+cm_status_t an__read_defs(an_reader_t *r);
+
+#endif /* AN_READ_INT_H */
