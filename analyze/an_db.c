@@ -201,7 +201,7 @@ static cm_status_t defs_tree(an_db_t *db, const an_defs_t *d)
         const an_wrapper_t *w = &d->nodes[n];
         int64_t v[10] = { n, 0, 0, w->host, w->parent < 0 ? AN_NULL : w->parent, w->level,
                           w->fanin, 0, w->nhosts, w->line > 0 ? w->line : AN_NULL };
-        const char *t[10] = { NULL, w->name, an_kind_name(w->kind), NULL, NULL, NULL, NULL,
+        const char *t[10] = { NULL, w->name, cm_kind_name(w->kind), NULL, NULL, NULL, NULL,
                               an_part_name(w->part), NULL, NULL };
         st = row(db, "INSERT INTO wrappers VALUES(?,?,?,?,?,?,?,?,?,?)", 10, v, t);
         for (int c = 0; c < w->fanin && st == CM_OK; c++) {

@@ -8,11 +8,6 @@
 
 #include "analyze/an_int.h"
 
-const char *an_kind_name(an_kind_t k)
-{
-    return k == AN_GRED ? "gred" : k == AN_PROXY ? "proxy" : "core";
-}
-
 const char *an_part_name(an_part_t p)
 {
     static const char *const names[] = { "host", "cluster", "proxy", "core" };
@@ -61,7 +56,7 @@ static cm_status_t finish_levels(an_defs_t *d, const char *trace, cm_err_t *err)
     d->core = -1;
     for (int i = 0; i < d->nnodes; i++) {
         int level = 0, n = i;
-        if (d->nodes[i].kind == AN_CORE) {
+        if (d->nodes[i].kind == CM_KIND_CORE) {
             if (d->core >= 0)
                 return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0,
                                  "two core wrappers, '%s' and '%s'", d->nodes[d->core].name,
@@ -114,9 +109,9 @@ static cm_status_t finish_contributors(an_defs_t *d, const char *trace, cm_err_t
             return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0,
                              "wrapper '%s': fan-in %d in its region, but %d contributors "
                              "(child wrappers and threads) in the trace", w->name, w->fanin, c);
-        if ((w->kind == AN_PROXY || w->kind == AN_CORE) && c != 1)
+        if ((w->kind == CM_KIND_PROXY || w->kind == CM_KIND_CORE) && c != 1)
             return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0,
-                             "%s '%s' has %d contributors, not 1", an_kind_name(w->kind),
+                             "%s '%s' has %d contributors, not 1", cm_kind_name(w->kind),
                              w->name, c);
         w->slot0 = d->nslots;
         d->nslots += w->fanin;
@@ -143,7 +138,7 @@ static cm_status_t finish_paths(an_defs_t *d, cm_err_t *err)
             } else {
                 th->contrib[s] = d->nodes[th->node[s - 1]].pslot;
             }
-            if (d->nodes[n].kind == AN_PROXY)
+            if (d->nodes[n].kind == CM_KIND_PROXY)
                 th->nproxies++;
             d->nodes[n].nbelow++;
         }
@@ -183,8 +178,8 @@ static cm_status_t finish_subtrees(an_defs_t *d, cm_err_t *err)
             w->nhosts += !seen[h];
             seen[h] = 1;
         }
-        w->part = w->kind == AN_CORE ? AN_PART_CORE
-                : w->kind == AN_PROXY ? AN_PART_PROXY
+        w->part = w->kind == CM_KIND_CORE ? AN_PART_CORE
+                : w->kind == CM_KIND_PROXY ? AN_PART_PROXY
                 : w->nhosts > 1 ? AN_PART_CLUSTER : AN_PART_HOST;
     }
     free(seen);

@@ -27,9 +27,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "common/cm_err.h"
+#include "common/cm_kind.h"
 #include "analyze/an_stats.h"
 
-typedef enum { AN_GRED, AN_PROXY, AN_CORE } an_kind_t;
 typedef enum { AN_PART_HOST, AN_PART_CLUSTER, AN_PART_PROXY, AN_PART_CORE } an_part_t;
 typedef enum { AN_ROLE_COMPUTE, AN_ROLE_SERVICE } an_role_t;
 
@@ -44,7 +44,7 @@ typedef struct an_host {
 
 typedef struct an_wrapper {
     char      *name;
-    an_kind_t  kind;
+    cm_kind_t  kind;
     an_part_t  part;
     int        host;
     int        parent;        /* node, -1 for the core */
@@ -139,7 +139,6 @@ void        an_defs_free(an_defs_t *defs);
 int         an_defs_loc_index(const an_defs_t *d, uint64_t id);  /* -1 if none */
 int         an_defs_thread_index(const an_defs_t *d, int thread_id);
 int         an_defs_node_index(const an_defs_t *d, const char *name);
-const char *an_kind_name(an_kind_t k);
 const char *an_part_name(an_part_t p);
 /* Derives parts, levels, contributors, paths, subtrees; checks the tree. */
 cm_status_t an_defs_finish(an_defs_t *d, const char *trace, cm_err_t *err);

@@ -125,16 +125,16 @@ static void wrapper_metrics(const an_defs_t *d, const op_buf_t *b, an_metrics_t 
         if (m->dep[s0 + c] == 1)
             f = c;
     }
-    if (w->kind == AN_GRED)
+    if (w->kind == CM_KIND_GRED)
         last_arrival(b->cont + s0, P, m->arr + s0, &l);
     for (int c = 0; c < P; c++) {
         m->aw[s0 + c] = b->t1[s0 + l] - b->t1[s0 + c];
         m->dw[s0 + c] = b->t4[s0 + c] - b->t4[s0 + f];
     }
-    if (w->kind == AN_CORE) {
+    if (w->kind == CM_KIND_CORE) {
         m->down[n] = (double)(b->t4[s0] - b->t1[s0]);
         m->up[n] = 0;
-    } else if (w->kind == AN_PROXY) {
+    } else if (w->kind == CM_KIND_PROXY) {
         m->down[n] = m->up[n] = (double)((b->t4[s0] - b->t1[s0]) - (t3 - t2)) / 2;
     } else {
         m->down[n] = (double)(t2 - b->t1[s0 + l]);
@@ -183,7 +183,7 @@ static void thread_metrics(const an_defs_t *d, const op_buf_t *b, an_metrics_t *
         double total = (double)(b->t4[e] - b->t1[e]), waits = 0;
 
         for (int s = 0; s < th->nsteps; s++)
-            if (d->nodes[th->node[s]].kind == AN_GRED)
+            if (d->nodes[th->node[s]].kind == CM_KIND_GRED)
                 waits += (double)m->aw[d->nodes[th->node[s]].slot0 + th->contrib[s]];
         m->total[t] = total;
         m->no_wait[t] = total - waits;
@@ -206,7 +206,7 @@ static double path_sum(const an_defs_t *d, int t, int r, const double *lat)
 
     for (int s = 0; s < th->nsteps; s++) {
         int n = th->node[s];
-        if (n == r && d->nodes[r].kind == AN_CORE)
+        if (n == r && d->nodes[r].kind == CM_KIND_CORE)
             break;
         sum += lat[n];
         if (n == r)
@@ -222,7 +222,7 @@ void an__metrics_subtree(const an_defs_t *d, const op_buf_t *b, const an_metrics
     int P = w->nbelow, l = 0, f = 0;
     int64_t t2, t3;
 
-    if (w->kind == AN_CORE) {
+    if (w->kind == CM_KIND_CORE) {
         t2 = b->t1[w->slot0];
         t3 = b->t4[w->slot0];
     } else {

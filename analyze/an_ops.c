@@ -132,7 +132,7 @@ static cm_status_t op_rows(an_ops_t *o, const op_buf_t *b, const an_metrics_t *m
             int s = w->slot0 + c;
             an_visit_t v = { b->instance, n, c, b->loc[s], b->op, b->bytes, b->t1[s], b->t4[s],
                              b->cont[s] };
-            st = an_db_visit(o->db, &v, m->t2[n], m->t3[n], w->kind != AN_CORE, m->arr[s],
+            st = an_db_visit(o->db, &v, m->t2[n], m->t3[n], w->kind != CM_KIND_CORE, m->arr[s],
                              m->dep[s], m->aw[s], m->dw[s]);
         }
     }
@@ -148,7 +148,7 @@ static cm_status_t op_check(const an_ops_t *o, const op_buf_t *b, cm_err_t *err)
     for (int n = 0; n < d->nnodes; n++) {
         const an_wrapper_t *w = &d->nodes[n];
         int k = 0;
-        if (w->kind != AN_GRED)
+        if (w->kind != CM_KIND_GRED)
             continue;
         for (int c = 0; c < w->fanin; c++)
             k += b->cont[w->slot0 + c];

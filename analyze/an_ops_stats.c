@@ -76,7 +76,7 @@ cm_status_t an__series_create(const an_defs_t *d, an_series_t **out)
         s->order_off[n] = s->norders;
         s->norders += P * P * P;
         s->sub_off[n] = SIZE_MAX;
-        if (d->nodes[n].kind != AN_PROXY && B <= SUB_ORDERS_MAX) {
+        if (d->nodes[n].kind != CM_KIND_PROXY && B <= SUB_ORDERS_MAX) {
             s->sub_off[n] = s->nsuborders;
             s->nsuborders += B * B * B;
         }
@@ -198,25 +198,25 @@ static void add_wrapper(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
     int64_t t2 = m->t2[n], t3 = m->t3[n];
     an_stat_t *ws = &g->wrapper[(size_t)n * WM_N];
 
-    if (w->kind == AN_CORE) {
+    if (w->kind == CM_KIND_CORE) {
         add(&ws[WM_LATENCY], m->down[n], st);
     } else {
         add(&ws[WM_DOWN], m->down[n], st);
         add(&ws[WM_UP], m->up[n], st);
     }
-    if (w->kind == AN_PROXY) {
+    if (w->kind == CM_KIND_PROXY) {
         add(&ws[WM_LATENCY], m->down[n] * 2, st);
         add_oneway(g, m->down[n], st);
     }
     for (int c = 0; c < P; c++) {
         int s = s0 + c;
-        double lat = w->kind == AN_CORE ? (double)(b->t4[s] - b->t1[s])
+        double lat = w->kind == CM_KIND_CORE ? (double)(b->t4[s] - b->t1[s])
                                         : (double)((b->t4[s] - b->t1[s]) - (t3 - t2));
         an_stat_t *cs = &g->contrib[(size_t)s * CM_N];
         add(&cs[CM_AW], (double)m->aw[s], st);
         add(&cs[CM_DW], (double)m->dw[s], st);
         add(&cs[CM_LAT], lat, st);
-        if (w->kind == AN_GRED) {
+        if (w->kind == CM_KIND_GRED) {
             add(&ws[WM_LATENCY], lat, st);
             add(&ws[WM_ARRIVAL_WAIT], (double)m->aw[s], st);
             add(&ws[WM_DEPARTURE_WAIT], (double)m->dw[s], st);
@@ -270,7 +270,7 @@ cm_status_t an__group_add(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
         add(&g->total[(size_t)t * TT_N + TT_NO_WAIT], m->no_wait[t], &st);
     }
     for (int r = 0; r < d->nnodes; r++) {
-        if (d->nodes[r].kind == AN_PROXY)
+        if (d->nodes[r].kind == CM_KIND_PROXY)
             continue;
         an__metrics_subtree(d, b, m, r, sub);
         add_subtree(g, d, sub, r, &st);
@@ -310,7 +310,7 @@ static cm_status_t write_group(const an_series_t *se, an_group_t *g, an_db_t *db
                         st = an_db_order(db, 0, n, c, a + 1, p + 1, g->bytes, k);
                 }
         }
-        if (w->kind == AN_PROXY)
+        if (w->kind == CM_KIND_PROXY)
             continue;
         for (int m = 0; m < SD_N && st == CM_OK; m++)
             st = put(db, "subtree", n, AN_NULL, AN_NULL, sd_names[m], g->bytes,
@@ -336,16 +336,16 @@ static cm_status_t write_group(const an_series_t *se, an_group_t *g, an_db_t *db
         for (int s = 0; s < th->nsteps && st == CM_OK; s++) {
             int n = th->node[s], slot = d->nodes[n].slot0 + th->contrib[s];
             an_stat_t *ws = &g->wrapper[(size_t)n * WM_N], *cs = &g->contrib[(size_t)slot * CM_N];
-            if (d->nodes[n].kind == AN_CORE) {
+            if (d->nodes[n].kind == CM_KIND_CORE) {
                 st = put(db, "thread", n, AN_NULL, th->id, "latency", g->bytes, &ws[WM_LATENCY]);
                 continue;
             }
             st = put(db, "thread", n, AN_NULL, th->id, ts_names[TS_DOWN], g->bytes, &ws[WM_DOWN]);
-            if (st == CM_OK && d->nodes[n].kind == AN_GRED)
+            if (st == CM_OK && d->nodes[n].kind == CM_KIND_GRED)
                 st = put(db, "thread", n, AN_NULL, th->id, ts_names[TS_AW], g->bytes, &cs[CM_AW]);
             if (st == CM_OK)
                 st = put(db, "thread", n, AN_NULL, th->id, ts_names[TS_UP], g->bytes, &ws[WM_UP]);
-            if (st == CM_OK && d->nodes[n].kind == AN_GRED)
+            if (st == CM_OK && d->nodes[n].kind == CM_KIND_GRED)
                 st = put(db, "thread", n, AN_NULL, th->id, ts_names[TS_DW], g->bytes, &cs[CM_DW]);
         }
         for (int m = 0; m < TT_N && st == CM_OK; m++)

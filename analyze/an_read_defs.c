@@ -415,9 +415,7 @@ static cm_status_t read_regions(an_reader_t *r)
                 w->name = strdup(name);
                 if (w->name == NULL)
                     return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
-                w->kind = strcmp(kind, "gred") == 0 ? AN_GRED
-                        : strcmp(kind, "proxy") == 0 ? AN_PROXY : AN_CORE;
-                if (w->kind == AN_CORE && strcmp(kind, "core") != 0)
+                if (cm_kind_parse(kind, strlen(kind), &w->kind) != 0)
                     return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
                                      "region %u: unknown wrapper kind '%s'", rg[i].self, kind);
                 w->host = host_by_name(d, host);
@@ -429,7 +427,7 @@ static cm_status_t read_regions(an_reader_t *r)
             } else if (pass == 2 && inst == 0) {
                 w->parent = strcmp(parent, INS_NO_PARENT) == 0 ? -1
                           : an_defs_node_index(d, parent);
-                if (w->parent == -2 || (w->parent == -1) != (w->kind == AN_CORE)) {
+                if (w->parent == -2 || (w->parent == -1) != (w->kind == CM_KIND_CORE)) {
                     return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
                                      "region %u: parent '%s' is not a wrapper of the tree",
                                      rg[i].self, parent);
@@ -502,7 +500,7 @@ static cm_status_t read_locations(an_reader_t *r)
             const char *proxy = prop_str(r, &r->loc_props, l->id, INS_LOC_PROP_PROXY);
             l->role = AN_ROLE_SERVICE;
             if (proxy == NULL || (l->proxy = an_defs_node_index(d, proxy)) < 0
-                || d->nodes[l->proxy].kind != AN_PROXY
+                || d->nodes[l->proxy].kind != CM_KIND_PROXY
                 || d->nodes[l->proxy].parent != l->enter
                 || !prop_u64(r, &r->loc_props, l->id, INS_LOC_PROP_INSTANCE, &v)
                 || v >= (uint64_t)d->ninstances)
