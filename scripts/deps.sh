@@ -7,9 +7,11 @@
 set -eu
 
 # libxml2-utils (xmllint), chromium and python3 (reads its PNG) check papviz's
-# SVG and HTML in the tests.
+# SVG and HTML in the tests; iproute2 (ip) makes the network namespaces of
+# tests/mpi/netns-tcp.sh.
 PKGS="openmpi-bin libopenmpi-dev libotf2-trace-dev libopen-trace-format2-dev
-otf2-tools libsqlite3-dev sqlite3 pkg-config libxml2-utils chromium python3"
+otf2-tools libsqlite3-dev sqlite3 pkg-config libxml2-utils chromium python3
+iproute2"
 
 # Prints the packages of $PKGS that are not installed, space-separated.
 missing() {
