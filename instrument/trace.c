@@ -8,10 +8,14 @@
  * callbacks grant each event writer EVT_CHUNKS chunks, after which OTF2
  * writes them to disk (shared/FACTS.md section 3).
  *
+ * Which locations this rank has is the runtime's to say (rt_location_list,
+ * rt_hooks.h): the trace is sized for that list at open, and the executor
+ * registers each location, by index, through the hooks.
+ *
  * Writing (ins_trace_close): events, then per-location definitions (the
- * clock offsets), then rank 0 writes every global definition.  Every rank
- * can derive every location's identity from the pathmap, so only event
- * and flush counts travel to rank 0.  The call sequence, including the
+ * clock offsets), then rank 0 writes every global definition from what
+ * each rank registered: each rank sends its locations, in index order,
+ * with their event and flush counts.  The call sequence, including the
  * pitfalls it avoids, is the one of shared/FACTS.md section 3.
  */
 #include <errno.h>
@@ -49,13 +53,6 @@ typedef struct ins_rec {
 
 #define REC_LEAVE (UINT32_C(1) << 31)
 
-/* What a location is; derived from the pathmap alone (loc_plan). */
-typedef struct ins_locdesc {
-    const rt_thread_map_t *thread;   /* computational thread, or NULL */
-    rt_node_id_t           proxy;    /* service: the proxy it serves */
-    unsigned               instance;
-} ins_locdesc_t;
-
 typedef struct ins_loc {
     ins_rec_t          *buf;
     uint32_t            n, cap;
@@ -79,7 +76,7 @@ struct ins_trace {
     char               *dir, *partial, *command;
     OTF2_Archive       *ar;
     rt_hooks_t          hooks;
-    ins_locdesc_t      *desc;
+    rt_location_t      *where;       /* [nloc]: what the executor registered */
     ins_loc_t          *locs;
     uint32_t            nloc, nregistered;
     ins_clock_pair_t    clk0, clk1;
@@ -188,36 +185,6 @@ static void otf2_msg_take(char *out, size_t len, const char *fallback)
 
 /* ---- locations ---------------------------------------------------------- */
 
-/*
- * The locations of `rank`, in the order rt_exec_create registers them:
- * its computational threads by thread id, then one service thread per
- * (proxy whose parent is on rank, instance), by node then instance.
- * Fills out (if not NULL) and returns the count.
- */
-static uint32_t loc_plan(const rt_tree_t *t, unsigned ninst, int rank, ins_locdesc_t *out)
-{
-    uint32_t n = 0;
-
-    for (uint32_t i = 0; i < t->nthreads; i++) {
-        if (t->threads[i].host != (rt_host_id_t)rank)
-            continue;
-        if (out != NULL)
-            out[n] = (ins_locdesc_t){ &t->threads[i], RT_ID_NONE, 0 };
-        n++;
-    }
-    for (uint32_t p = 0; p < t->nnodes; p++) {
-        const rt_node_t *node = &t->nodes[p];
-
-        if (node->kind != RT_NODE_PROXY || t->nodes[node->parent].host != (rt_host_id_t)rank)
-            continue;
-        for (unsigned inst = 0; inst < ninst; inst++, n++) {
-            if (out != NULL)
-                out[n] = (ins_locdesc_t){ NULL, p, inst };
-        }
-    }
-    return n;
-}
-
 static OTF2_LocationRef loc_id(int rank, uint32_t index)
 {
     return ((OTF2_LocationRef)rank << INS_LOC_RANK_SHIFT) | index;
@@ -226,7 +193,7 @@ static OTF2_LocationRef loc_id(int rank, uint32_t index)
 size_t ins_trace_mem_min(const rt_pathmap_t *pm, const rt_tree_t *tree, unsigned ninstances,
                          int rank)
 {
-    uint32_t n = loc_plan(tree, ninstances, rank, NULL);
+    uint32_t n = rt_location_list(tree, ninstances, (rt_host_id_t)rank, NULL);
 
     (void)pm;
     return GLOBAL_RES + (size_t)n * (EVT_CHUNKS * EVT_CHUNK + BUF_MIN);
@@ -234,19 +201,21 @@ size_t ins_trace_mem_min(const rt_pathmap_t *pm, const rt_tree_t *tree, unsigned
 
 /* ---- the hooks ------------------------------------------------------------- */
 
-static void *hook_location(void *ud, const rt_thread_map_t *thread, rt_node_id_t proxy,
-                           unsigned instance)
+/*
+ * The executor registers each location of this host once, by index.  A
+ * location outside the list this trace was sized for (rt_location_list
+ * for the same tree and instance count) is refused: its events would have
+ * nowhere to go.
+ */
+static void *hook_location(void *ud, const rt_location_t *where)
 {
     ins_trace_t *tr = ud;
-    const ins_locdesc_t *d;
 
-    if (tr->nregistered == tr->nloc)
+    if (where->index >= tr->nloc || where->index != tr->nregistered ||
+        where->host != (rt_host_id_t)tr->rank)
         return NULL;
-    d = &tr->desc[tr->nregistered];
-    /* The runtime and loc_plan must agree, or the definitions would lie. */
-    if (d->thread != thread || (thread == NULL && (d->proxy != proxy || d->instance != instance)))
-        return NULL;
-    return &tr->locs[tr->nregistered++];
+    tr->where[tr->nregistered++] = *where;
+    return &tr->locs[where->index];
 }
 
 /* Writes the buffered records to OTF2 and empties the buffer. */
@@ -331,7 +300,7 @@ static void trace_free(ins_trace_t *tr)
     free(tr->sig_msg);
     free(tr->sig_done_msg);
     free(tr->locs);
-    free(tr->desc);
+    free(tr->where);
     free(tr->dir);
     free(tr->partial);
     free(tr->command);
@@ -360,7 +329,7 @@ static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
     size_t min = ins_trace_mem_min(tr->pm, tr->tree, tr->ninst, tr->rank), per_loc;
     uint32_t nfiles = 0;
 
-    tr->nloc = loc_plan(tr->tree, tr->ninst, tr->rank, NULL);
+    tr->nloc = rt_location_list(tr->tree, tr->ninst, (rt_host_id_t)tr->rank, NULL);
     if (tr->nloc >= INS_LOC_MAX_PER_RANK)
         return CM_ERR(err, CM_ERR_RANGE, "host %s has %u threads to trace; at most %u",
                       tr->pm->hosts[tr->rank].name, tr->nloc, INS_LOC_MAX_PER_RANK - 1);
@@ -372,13 +341,12 @@ static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
                       "of host %s: at least %zu bytes (%zu KiB)", mem, tr->nloc,
                       tr->pm->hosts[tr->rank].name, min, (min + 1023) / 1024);
     per_loc = tr->nloc ? (mem - GLOBAL_RES) / tr->nloc - EVT_CHUNKS * EVT_CHUNK : 0;
-    tr->desc = calloc(tr->nloc + 1, sizeof(*tr->desc));
+    tr->where = calloc(tr->nloc + 1, sizeof(*tr->where));
     tr->locs = aligned_alloc(64, (tr->nloc + 1) * sizeof(*tr->locs));
     tr->sig_files = calloc((size_t)tr->nloc * SIG_FILES_PER_LOC + 5, sizeof(char *));
-    if (tr->desc == NULL || tr->locs == NULL || tr->sig_files == NULL)
+    if (tr->where == NULL || tr->locs == NULL || tr->sig_files == NULL)
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
     memset(tr->locs, 0, (tr->nloc + 1) * sizeof(*tr->locs));
-    loc_plan(tr->tree, tr->ninst, tr->rank, tr->desc);
     for (uint32_t i = 0; i < tr->nloc; i++) {
         ins_loc_t *loc = &tr->locs[i];
 
@@ -599,10 +567,18 @@ uint64_t ins_trace_flushes(const ins_trace_t *tr)
 
 /* ---- close ------------------------------------------------------------------ */
 
-/* Per location, what rank 0 needs for the global definitions. */
-typedef struct loc_count {
+/*
+ * One location as it travels to rank 0: what the executor registered and
+ * what was recorded.  All uint64_t, so that one MPI_Gatherv carries it.
+ */
+typedef struct loc_info {
     uint64_t events, flushes;
-} loc_count_t;
+    uint64_t kind;               /* rt_location_kind_t */
+    uint64_t thread;             /* index into tree->threads, or RT_ID_NONE */
+    uint64_t proxy, instance, enter;
+} loc_info_t;
+
+#define LOC_INFO_WORDS ((int)(sizeof(loc_info_t) / sizeof(uint64_t)))
 
 /* Host-wide facts rank 0 gathers. */
 typedef struct host_info {
@@ -686,56 +662,71 @@ static void gw_regions(global_writer_t *g, ins_trace_t *tr)
     }
 }
 
-static void gw_location(global_writer_t *g, ins_trace_t *tr, int rank, uint32_t index,
-                        const ins_locdesc_t *d, const loc_count_t *c)
+static void gw_loc_prop(global_writer_t *g, OTF2_LocationRef id, const char *name,
+                        OTF2_Type type, OTF2_AttributeValue value)
+{
+    gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(g->w, id, gw_str(g, name), type,
+                                                           value));
+}
+
+/* One location and its properties, as its rank registered it. */
+static void gw_location(global_writer_t *g, ins_trace_t *tr, int rank,
+                        const rt_location_t *where, const loc_info_t *c)
 {
     const rt_tree_t *t = tr->tree;
-    OTF2_LocationRef id = loc_id(rank, index);
+    OTF2_LocationRef id = loc_id(rank, where->index);
+    bool compute = where->kind == RT_LOCATION_COMPUTE;
     char name[256];
-    OTF2_StringRef role;
 
-    if (d->thread != NULL)
-        snprintf(name, sizeof(name), "thread %u", d->thread->id);
+    if (compute)
+        snprintf(name, sizeof(name), "thread %u", where->thread->id);
     else
-        snprintf(name, sizeof(name), "service %s#%u", t->nodes[d->proxy].name, d->instance);
+        snprintf(name, sizeof(name), "service %s#%u", t->nodes[where->proxy].name,
+                 where->instance);
     gw_check(g, OTF2_GlobalDefWriter_WriteLocation(g->w, id, gw_str(g, name),
                                                    OTF2_LOCATION_TYPE_CPU_THREAD, c->events,
                                                    (OTF2_LocationGroupRef)rank));
-    role = gw_str(g, d->thread != NULL ? INS_ROLE_COMPUTE : INS_ROLE_SERVICE);
-    gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(
-                    g->w, id, gw_str(g, INS_LOC_PROP_ROLE), OTF2_TYPE_STRING, av_str(role)));
-    if (d->thread != NULL) {
-        gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(
-                        g->w, id, gw_str(g, INS_LOC_PROP_THREAD), OTF2_TYPE_UINT64,
-                        av_u64(d->thread->id)));
-        gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(
-                        g->w, id, gw_str(g, INS_LOC_PROP_ENTER), OTF2_TYPE_STRING,
-                        av_str(gw_str(g, t->nodes[d->thread->enter].name))));
+    gw_loc_prop(g, id, INS_LOC_PROP_ROLE, OTF2_TYPE_STRING,
+                av_str(gw_str(g, compute ? INS_ROLE_COMPUTE : INS_ROLE_SERVICE)));
+    if (compute) {
+        gw_loc_prop(g, id, INS_LOC_PROP_THREAD, OTF2_TYPE_UINT64, av_u64(where->thread->id));
     } else {
-        gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(
-                        g->w, id, gw_str(g, INS_LOC_PROP_PROXY), OTF2_TYPE_STRING,
-                        av_str(gw_str(g, t->nodes[d->proxy].name))));
-        gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(
-                        g->w, id, gw_str(g, INS_LOC_PROP_INSTANCE), OTF2_TYPE_UINT64,
-                        av_u64(d->instance)));
-        gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(
-                        g->w, id, gw_str(g, INS_LOC_PROP_ENTER), OTF2_TYPE_STRING,
-                        av_str(gw_str(g, t->nodes[t->nodes[d->proxy].parent].name))));
+        gw_loc_prop(g, id, INS_LOC_PROP_PROXY, OTF2_TYPE_STRING,
+                    av_str(gw_str(g, t->nodes[where->proxy].name)));
+        gw_loc_prop(g, id, INS_LOC_PROP_INSTANCE, OTF2_TYPE_UINT64, av_u64(where->instance));
     }
-    gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(
-                    g->w, id, gw_str(g, INS_LOC_PROP_FLUSHES), OTF2_TYPE_UINT64,
-                    av_u64(c->flushes)));
+    gw_loc_prop(g, id, INS_LOC_PROP_ENTER, OTF2_TYPE_STRING,
+                av_str(gw_str(g, t->nodes[where->enter].name)));
+    gw_loc_prop(g, id, INS_LOC_PROP_FLUSHES, OTF2_TYPE_UINT64, av_u64(c->flushes));
+}
+
+/*
+ * A location as rank `rank` sent it, pointing back into the tree; -1 if
+ * it names a thread or node the tree does not have.
+ */
+static int loc_decode(const rt_tree_t *t, int rank, uint32_t index, const loc_info_t *c,
+                      rt_location_t *where_p)
+{
+    bool compute = c->kind == RT_LOCATION_COMPUTE;
+
+    if ((compute ? c->thread >= t->nthreads : c->proxy >= t->nnodes) ||
+        c->enter >= t->nnodes || c->kind > RT_LOCATION_LINK)
+        return -1;
+    *where_p = (rt_location_t){ (rt_location_kind_t)c->kind, index, (rt_host_id_t)rank,
+                                compute ? &t->threads[c->thread] : NULL,
+                                (rt_node_id_t)c->proxy, (unsigned)c->instance,
+                                (rt_node_id_t)c->enter };
+    return 0;
 }
 
 /* Rank 0: every global definition. */
 static OTF2_ErrorCode trace_write_globals(ins_trace_t *tr, double rate, const host_info_t *hosts,
-                                          const loc_count_t *counts, const int *nlocs)
+                                          const loc_info_t *infos, const int *nlocs)
 {
     global_writer_t g = { OTF2_Archive_GetGlobalDefWriter(tr->ar), 0, OTF2_SUCCESS,
                           { 0 }, cm_arena_create() };
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     uint64_t realtime;
-    const loc_count_t *c = counts;
     OTF2_ErrorCode rc;
 
     cm_strmap_init(&g.strings);
@@ -791,16 +782,15 @@ static OTF2_ErrorCode trace_write_globals(ins_trace_t *tr, double rate, const ho
                          OTF2_TYPE_UINT64, av_u64((uint64_t)r)));
     }
     for (int r = 0; r < tr->size; r++) {
-        ins_locdesc_t *d = calloc((size_t)nlocs[r] + 1, sizeof(*d));
+        for (int i = 0; i < nlocs[r]; i++, infos++) {
+            rt_location_t where;
 
-        if (d == NULL) {
-            gw_check(&g, OTF2_ERROR_MEM_ALLOC_FAILED);
-            break;
+            if (loc_decode(tr->tree, r, (uint32_t)i, infos, &where) != 0) {
+                gw_check(&g, OTF2_ERROR_INVALID_DATA);
+                continue;
+            }
+            gw_location(&g, tr, r, &where, infos);
         }
-        loc_plan(tr->tree, tr->ninst, r, d);
-        for (int i = 0; i < nlocs[r]; i++)
-            gw_location(&g, tr, r, (uint32_t)i, &d[i], c++);
-        free(d);
     }
     gw_regions(&g, tr);
     cm_strmap_cleanup(&g.strings);
@@ -911,17 +901,33 @@ static void host_extent(ins_trace_t *tr, host_info_t *me)
     }
 }
 
-/* Gathers counts and host facts at rank 0 and writes the global definitions. */
+/* This rank's locations as registered, with their counts; caller frees. */
+static loc_info_t *loc_infos(const ins_trace_t *tr)
+{
+    loc_info_t *mine = calloc(tr->nloc + 1, sizeof(*mine));
+
+    for (uint32_t i = 0; mine != NULL && i < tr->nloc; i++) {
+        const rt_location_t *w = &tr->where[i];
+
+        mine[i] = (loc_info_t){ tr->locs[i].written, tr->locs[i].flushes, w->kind,
+                                w->thread != NULL ? (uint64_t)(w->thread - tr->tree->threads)
+                                                  : RT_ID_NONE,
+                                w->proxy, w->instance, w->enter };
+    }
+    return mine;
+}
+
+/* Gathers locations, counts and host facts at rank 0, which writes the global definitions. */
 static OTF2_ErrorCode trace_finish_defs(ins_trace_t *tr, double rate)
 {
     host_info_t me, *hosts = NULL;
-    loc_count_t *mine = calloc(tr->nloc + 1, sizeof(*mine)), *all = NULL;
-    int *nlocs = NULL, *displs = NULL, n = (int)tr->nloc * 2, total = 0;
+    loc_info_t *mine = loc_infos(tr), *all = NULL;
+    int *nlocs = NULL, *displs = NULL, n = (int)tr->nloc * LOC_INFO_WORDS, total = 0;
     OTF2_ErrorCode rc = OTF2_SUCCESS;
 
+    if (mine == NULL)
+        n = 0;                  /* this rank fails; rank 0 still gathers */
     host_extent(tr, &me);
-    for (uint32_t i = 0; mine != NULL && i < tr->nloc; i++)
-        mine[i] = (loc_count_t){ tr->locs[i].written, tr->locs[i].flushes };
     if (tr->rank == 0) {
         hosts = calloc((size_t)tr->size, sizeof(*hosts));
         nlocs = calloc((size_t)tr->size, sizeof(int));
@@ -934,17 +940,19 @@ static OTF2_ErrorCode trace_finish_defs(ins_trace_t *tr, double rate)
             displs[r] = total;
             total += nlocs[r];
         }
-        all = calloc((size_t)total / 2 + 1, sizeof(*all));
+        all = calloc((size_t)total / LOC_INFO_WORDS + 1, sizeof(*all));
     }
     MPI_Gatherv(mine, n, MPI_UINT64_T, all, nlocs, displs, MPI_UINT64_T, 0, tr->comm);
     if (tr->rank == 0) {
-        if (hosts == NULL || all == NULL || mine == NULL)
+        if (hosts == NULL || all == NULL || nlocs == NULL || displs == NULL)
             rc = OTF2_ERROR_MEM_ALLOC_FAILED;
-        for (int r = 0; r < tr->size; r++)
-            nlocs[r] /= 2;
+        for (int r = 0; nlocs != NULL && r < tr->size; r++)
+            nlocs[r] /= LOC_INFO_WORDS;
         if (rc == OTF2_SUCCESS)
             rc = trace_write_globals(tr, rate, hosts, all, nlocs);
     }
+    if (mine == NULL)
+        rc = OTF2_ERROR_MEM_ALLOC_FAILED;
     free(mine);
     free(all);
     free(hosts);
