@@ -13,9 +13,9 @@
  * mkdtemp'd /tmp directory, with a --trace-mem that holds every event, so
  * that no buffer is flushed while recording (checked: ins_trace_flushes
  * must stay 0).  The one location is registered as rt_exec_create does:
- * the first of rt_location_list for host 0, through hooks->location.  The hot loop is
- * EVENTS calls of hooks->visit alternating ENTER and LEAVE on the core
- * (node 0), seq = i / 2, 4 bytes, through a function pointer, as the
+ * the first of rt_location_list for host 0, through hooks->location.  The
+ * hot loop is EVENTS calls of hooks->visit alternating ENTER and LEAVE on
+ * the core (node 0), seq = i / 2, 4 bytes, through a function pointer, as the
  * executor does.  Then ins_trace_close is timed: write ns/event includes
  * OTF2 encoding the events and writing them to the page cache, the
  * definitions and the rename into place.  ins_trace_open is timed too
@@ -120,11 +120,15 @@ static void *noop_location(void *ud, const rt_location_t *where)
     return ud;
 }
 
-/* Location 0 of host 0, as rt_exec_create registers it. */
+/* The one location of host 0 (PATHMAP has one thread and no link). */
 static rt_location_t first_location(const bench_t *b)
 {
-    rt_location_t where[64];
+    rt_location_t where[1];
 
+    if (rt_location_list(b->tree, 1, 0, NULL) != 1) {
+        fprintf(stderr, "tracebench: %s should have exactly one location\n", PATHMAP);
+        exit(1);
+    }
     (void)rt_location_list(b->tree, 1, 0, where);
     return where[0];
 }
