@@ -218,6 +218,19 @@ static cm_status_t exec_init_state(rt_exec_t *ex)
     return CM_OK;
 }
 
+/* The observer gave no handle for a location: say which one. */
+static cm_status_t exec_refused(const rt_exec_t *ex, const rt_location_t *where, cm_err_t *err)
+{
+    const char *host = ex->pm->hosts[where->host].name;
+
+    if (where->kind == RT_LOCATION_COMPUTE)
+        return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of host %s "
+                      "(thread %u)", where->index, host, where->thread->id);
+    return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of host %s (link "
+                  "of proxy %s, instance %u)", where->index, host,
+                  ex->tree->nodes[where->proxy].name, where->instance);
+}
+
 /*
  * Registers every location of this host with the hooks, in index order.
  * A refusal is reported here, naming the location, since only the
@@ -241,14 +254,8 @@ static cm_status_t exec_init_sites(rt_exec_t *ex, const rt_hooks_t *hooks, cm_er
 
         site->seq = ex->seq_pool + i * stride;
         site->loc = hooks->location(hooks->ud, where);
-        if (site->loc == NULL && where->kind == RT_LOCATION_COMPUTE)
-            return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of "
-                          "host %s (thread %u)", i, ex->pm->hosts[where->host].name,
-                          where->thread->id);
         if (site->loc == NULL)
-            return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of "
-                          "host %s (link of proxy %s, instance %u)", i,
-                          ex->pm->hosts[where->host].name, ex->tree->nodes[where->proxy].name, where->instance);
+            return exec_refused(ex, where, err);
     }
     for (uint32_t s = 0; s < ex->nservices; s++)
         ex->services[s].site = &ex->sites[ex->services[s].where->index];
