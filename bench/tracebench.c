@@ -3,7 +3,7 @@
  *
  *   mpirun -np 1 bin/tracebench [-n EVENTS] [-r REPEATS] [--chosen-clock]
  *
- * Measured: the tracer's hot path, hooks->visit (instrument/trace.c:
+ * Measured: the tracer's hot path, hooks->visit (instrument/collect.c:
  * hook_visit, one clock read and a 24-byte store into the location's
  * buffer), called in a loop exactly as the executor calls it, and the cost
  * of writing the recorded events to OTF2 at ins_trace_close.
@@ -12,10 +12,10 @@
  * one thread entering the core) is traced into a fresh directory under a
  * mkdtemp'd /tmp directory, with a --trace-mem that holds every event, so
  * that no buffer is flushed while recording (checked: ins_trace_flushes
- * must stay 0).  The one location is registered as rt_exec_create does,
- * hooks->location(ud, &tree->threads[0], RT_ID_NONE, 0).  The hot loop is
- * EVENTS calls of hooks->visit alternating ENTER and LEAVE on the core
- * (node 0), seq = i / 2, 4 bytes, through a function pointer, as the
+ * must stay 0).  The one location is registered as rt_exec_create does:
+ * the first of rt_location_list for host 0, through hooks->location.  The
+ * hot loop is EVENTS calls of hooks->visit alternating ENTER and LEAVE on
+ * the core (node 0), seq = i / 2, 4 bytes, through a function pointer, as the
  * executor does.  Then ins_trace_close is timed: write ns/event includes
  * OTF2 encoding the events and writing them to the page cache, the
  * definitions and the rename into place.  ins_trace_open is timed too
@@ -114,11 +114,23 @@ static void noop_visit(void *loc, rt_visit_t what, unsigned instance, rt_node_id
     (void)loc, (void)what, (void)instance, (void)node, (void)seq, (void)bytes;
 }
 
-static void *noop_location(void *ud, const rt_thread_map_t *thread, rt_node_id_t proxy,
-                           unsigned instance)
+static void *noop_location(void *ud, const rt_location_t *where)
 {
-    (void)thread, (void)proxy, (void)instance;
+    (void)where;
     return ud;
+}
+
+/* The one location of host 0 (PATHMAP has one thread and no link). */
+static rt_location_t first_location(const bench_t *b)
+{
+    rt_location_t where[1];
+
+    if (rt_location_list(b->tree, 1, 0, NULL) != 1) {
+        fprintf(stderr, "tracebench: %s should have exactly one location\n", PATHMAP);
+        exit(1);
+    }
+    (void)rt_location_list(b->tree, 1, 0, where);
+    return where[0];
 }
 
 /* The hot loop, shared by the traced and the no-op runs; ns per call. */
@@ -227,6 +239,7 @@ static int traced_run(bench_t *b, int clk, long rep, double *hot, double *open_n
     ins_trace_summary_t sum;
     ins_trace_t *tr;
     const rt_hooks_t *hooks;
+    rt_location_t where;
     uint64_t flushes;
     void *loc;
     cm_err_t err;
@@ -243,7 +256,8 @@ static int traced_run(bench_t *b, int clk, long rep, double *hot, double *open_n
     *open_ns = (now_ns() - t0) / (double)b->n;
     hooks = ins_trace_hooks(tr);
     /* As rt_exec_create registers a computational thread. */
-    loc = hooks->location(hooks->ud, &b->tree->threads[0], RT_ID_NONE, 0);
+    where = first_location(b);
+    loc = hooks->location(hooks->ud, &where);
     if (loc == NULL) {
         fprintf(stderr, "tracebench: the tracer refused the location of thread %u\n",
                 b->tree->threads[0].id);
@@ -281,7 +295,8 @@ static void baselines(bench_t *b, long rep, double *noop)
 {
     static const rt_hooks_t noop_hooks = { NULL, noop_location, noop_visit };
     const rt_hooks_t *h = launder(&noop_hooks);
-    void *loc = h->location(h->ud, &b->tree->threads[0], RT_ID_NONE, 0);
+    rt_location_t where = first_location(b);
+    void *loc = h->location(h->ud, &where);
 
     *noop = visit_loop(h, loc, b->n, b->node);
     b->tsc_read[rep] = tsc_loop(b->n);

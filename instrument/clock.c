@@ -13,6 +13,7 @@
  * resolution.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "instrument/ins_int.h"
 
@@ -39,6 +40,16 @@ bool ins__clock_tsc_usable(void)
 #else
     return false;
 #endif
+}
+
+void ins__clock_choose(MPI_Comm comm)
+{
+    const char *want = getenv("PAPTREE_TRACE_CLOCK");
+    int mine = ins__clock_tsc_usable() && !(want && strcmp(want, INS_CLOCK_MONO_RAW) == 0);
+    int all = 0;
+
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+    ins__clock_tsc = all != 0;
 }
 
 static int64_t clock_ns(clockid_t id)

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,56 +155,16 @@ int ins__fs_commit(const char *dir, const char *partial, char *msg, size_t msgle
     return 0;
 }
 
-/* ---- interrupts ----------------------------------------------------------
- * The handler may only make async-signal-safe calls: unlink, rmdir, write,
- * signal, raise.  Everything it needs was prepared when the trace opened. */
+/* ---- paths ----------------------------------------------------------------- */
 
-static char            **sig_files;
-static const char       *sig_msg, *sig_done_msg;
-static volatile sig_atomic_t sig_done;
-static struct sigaction  sig_old_int, sig_old_term;
-
-static void on_signal(int signo)
+char *ins__fs_fmt(const char *fmt, ...)
 {
-    const char *m = sig_done ? sig_done_msg : sig_msg;
+    va_list ap;
+    char *s = NULL;
 
-    if (!sig_done) {
-        for (char **f = sig_files; f != NULL && *f != NULL; f++) {
-            if (unlink(*f) != 0)
-                (void)rmdir(*f);
-        }
-    }
-    if (m != NULL)
-        (void)!write(STDERR_FILENO, m, strlen(m));
-    signal(signo, SIG_DFL);
-    raise(signo);
-}
-
-void ins__signals_arm(char **files, const char *msg, const char *done_msg)
-{
-    struct sigaction sa;
-
-    sig_files = files;
-    sig_msg = msg;
-    sig_done_msg = done_msg;
-    sig_done = 0;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sigaction(SIGINT, &sa, &sig_old_int);
-    sigaction(SIGTERM, &sa, &sig_old_term);
-}
-
-void ins__signals_done(void)
-{
-    sig_done = 1;
-}
-
-void ins__signals_disarm(void)
-{
-    sigaction(SIGINT, &sig_old_int, NULL);
-    sigaction(SIGTERM, &sig_old_term, NULL);
-    sig_files = NULL;
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
 }

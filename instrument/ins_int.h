@@ -1,5 +1,13 @@
 /*
  * ins_int.h - private to instrument/: the recorder's state and helpers.
+ *
+ * The recorder is split by concept, one file each:
+ *   trace.c    the lifecycle: ins_trace_open / ins_trace_close, the state
+ *   collect.c  the hot path: per-location buffers and the hooks
+ *   archive.c  OTF2: the archive, its callbacks and errors, event writing
+ *   defs.c     OTF2 definitions: global (rank 0) and local (clock offsets)
+ *   signals.c  removing the partial archive on SIGINT / SIGTERM
+ *   clock.c    the event clock;  sync.c  clock offsets;  fs.c  directories
  */
 #ifndef INS_INT_H
 #define INS_INT_H
@@ -11,6 +19,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
+#include <otf2/otf2.h>
 #include "instrument/api/ins_schema.h"
 #include "instrument/api/ins_trace.h"
 
@@ -35,6 +44,12 @@ static inline uint64_t ins__clock_now(void)
 /* Whether this machine's TSC can be the event clock (invariant TSC). */
 bool ins__clock_tsc_usable(void);
 
+/*
+ * Collective: sets ins__clock_tsc to whether every host has a usable TSC,
+ * unless PAPTREE_TRACE_CLOCK=monotonic_raw.
+ */
+void ins__clock_choose(MPI_Comm comm);
+
 /* A tick reading and the CLOCK_MONOTONIC_RAW and CLOCK_REALTIME times at it. */
 typedef struct ins_clock_pair {
     uint64_t ticks;
@@ -58,6 +73,115 @@ typedef struct ins_offset {
 /* Collective over comm: this rank's offset to rank 0 (0 on rank 0). */
 int ins__sync_offset(MPI_Comm comm, ins_offset_t *out);
 
+/* ---- the recorder's state (trace.c) -------------------------------------- */
+
+#define INS_EVT_CHUNK   OTF2_CHUNK_SIZE_MIN          /* 256 KiB */
+#define INS_EVT_CHUNKS  2                            /* per event writer */
+#define INS_DEF_CHUNK   ((uint64_t)1 << 20)
+#define INS_DEF_CHUNKS  64
+#define INS_BUF_MIN     ((size_t)64 << 10)          /* smallest event buffer */
+#define INS_GLOBAL_RES  ((size_t)2 * INS_DEF_CHUNK) /* global and local definitions */
+#define INS_ERR_LEN     512
+
+/* One event: 24 bytes. */
+typedef struct ins_rec {
+    uint64_t ts;
+    uint64_t op;
+    uint32_t ref;                /* region | INS_REC_LEAVE */
+    uint32_t bytes;
+} ins_rec_t;
+
+#define INS_REC_LEAVE (UINT32_C(1) << 31)
+
+/* One location: written by its own thread only, while recording. */
+typedef struct ins_loc {
+    ins_rec_t          *buf;
+    uint32_t            n, cap;
+    uint32_t            nnodes;
+    struct ins_trace   *tr;
+    uint64_t            flushes;     /* read by other threads: atomics */
+    uint64_t            written;
+    uint64_t            first_ts, last_ts;
+    OTF2_EvtWriter     *ew;
+    OTF2_AttributeList *attrs;
+    OTF2_LocationRef    id;
+    OTF2_ErrorCode      failed;      /* first write error, or OTF2_SUCCESS */
+} __attribute__((aligned(64))) ins_loc_t;
+
+struct ins_trace {
+    const rt_pathmap_t *pm;
+    const rt_tree_t    *tree;
+    unsigned            ninst;
+    MPI_Comm            comm;
+    int                 rank, size;
+    char               *dir, *partial, *command;
+    OTF2_Archive       *ar;
+    rt_hooks_t          hooks;
+    rt_location_t      *where;       /* [nloc]: what the executor registered */
+    ins_loc_t          *locs;        /* [nloc], by location index */
+    uint32_t            nloc, nregistered;
+    ins_clock_pair_t    clk0, clk1;
+    ins_offset_t        off0, off1;
+    char              **sig_files;
+    char               *sig_msg, *sig_done_msg;
+};
+
+/* OTF2 location id of location `index` of `rank` (ins_schema.h). */
+static inline OTF2_LocationRef ins__loc_id(int rank, uint32_t index)
+{
+    return ((OTF2_LocationRef)rank << INS_LOC_RANK_SHIFT) | index;
+}
+
+/* ---- the collectors (collect.c) ----------------------------------------- */
+
+/* Fills tr->hooks. */
+void ins__collect_hooks(ins_trace_t *tr);
+
+/*
+ * Location i's event buffer of `bytes` (whole records), touched now so
+ * that its page faults do not land in the measured loop.  0 or -1.
+ */
+int ins__collect_buffer(ins_loc_t *loc, size_t bytes);
+
+/* Writes the buffered records to OTF2 and empties the buffer. */
+void ins__collect_write(ins_loc_t *loc);
+
+/* ---- the archive (archive.c) --------------------------------------------- */
+
+/* Forwards OTF2's error messages to ours; once, before the archive opens. */
+void ins__archive_register_errors(void);
+
+/* Opens tr->partial as an OTF2 archive and sets its properties. */
+cm_status_t ins__archive_open(ins_trace_t *tr, cm_err_t *err);
+
+/* After the archive is open everywhere: event files and writers. */
+cm_status_t ins__archive_open_events(ins_trace_t *tr, cm_err_t *err);
+
+/* Every buffered event to its OTF2 writer; the first write error, if any. */
+OTF2_ErrorCode ins__archive_drain(ins_trace_t *tr);
+
+/* The event writers closed (their last chunks written) and checked. */
+OTF2_ErrorCode ins__archive_close_events(ins_trace_t *tr, uint64_t *events,
+                                         uint64_t *flushes);
+
+/*
+ * Folds one writing step into st: it failed if OTF2 returned an error or
+ * reported one through the error callback since the previous step.
+ */
+cm_status_t ins__archive_check(ins_trace_t *tr, OTF2_ErrorCode rc, const char *what,
+                               cm_status_t st, cm_err_t *err);
+
+/* ---- definitions (defs.c) ------------------------------------------------ */
+
+/* Each location's definitions: the two clock offsets. */
+OTF2_ErrorCode ins__defs_write_locals(ins_trace_t *tr);
+
+/*
+ * Collective: gathers each rank's locations, counts and host facts at
+ * rank 0, which writes every global definition.
+ */
+OTF2_ErrorCode ins__defs_write_globals(ins_trace_t *tr, double rate);
+
 /* ---- files (fs.c) -------------------------------------------------------- */
 
 /*
@@ -74,6 +198,17 @@ int ins__fs_commit(const char *dir, const char *partial, char *msg, size_t msgle
 
 /* Removes a directory tree (partial archives only); 0 or -1 with errno. */
 int ins__fs_remove_tree(const char *path);
+
+/* A string formatted into malloc'd memory, or NULL. */
+char *ins__fs_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- interrupts (signals.c) ---------------------------------------------- */
+
+/*
+ * Prepares tr->sig_files (every file of this rank's part of the partial
+ * archive, directories last) and the messages, before the archive opens.
+ */
+cm_status_t ins__signals_plan(ins_trace_t *tr, cm_err_t *err);
 
 /*
  * Interrupt safety.  ins__signals_arm installs SIGINT and SIGTERM handlers

@@ -108,6 +108,8 @@ void tst__srcloc_strip(char *line);
     X(wait_phases,                   10) \
     X(gred_threads,                  60) \
     X(gred_invalid,                  10) \
+    X(location_gateway,              10) \
+    X(location_cover,                10) \
     /* analyze (tests/unit/analyze/) */ \
     X(stats_small_odd,               10) \
     X(stats_small_even,              10) \

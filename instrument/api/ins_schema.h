@@ -65,9 +65,11 @@
  * System tree node 0 is the machine (class "machine"); node 1+h is host h
  * (class "node", name = pathmap host name).  Location group r is the
  * process of rank r = host r, type PROCESS, under node 1+r.
- * Location id = (rank << INS_LOC_RANK_SHIFT) | index, where index counts
- * the rank's computational threads (sorted by thread id) and then its
- * service threads (in link order); type CPU_THREAD.
+ * Location id = (rank << INS_LOC_RANK_SHIFT) | index, where index is the
+ * location's index on its host as the runtime enumerates it
+ * (rt_location_list, runtime/api/rt_hooks.h): the rank's computational
+ * threads (sorted by thread id), then its service links (by proxy node,
+ * then instance); type CPU_THREAD.
  */
 #define INS_STN_MACHINE_CLASS   "machine"
 #define INS_STN_NODE_CLASS      "node"

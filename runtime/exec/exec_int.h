@@ -39,6 +39,7 @@ typedef struct rt_site {
 typedef struct rt_service {
     pthread_t          thread;
     struct rt_exec    *ex;
+    const rt_location_t *where; /* its location (rt_location_list) */
     rt_node_id_t       proxy;   /* the proxy on the client host */
     unsigned           instance;
     int                peer;    /* the client's rank */
@@ -58,6 +59,8 @@ struct rt_exec {
     size_t                  max_bytes;
     rt_wait_policy_t        policy;
     rt_node_state_t        *state;
+    rt_location_t          *locations;   /* this host's, rt_location_list order */
+    uint32_t                nlocations;  /* nlocal + nservices */
     const rt_thread_map_t **local;       /* this host's threads */
     rt_path_t              *local_paths;
     uint32_t                nlocal;
@@ -65,7 +68,8 @@ struct rt_exec {
     uint32_t                nservices;
     rt_node_id_t           *path_pool;   /* backing store of every rt_path_t */
     rt_hooks_t              hooks;       /* valid when sites != NULL */
-    rt_site_t              *sites;       /* [nlocal + nservices], or NULL */
+    rt_site_t              *sites;       /* [nlocations], by location index;
+                                            NULL when not traced */
     uint64_t               *seq_pool;    /* backing store of every site's seq */
 };
 

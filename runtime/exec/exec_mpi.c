@@ -8,6 +8,7 @@
  * nowhere; local failures (memory, threads) are agreed on before any
  * service thread starts.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,50 +135,55 @@ static rt_path_t exec_path_from(rt_exec_t *ex, rt_node_id_t start, rt_node_id_t 
     return path;
 }
 
-static bool exec_serves(const rt_exec_t *ex, const rt_node_t *node)
-{
-    return node->kind == RT_NODE_PROXY &&
-           ex->tree->nodes[node->parent].host == (rt_host_id_t)ex->rank;
-}
-
-/* Counts this host's threads and services and carves their paths. */
+/*
+ * This host's locations (rt_location_list: the runtime's one enumeration),
+ * the threads and services made from them, and their paths.  Computational
+ * threads come first, so local thread k is location k.
+ */
 static cm_status_t exec_plan(rt_exec_t *ex)
 {
     const rt_tree_t *t = ex->tree;
+    rt_host_id_t host = (rt_host_id_t)ex->rank;
+    uint32_t n = rt_location_list(t, ex->ninstances, host, NULL);
     size_t pool_len = 0;
     rt_node_id_t *pool;
 
-    for (uint32_t i = 0; i < t->nthreads; i++)
-        ex->nlocal += t->threads[i].host == (rt_host_id_t)ex->rank;
-    for (uint32_t n = 0; n < t->nnodes; n++)
-        ex->nservices += exec_serves(ex, &t->nodes[n]) ? ex->ninstances : 0;
-    /* A path is at most a node's depth + 1 long. */
-    for (uint32_t i = 0; i < t->nthreads; i++)
-        pool_len += t->nodes[t->threads[i].enter].depth + 1;
-    for (uint32_t n = 0; n < t->nnodes; n++)
-        pool_len += exec_serves(ex, &t->nodes[n]) ? (size_t)ex->ninstances * t->nodes[n].depth : 0;
+    ex->locations = calloc(n + 1, sizeof(*ex->locations));
+    if (ex->locations == NULL)
+        return CM_ERR_NOMEM;
+    ex->nlocations = rt_location_list(t, ex->ninstances, host, ex->locations);
+    for (uint32_t i = 0; i < n; i++) {
+        const rt_location_t *where = &ex->locations[i];
+
+        ex->nlocal += where->kind == RT_LOCATION_COMPUTE;
+        ex->nservices += where->kind == RT_LOCATION_LINK;
+        /* A path is at most its first wrapper's depth + 1 long. */
+        pool_len += t->nodes[where->enter].depth + 1;
+    }
     ex->path_pool = pool = calloc(pool_len + 1, sizeof(*pool));
     ex->local = calloc(ex->nlocal + 1, sizeof(*ex->local));
     ex->local_paths = calloc(ex->nlocal + 1, sizeof(*ex->local_paths));
     ex->services = calloc(ex->nservices + 1, sizeof(*ex->services));
     if (!pool || !ex->local || !ex->local_paths || !ex->services)
         return CM_ERR_NOMEM;
-    for (uint32_t i = 0, k = 0; i < t->nthreads; i++) {
-        if (t->threads[i].host != (rt_host_id_t)ex->rank)
+    for (uint32_t i = 0, k = 0, s = 0; i < n; i++) {
+        const rt_location_t *where = &ex->locations[i];
+        rt_service_t *svc;
+
+        if (where->kind == RT_LOCATION_COMPUTE) {
+            assert(k == i);
+            ex->local[k] = where->thread;
+            ex->local_paths[k++] = exec_path_from(ex, where->enter, &pool);
             continue;
-        ex->local[k] = &t->threads[i];
-        ex->local_paths[k++] = exec_path_from(ex, t->threads[i].enter, &pool);
-    }
-    for (uint32_t n = 0, k = 0; n < t->nnodes; n++) {
-        for (unsigned inst = 0; exec_serves(ex, &t->nodes[n]) && inst < ex->ninstances; inst++) {
-            rt_service_t *svc = &ex->services[k++];
-            svc->ex = ex;
-            svc->proxy = n;
-            svc->instance = inst;
-            svc->peer = (int)t->nodes[n].host;
-            svc->tag = 1 + (int)(n * ex->ninstances + inst);
-            svc->path = exec_path_from(ex, t->nodes[n].parent, &pool);
         }
+        svc = &ex->services[s++];
+        svc->ex = ex;
+        svc->where = where;
+        svc->proxy = where->proxy;
+        svc->instance = where->instance;
+        svc->peer = (int)t->nodes[where->proxy].host;
+        svc->tag = 1 + (int)(where->proxy * ex->ninstances + where->instance);
+        svc->path = exec_path_from(ex, where->enter, &pool);
     }
     return CM_OK;
 }
@@ -212,35 +218,47 @@ static cm_status_t exec_init_state(rt_exec_t *ex)
     return CM_OK;
 }
 
-/*
- * Registers every location of this host with the hooks: local threads
- * first (sorted by id), then service threads in link order.
- */
-static cm_status_t exec_init_sites(rt_exec_t *ex, const rt_hooks_t *hooks)
+/* The observer gave no handle for a location: say which one. */
+static cm_status_t exec_refused(const rt_exec_t *ex, const rt_location_t *where, cm_err_t *err)
 {
-    uint32_t nsites = ex->nlocal + ex->nservices;
+    const char *host = ex->pm->hosts[where->host].name;
+
+    if (where->kind == RT_LOCATION_COMPUTE)
+        return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of host %s "
+                      "(thread %u)", where->index, host, where->thread->id);
+    return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of host %s (link "
+                  "of proxy %s, instance %u)", where->index, host,
+                  ex->tree->nodes[where->proxy].name, where->instance);
+}
+
+/*
+ * Registers every location of this host with the hooks, in index order.
+ * A refusal is reported here, naming the location, since only the
+ * observer knows why (ins_trace refuses a location it did not expect).
+ */
+static cm_status_t exec_init_sites(rt_exec_t *ex, const rt_hooks_t *hooks, cm_err_t *err)
+{
+    uint32_t nsites = ex->nlocations;
     size_t stride = (ex->ninstances + 7) / 8 * 8;   /* whole cache lines */
 
     ex->hooks = *hooks;
     ex->sites = aligned_alloc(64, (size_t)(nsites + 1) * sizeof(*ex->sites));
     ex->seq_pool = aligned_alloc(64, (nsites + 1) * stride * sizeof(uint64_t));
     if (ex->sites == NULL || ex->seq_pool == NULL)
-        return CM_ERR_NOMEM;
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory setting up tree '%s'",
+                      ex->tree->name);
     memset(ex->seq_pool, 0, (nsites + 1) * stride * sizeof(uint64_t));
     for (uint32_t i = 0; i < nsites; i++) {
+        const rt_location_t *where = &ex->locations[i];
         rt_site_t *site = &ex->sites[i];
 
         site->seq = ex->seq_pool + i * stride;
-        if (i < ex->nlocal) {
-            site->loc = hooks->location(hooks->ud, ex->local[i], RT_ID_NONE, 0);
-        } else {
-            rt_service_t *svc = &ex->services[i - ex->nlocal];
-            site->loc = hooks->location(hooks->ud, NULL, svc->proxy, svc->instance);
-            svc->site = site;
-        }
+        site->loc = hooks->location(hooks->ud, where);
         if (site->loc == NULL)
-            return CM_ERR_NOMEM;
+            return exec_refused(ex, where, err);
     }
+    for (uint32_t s = 0; s < ex->nservices; s++)
+        ex->services[s].site = &ex->sites[ex->services[s].where->index];
     return CM_OK;
 }
 
@@ -284,6 +302,7 @@ static void exec_free(rt_exec_t *ex)
     free(ex->path_pool);
     free(ex->sites);
     free(ex->seq_pool);
+    free(ex->locations);
     if (ex->comm != MPI_COMM_NULL)
         MPI_Comm_free(&ex->comm);
     free(ex);
@@ -323,10 +342,10 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
         exec_choose_policy(ex, params);
     if (st == CM_OK)
         st = exec_init_state(ex);
-    if (st == CM_OK && params->hooks != NULL)
-        st = exec_init_sites(ex, params->hooks);
     if (st != CM_OK)
         CM_ERR(err, st, "out of memory setting up tree '%s'", ex->tree->name);
+    if (st == CM_OK && params->hooks != NULL)
+        st = exec_init_sites(ex, params->hooks, err);
     if ((st = rt_mpi_agree(ex->comm, st, err)) != CM_OK)
         return st;
     st = exec_start_services(ex);

@@ -277,6 +277,18 @@ loc_is chain 1 620
 [ "$(wc -l < "$tmp/chain.locs")" -eq 5 ] || fail "chain: expected 5 locations"
 trace_check chain "$tmp/chain.pathmap" 310
 
+# ---- gateway-3x2: links served on two hosts, a host with no thread ---------
+# The location ids and names, written by hand in the order the runtime
+# enumerates them (docs/runtime.md, "Locations"): a = rank 0: threads 0-1,
+# then the links of pgw#0, pgw#1; gw = rank 1: pb#0, pb#1; b = rank 2:
+# threads 2-3.  -n 100 -w 10: 110 operations per thread.
+traced gateway 3 -p pathmaps/local/gateway-3x2.pathmap -n 100 -w 10
+got=$(sed -n 's/^LOCATION  *\([0-9]*\)  *Name: "\([^"]*\)".*/\1 \2/p' "$tmp/gateway.defs" |
+  tr '\n' ',')
+want='0 thread 0,1 thread 1,2 service pgw#0,3 service pgw#1,65536 service pb#0,65537 service pb#1,131072 thread 2,131073 thread 3,'
+[ "$got" = "$want" ] || fail "gateway: locations are '$got', expected '$want'"
+trace_check gateway pathmaps/local/gateway-3x2.pathmap 110
+
 # ---- without --trace: no archive, nothing created, no trace summary ---------
 mkdir "$tmp/cwd"
 top=$(pwd)

@@ -1,0 +1,249 @@
+/*
+ * archive.c - the OTF2 archive: opening it, its callbacks, writing events.
+ *
+ * OTF2's buffers are bounded: its memory callbacks grant each event writer
+ * INS_EVT_CHUNKS chunks, after which OTF2 writes them to disk.  OTF2's
+ * errors reach us two ways, as return codes and through its error
+ * callback; both are turned into one cm_err_t message here.  The call
+ * sequence (collective steps, and the order of event files, local and
+ * global definitions) is driven by trace.c.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <otf2/OTF2_MPI_Collectives.h>   /* after mpi.h (ins_trace.h) */
+#include <otf2/OTF2_Pthread_Locks.h>
+#include "instrument/ins_int.h"
+
+/* ---- OTF2 callbacks (static: OTF2 keeps the pointers) -------------------- */
+
+static OTF2_FlushType on_pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc,
+                                   void *caller, bool final)
+{
+    (void)ud, (void)ft, (void)loc, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = { on_pre_flush, NULL };
+
+/*
+ * The chunks of one OTF2 buffer, at most `max`.  They are kept and reused
+ * until the buffer is deleted (final): 256 KiB chunks are separate
+ * mappings in glibc, so freeing them at every flush would cost an munmap
+ * and an mmap each time.
+ */
+typedef struct chunk_list {
+    uint32_t in_use, allocated, max;
+    void    *chunk[INS_DEF_CHUNKS];
+} chunk_list_t;
+
+/* Called by whichever thread writes that buffer; per-buffer state only. */
+static void *on_alloc(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **per_buffer,
+                      uint64_t size)
+{
+    chunk_list_t *c = *per_buffer;
+
+    (void)ud, (void)loc;
+    if (c == NULL) {
+        if ((c = calloc(1, sizeof(*c))) == NULL)
+            return NULL;
+        c->max = ft == OTF2_FILETYPE_EVENTS ? INS_EVT_CHUNKS : INS_DEF_CHUNKS;
+        *per_buffer = c;
+    }
+    if (c->in_use == c->max)
+        return NULL;                     /* OTF2 flushes, frees, asks again */
+    if (c->in_use == c->allocated) {
+        if ((c->chunk[c->allocated] = malloc(size)) == NULL)
+            return NULL;
+        c->allocated++;
+    }
+    return c->chunk[c->in_use++];
+}
+
+static void on_free_all(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void **per_buffer,
+                        bool final)
+{
+    chunk_list_t *c = *per_buffer;
+
+    (void)ud, (void)ft, (void)loc;
+    if (c == NULL)
+        return;
+    c->in_use = 0;
+    if (final) {
+        for (uint32_t i = 0; i < c->allocated; i++)
+            free(c->chunk[i]);
+        free(c);
+        *per_buffer = NULL;
+    }
+}
+
+static const OTF2_MemoryCallbacks memory_callbacks = { on_alloc, on_free_all };
+
+/*
+ * OTF2's own messages: keep the first per process, for our error report,
+ * and count them: some failures (a write to a full disk while OTF2 empties
+ * a buffer) reach the callback but not a return code, and an error there
+ * must fail the trace rather than lose events silently.
+ */
+static pthread_mutex_t otf2_msg_lock = PTHREAD_MUTEX_INITIALIZER;
+static char            otf2_msg[INS_ERR_LEN];
+static unsigned        otf2_nerrors;
+
+static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line,
+                                    const char *function, OTF2_ErrorCode code,
+                                    const char *fmt, va_list va)
+{
+    (void)ud, (void)file, (void)line, (void)function;
+    pthread_mutex_lock(&otf2_msg_lock);
+    otf2_nerrors++;
+    if (otf2_msg[0] == '\0') {
+        int n = snprintf(otf2_msg, sizeof(otf2_msg), "%s: ", OTF2_Error_GetDescription(code));
+        if (n > 0 && (size_t)n < sizeof(otf2_msg))
+            vsnprintf(otf2_msg + n, sizeof(otf2_msg) - (size_t)n, fmt, va);
+    }
+    pthread_mutex_unlock(&otf2_msg_lock);
+    return code;
+}
+
+static void otf2_msg_take(char *out, size_t len, const char *fallback)
+{
+    pthread_mutex_lock(&otf2_msg_lock);
+    snprintf(out, len, "%s", otf2_msg[0] != '\0' ? otf2_msg : fallback);
+    otf2_msg[0] = '\0';
+    pthread_mutex_unlock(&otf2_msg_lock);
+}
+
+void ins__archive_register_errors(void)
+{
+    OTF2_Error_RegisterCallback(on_otf2_error, NULL);
+}
+
+static cm_status_t otf2_check(OTF2_ErrorCode rc, const char *what, cm_err_t *err)
+{
+    char msg[INS_ERR_LEN];
+
+    if (rc == OTF2_SUCCESS)
+        return CM_OK;
+    otf2_msg_take(msg, sizeof(msg), OTF2_Error_GetDescription(rc));
+    return CM_ERR(err, CM_ERR_IO, "%s failed: %s", what, msg);
+}
+
+cm_status_t ins__archive_check(ins_trace_t *tr, OTF2_ErrorCode rc, const char *what,
+                               cm_status_t st, cm_err_t *err)
+{
+    char msg[INS_ERR_LEN];
+    unsigned reported;
+
+    pthread_mutex_lock(&otf2_msg_lock);
+    reported = otf2_nerrors;
+    otf2_nerrors = 0;
+    pthread_mutex_unlock(&otf2_msg_lock);
+    if (st != CM_OK || (rc == OTF2_SUCCESS && reported == 0))
+        return st;
+    otf2_msg_take(msg, sizeof(msg), OTF2_Error_GetDescription(rc));
+    return CM_ERR(err, CM_ERR_IO, "writing trace '%s' failed (%s): %s", tr->dir, what, msg);
+}
+
+/* ---- opening ------------------------------------------------------------- */
+
+static cm_status_t archive_set_properties(ins_trace_t *tr, cm_err_t *err)
+{
+    char hash[17], num[32], hosts[32];
+    const struct { const char *name, *value; } props[] = {
+        { INS_PROP_VERSION, INS_SCHEMA_VERSION },
+        { INS_PROP_PATHMAP, tr->pm->text },
+        { INS_PROP_PATHMAP_PATH, tr->pm->path },
+        { INS_PROP_PATHMAP_HASH, hash },
+        { INS_PROP_TREE, tr->tree->name },
+        { INS_PROP_INSTANCES, num },
+        { INS_PROP_HOSTS, hosts },
+        { INS_PROP_CLOCK, ins__clock_tsc ? INS_CLOCK_TSC : INS_CLOCK_MONO_RAW },
+        { INS_PROP_COMMAND, tr->command },
+    };
+    cm_status_t st = CM_OK;
+
+    snprintf(hash, sizeof(hash), "%016" PRIx64, tr->pm->hash);
+    snprintf(num, sizeof(num), "%u", tr->ninst);
+    snprintf(hosts, sizeof(hosts), "%u", tr->pm->nhosts);
+    for (size_t i = 0; st == CM_OK && i < sizeof(props) / sizeof(props[0]); i++)
+        st = otf2_check(OTF2_Archive_SetProperty(tr->ar, props[i].name, props[i].value,
+                                                 false), "OTF2_Archive_SetProperty", err);
+    return st;
+}
+
+cm_status_t ins__archive_open(ins_trace_t *tr, cm_err_t *err)
+{
+    cm_status_t st;
+
+    tr->ar = OTF2_Archive_Open(tr->partial, INS_ARCHIVE_NAME, OTF2_FILEMODE_WRITE,
+                               INS_EVT_CHUNK, INS_DEF_CHUNK, OTF2_SUBSTRATE_POSIX,
+                               OTF2_COMPRESSION_NONE);
+    if (tr->ar == NULL)
+        return otf2_check(OTF2_ERROR_FILE_INTERACTION, "OTF2_Archive_Open", err);
+    if ((st = otf2_check(OTF2_Archive_SetFlushCallbacks(tr->ar, &flush_callbacks, NULL),
+                         "OTF2_Archive_SetFlushCallbacks", err)) != CM_OK ||
+        (st = otf2_check(OTF2_Archive_SetMemoryCallbacks(tr->ar, &memory_callbacks, NULL),
+                         "OTF2_Archive_SetMemoryCallbacks", err)) != CM_OK ||
+        (st = otf2_check(OTF2_MPI_Archive_SetCollectiveCallbacks(tr->ar, tr->comm,
+                                                                 MPI_COMM_NULL),
+                         "OTF2_MPI_Archive_SetCollectiveCallbacks", err)) != CM_OK ||
+        (st = otf2_check(OTF2_Pthread_Archive_SetLockingCallbacks(tr->ar, NULL),
+                         "OTF2_Pthread_Archive_SetLockingCallbacks", err)) != CM_OK ||
+        (st = otf2_check(OTF2_Archive_SetCreator(tr->ar, "paptree"),
+                         "OTF2_Archive_SetCreator", err)) != CM_OK ||
+        (st = archive_set_properties(tr, err)) != CM_OK)
+        return st;
+    return CM_OK;
+}
+
+cm_status_t ins__archive_open_events(ins_trace_t *tr, cm_err_t *err)
+{
+    cm_status_t st = otf2_check(OTF2_Archive_OpenEvtFiles(tr->ar),
+                                "OTF2_Archive_OpenEvtFiles", err);
+
+    for (uint32_t i = 0; st == CM_OK && i < tr->nloc; i++) {
+        tr->locs[i].ew = OTF2_Archive_GetEvtWriter(tr->ar, tr->locs[i].id);
+        if (tr->locs[i].ew == NULL)
+            st = otf2_check(OTF2_ERROR_MEM_ALLOC_FAILED, "OTF2_Archive_GetEvtWriter", err);
+    }
+    return st;
+}
+
+/* ---- events at close ------------------------------------------------------ */
+
+OTF2_ErrorCode ins__archive_drain(ins_trace_t *tr)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+
+    for (uint32_t i = 0; i < tr->nloc; i++) {
+        ins__collect_write(&tr->locs[i]);
+        rc = rc != OTF2_SUCCESS ? rc : tr->locs[i].failed;
+    }
+    return rc;
+}
+
+OTF2_ErrorCode ins__archive_close_events(ins_trace_t *tr, uint64_t *events,
+                                         uint64_t *flushes)
+{
+    OTF2_ErrorCode rc = OTF2_SUCCESS, rc2;
+
+    *events = *flushes = 0;
+    for (uint32_t i = 0; i < tr->nloc; i++) {
+        ins_loc_t *loc = &tr->locs[i];
+        uint64_t n = 0;
+
+        rc2 = OTF2_EvtWriter_GetNumberOfEvents(loc->ew, &n);
+        if (rc2 == OTF2_SUCCESS && n != loc->written)
+            rc2 = OTF2_ERROR_INTEGRITY_FAULT;           /* never lose one silently */
+        rc = rc != OTF2_SUCCESS ? rc : rc2;
+        rc2 = OTF2_Archive_CloseEvtWriter(tr->ar, loc->ew);
+        rc = rc != OTF2_SUCCESS ? rc : rc2;
+        *events += loc->written;
+        *flushes += loc->flushes;
+    }
+    rc2 = OTF2_Archive_CloseEvtFiles(tr->ar);
+    return rc != OTF2_SUCCESS ? rc : rc2;
+}

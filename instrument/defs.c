@@ -1,0 +1,374 @@
+/*
+ * defs.c - the archive's definitions: global ones on rank 0, and each
+ * location's local ones (its two clock offsets).
+ *
+ * Rank 0 writes every global definition: the clock properties, the
+ * attributes, the system tree and location groups (one per host), one
+ * region per wrapper of each tree instance, and every rank's locations.
+ * What a location is comes from the executor, as each rank registered it
+ * (rt_hooks.h): each rank sends rank 0 its locations in index order with
+ * their event and flush counts, so nothing here re-derives them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "instrument/ins_int.h"
+#include "common/cm_arena.h"
+#include "common/cm_strmap.h"
+
+/*
+ * One location as it travels to rank 0: what the executor registered and
+ * what was recorded.  All uint64_t, so that one MPI_Gatherv carries it.
+ */
+typedef struct loc_info {
+    uint64_t events, flushes;
+    uint64_t kind;               /* rt_location_kind_t */
+    uint64_t thread;             /* index into tree->threads, or RT_ID_NONE */
+    uint64_t proxy, instance, enter;
+} loc_info_t;
+
+#define LOC_INFO_WORDS ((int)(sizeof(loc_info_t) / sizeof(uint64_t)))
+
+/* Host-wide facts rank 0 gathers. */
+typedef struct host_info {
+    char    hostname[256];
+    int64_t min_ts, max_ts;     /* in rank 0's ticks; INT64_MAX/MIN if no events */
+} host_info_t;
+
+/* The global definition writer, with each string written once. */
+typedef struct global_writer {
+    OTF2_GlobalDefWriter *w;
+    OTF2_StringRef        next;
+    OTF2_ErrorCode        rc;
+    cm_strmap_t           strings;    /* text -> its String id */
+    cm_arena_t           *arena;      /* the keys' copies */
+} global_writer_t;
+
+/* ---- local definitions ----------------------------------------------------- */
+
+OTF2_ErrorCode ins__defs_write_locals(ins_trace_t *tr)
+{
+    const ins_offset_t *o[2] = { &tr->off0, &tr->off1 };
+    OTF2_ErrorCode rc = OTF2_Archive_OpenDefFiles(tr->ar), rc2;
+
+    for (uint32_t i = 0; rc == OTF2_SUCCESS && i < tr->nloc; i++) {
+        OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(tr->ar, tr->locs[i].id);
+
+        if (w == NULL) {
+            rc = OTF2_ERROR_MEM_ALLOC_FAILED;
+            break;
+        }
+        for (int k = 0; k < 2 && rc == OTF2_SUCCESS; k++)
+            rc = OTF2_DefWriter_WriteClockOffset(w, o[k]->time, o[k]->offset,
+                                                 (double)o[k]->rtt / 2.0);
+        rc2 = OTF2_Archive_CloseDefWriter(tr->ar, w);
+        rc = rc != OTF2_SUCCESS ? rc : rc2;
+    }
+    rc2 = OTF2_Archive_CloseDefFiles(tr->ar);
+    return rc != OTF2_SUCCESS ? rc : rc2;
+}
+
+/* ---- the global writer ------------------------------------------------------ */
+
+static OTF2_StringRef gw_str(global_writer_t *g, const char *s)
+{
+    size_t len = strlen(s);
+    uint32_t id;
+    char *key;
+
+    if (cm_strmap_get(&g->strings, s, len, &id) == CM_OK)
+        return id;
+    if ((key = cm_arena_strndup(g->arena, s, len)) == NULL ||
+        cm_strmap_put(&g->strings, key, len, g->next) != CM_OK) {
+        g->rc = g->rc != OTF2_SUCCESS ? g->rc : OTF2_ERROR_MEM_ALLOC_FAILED;
+        return g->next;
+    }
+    if (g->rc == OTF2_SUCCESS)
+        g->rc = OTF2_GlobalDefWriter_WriteString(g->w, g->next, s);
+    return g->next++;
+}
+
+static void gw_check(global_writer_t *g, OTF2_ErrorCode rc)
+{
+    if (g->rc == OTF2_SUCCESS)
+        g->rc = rc;
+}
+
+static OTF2_AttributeValue av_u64(uint64_t v)
+{
+    OTF2_AttributeValue a;
+    a.uint64 = v;
+    return a;
+}
+
+static OTF2_AttributeValue av_str(OTF2_StringRef s)
+{
+    OTF2_AttributeValue a;
+    a.stringRef = s;
+    return a;
+}
+
+static void gw_regions(global_writer_t *g, ins_trace_t *tr)
+{
+    const rt_tree_t *t = tr->tree;
+    OTF2_StringRef file = gw_str(g, tr->pm->path);
+
+    for (unsigned inst = 0; inst < tr->ninst; inst++) {
+        for (uint32_t n = 0; n < t->nnodes; n++) {
+            const rt_node_t *node = &t->nodes[n];
+            const char *parent = node->parent == RT_ID_NONE ? INS_NO_PARENT
+                                                            : t->nodes[node->parent].name;
+            char canon[256], desc[512];
+
+            snprintf(canon, sizeof(canon), INS_REGION_CANONICAL_FMT, t->name, inst, node->name);
+            snprintf(desc, sizeof(desc),
+                     INS_KEY_KIND "=%s " INS_KEY_HOST "=%s " INS_KEY_PARENT "=%s "
+                     INS_KEY_TREE "=%s " INS_KEY_INSTANCE "=%u " INS_KEY_NODE "=%u "
+                     INS_KEY_FANIN "=%u", rt_node_kind_name(node->kind),
+                     tr->pm->hosts[node->host].name, parent, t->name, inst, n,
+                     rt_node_fanin(node));
+            OTF2_StringRef sn = gw_str(g, node->name), sc = gw_str(g, canon),
+                           sd = gw_str(g, desc);
+            gw_check(g, OTF2_GlobalDefWriter_WriteRegion(
+                            g->w, inst * t->nnodes + n, sn, sc, sd, OTF2_REGION_ROLE_WRAPPER,
+                            OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, file, node->line,
+                            node->line));
+        }
+    }
+}
+
+static void gw_loc_prop(global_writer_t *g, OTF2_LocationRef id, const char *name,
+                        OTF2_Type type, OTF2_AttributeValue value)
+{
+    gw_check(g, OTF2_GlobalDefWriter_WriteLocationProperty(g->w, id, gw_str(g, name), type,
+                                                           value));
+}
+
+/* One location and its properties, as its rank registered it. */
+static void gw_location(global_writer_t *g, ins_trace_t *tr, int rank,
+                        const rt_location_t *where, const loc_info_t *c)
+{
+    const rt_tree_t *t = tr->tree;
+    OTF2_LocationRef id = ins__loc_id(rank, where->index);
+    bool compute = where->kind == RT_LOCATION_COMPUTE;
+    char name[256];
+
+    if (compute)
+        snprintf(name, sizeof(name), "thread %u", where->thread->id);
+    else
+        snprintf(name, sizeof(name), "service %s#%u", t->nodes[where->proxy].name,
+                 where->instance);
+    gw_check(g, OTF2_GlobalDefWriter_WriteLocation(g->w, id, gw_str(g, name),
+                                                   OTF2_LOCATION_TYPE_CPU_THREAD, c->events,
+                                                   (OTF2_LocationGroupRef)rank));
+    gw_loc_prop(g, id, INS_LOC_PROP_ROLE, OTF2_TYPE_STRING,
+                av_str(gw_str(g, compute ? INS_ROLE_COMPUTE : INS_ROLE_SERVICE)));
+    if (compute) {
+        gw_loc_prop(g, id, INS_LOC_PROP_THREAD, OTF2_TYPE_UINT64, av_u64(where->thread->id));
+    } else {
+        gw_loc_prop(g, id, INS_LOC_PROP_PROXY, OTF2_TYPE_STRING,
+                    av_str(gw_str(g, t->nodes[where->proxy].name)));
+        gw_loc_prop(g, id, INS_LOC_PROP_INSTANCE, OTF2_TYPE_UINT64, av_u64(where->instance));
+    }
+    gw_loc_prop(g, id, INS_LOC_PROP_ENTER, OTF2_TYPE_STRING,
+                av_str(gw_str(g, t->nodes[where->enter].name)));
+    gw_loc_prop(g, id, INS_LOC_PROP_FLUSHES, OTF2_TYPE_UINT64, av_u64(c->flushes));
+}
+
+/* The clock properties, spanning every host's events, and the attributes. */
+static void gw_clock(global_writer_t *g, ins_trace_t *tr, double rate,
+                     const host_info_t *hosts)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    uint64_t realtime;
+
+    for (int r = 0; r < tr->size; r++) {
+        lo = hosts[r].min_ts < lo ? hosts[r].min_ts : lo;
+        hi = hosts[r].max_ts > hi ? hosts[r].max_ts : hi;
+    }
+    if (lo > hi)
+        lo = hi = (int64_t)tr->clk0.ticks;
+    /* The wall-clock time of `lo`, from the pair read at open. */
+    realtime = (uint64_t)(tr->clk0.real_ns +
+                          (int64_t)((double)(lo - (int64_t)tr->clk0.ticks) / rate * 1e9));
+    gw_check(g, OTF2_GlobalDefWriter_WriteClockProperties(g->w, (uint64_t)rate, (uint64_t)lo,
+                                                          (uint64_t)(hi - lo + 1), realtime));
+    gw_check(g, OTF2_GlobalDefWriter_WriteAttribute(
+                    g->w, INS_ATTR_OP_ID, gw_str(g, INS_ATTR_OP),
+                    gw_str(g, "operation number on the tree instance, from 0"),
+                    OTF2_TYPE_UINT64));
+    gw_check(g, OTF2_GlobalDefWriter_WriteAttribute(
+                    g->w, INS_ATTR_BYTES_ID, gw_str(g, INS_ATTR_BYTES),
+                    gw_str(g, "tuple size in bytes"), OTF2_TYPE_UINT64));
+}
+
+/* The machine, and per host a system tree node and a location group. */
+static void gw_hosts(global_writer_t *g, ins_trace_t *tr, const host_info_t *hosts)
+{
+    gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(
+                    g->w, 0, gw_str(g, hosts[0].hostname), gw_str(g, INS_STN_MACHINE_CLASS),
+                    OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g->w, 0,
+                                                               OTF2_SYSTEM_TREE_DOMAIN_MACHINE));
+    for (int r = 0; r < tr->size; r++) {
+        const char *host = tr->pm->hosts[r].name;
+        char name[256];
+
+        gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(
+                        g->w, 1 + (uint32_t)r, gw_str(g, host),
+                        gw_str(g, INS_STN_NODE_CLASS), 0));
+        gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+                        g->w, 1 + (uint32_t)r, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY));
+        gw_check(g, OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(
+                        g->w, 1 + (uint32_t)r, gw_str(g, INS_STN_PROP_HOSTNAME),
+                        OTF2_TYPE_STRING, av_str(gw_str(g, hosts[r].hostname))));
+        snprintf(name, sizeof(name), "%s (rank %d)", host, r);
+        gw_check(g, OTF2_GlobalDefWriter_WriteLocationGroup(
+                        g->w, (OTF2_LocationGroupRef)r, gw_str(g, name),
+                        OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + (uint32_t)r,
+                        OTF2_UNDEFINED_LOCATION_GROUP));
+        gw_check(g, OTF2_GlobalDefWriter_WriteLocationGroupProperty(
+                        g->w, (OTF2_LocationGroupRef)r, gw_str(g, INS_LG_PROP_HOST),
+                        OTF2_TYPE_STRING, av_str(gw_str(g, host))));
+        gw_check(g, OTF2_GlobalDefWriter_WriteLocationGroupProperty(
+                        g->w, (OTF2_LocationGroupRef)r, gw_str(g, INS_LG_PROP_RANK),
+                        OTF2_TYPE_UINT64, av_u64((uint64_t)r)));
+    }
+}
+
+/*
+ * A location as rank `rank` sent it, pointing back into the tree; -1 if
+ * it names a thread or node the tree does not have.
+ */
+static int loc_decode(const rt_tree_t *t, int rank, uint32_t index, const loc_info_t *c,
+                      rt_location_t *where_p)
+{
+    bool compute = c->kind == RT_LOCATION_COMPUTE;
+
+    if ((compute ? c->thread >= t->nthreads : c->proxy >= t->nnodes) ||
+        c->enter >= t->nnodes || c->kind > RT_LOCATION_LINK)
+        return -1;
+    *where_p = (rt_location_t){ (rt_location_kind_t)c->kind, index, (rt_host_id_t)rank,
+                                compute ? &t->threads[c->thread] : NULL,
+                                (rt_node_id_t)c->proxy, (unsigned)c->instance,
+                                (rt_node_id_t)c->enter };
+    return 0;
+}
+
+/* Rank 0: every global definition; infos[] holds every rank's locations. */
+static OTF2_ErrorCode write_globals(ins_trace_t *tr, double rate, const host_info_t *hosts,
+                                    const loc_info_t *infos, const int *nlocs)
+{
+    global_writer_t g = { OTF2_Archive_GetGlobalDefWriter(tr->ar), 0, OTF2_SUCCESS,
+                          { 0 }, cm_arena_create() };
+    OTF2_ErrorCode rc;
+
+    cm_strmap_init(&g.strings);
+    if (g.w == NULL || g.arena == NULL) {
+        cm_arena_destroy(g.arena);
+        return OTF2_ERROR_MEM_ALLOC_FAILED;
+    }
+    gw_clock(&g, tr, rate, hosts);
+    gw_hosts(&g, tr, hosts);
+    for (int r = 0; r < tr->size; r++) {
+        for (int i = 0; i < nlocs[r]; i++, infos++) {
+            rt_location_t where;
+
+            if (loc_decode(tr->tree, r, (uint32_t)i, infos, &where) != 0) {
+                gw_check(&g, OTF2_ERROR_INVALID_DATA);
+                continue;
+            }
+            gw_location(&g, tr, r, &where, infos);
+        }
+    }
+    gw_regions(&g, tr);
+    cm_strmap_cleanup(&g.strings);
+    cm_arena_destroy(g.arena);
+    rc = OTF2_Archive_CloseGlobalDefWriter(tr->ar, g.w);
+    return g.rc != OTF2_SUCCESS ? g.rc : rc;
+}
+
+/* This host's name and the span of its events, in rank 0's ticks. */
+static void host_extent(ins_trace_t *tr, host_info_t *me)
+{
+    memset(me, 0, sizeof(*me));
+    gethostname(me->hostname, sizeof(me->hostname) - 1);
+    me->min_ts = INT64_MAX;
+    me->max_ts = INT64_MIN;
+    for (uint32_t i = 0; i < tr->nloc; i++) {
+        const ins_loc_t *loc = &tr->locs[i];
+
+        if (loc->written == 0)
+            continue;
+        /* Into rank 0's ticks with the start offset; padded by the drift below. */
+        if ((int64_t)loc->first_ts + tr->off0.offset < me->min_ts)
+            me->min_ts = (int64_t)loc->first_ts + tr->off0.offset;
+        if ((int64_t)loc->last_ts + tr->off1.offset > me->max_ts)
+            me->max_ts = (int64_t)loc->last_ts + tr->off1.offset;
+    }
+    if (me->min_ts != INT64_MAX) {
+        int64_t pad = llabs(tr->off1.offset - tr->off0.offset) + (int64_t)tr->off0.rtt;
+        me->min_ts -= pad;
+        me->max_ts += pad;
+    }
+}
+
+/* This rank's locations as registered, with their counts; caller frees. */
+static loc_info_t *loc_infos(const ins_trace_t *tr)
+{
+    loc_info_t *mine = calloc(tr->nloc + 1, sizeof(*mine));
+
+    for (uint32_t i = 0; mine != NULL && i < tr->nloc; i++) {
+        const rt_location_t *w = &tr->where[i];
+
+        mine[i] = (loc_info_t){ tr->locs[i].written, tr->locs[i].flushes, w->kind,
+                                w->thread != NULL ? (uint64_t)(w->thread - tr->tree->threads)
+                                                  : RT_ID_NONE,
+                                w->proxy, w->instance, w->enter };
+    }
+    return mine;
+}
+
+OTF2_ErrorCode ins__defs_write_globals(ins_trace_t *tr, double rate)
+{
+    host_info_t me, *hosts = NULL;
+    loc_info_t *mine = loc_infos(tr), *all = NULL;
+    int *nlocs = NULL, *displs = NULL, n = (int)tr->nloc * LOC_INFO_WORDS, total = 0;
+    OTF2_ErrorCode rc = OTF2_SUCCESS;
+
+    if (mine == NULL)
+        n = 0;                  /* this rank fails; rank 0 still gathers */
+    host_extent(tr, &me);
+    if (tr->rank == 0) {
+        hosts = calloc((size_t)tr->size, sizeof(*hosts));
+        nlocs = calloc((size_t)tr->size, sizeof(int));
+        displs = calloc((size_t)tr->size, sizeof(int));
+    }
+    MPI_Gather(&me, (int)sizeof(me), MPI_BYTE, hosts, (int)sizeof(me), MPI_BYTE, 0, tr->comm);
+    MPI_Gather(&n, 1, MPI_INT, nlocs, 1, MPI_INT, 0, tr->comm);
+    if (tr->rank == 0) {
+        for (int r = 0; nlocs != NULL && displs != NULL && r < tr->size; r++) {
+            displs[r] = total;
+            total += nlocs[r];
+        }
+        all = calloc((size_t)total / LOC_INFO_WORDS + 1, sizeof(*all));
+    }
+    MPI_Gatherv(mine, n, MPI_UINT64_T, all, nlocs, displs, MPI_UINT64_T, 0, tr->comm);
+    if (tr->rank == 0) {
+        if (hosts == NULL || all == NULL || nlocs == NULL || displs == NULL)
+            rc = OTF2_ERROR_MEM_ALLOC_FAILED;
+        for (int r = 0; nlocs != NULL && r < tr->size; r++)
+            nlocs[r] /= LOC_INFO_WORDS;
+        if (rc == OTF2_SUCCESS)
+            rc = write_globals(tr, rate, hosts, all, nlocs);
+    }
+    if (mine == NULL)
+        rc = OTF2_ERROR_MEM_ALLOC_FAILED;
+    free(mine);
+    free(all);
+    free(hosts);
+    free(nlocs);
+    free(displs);
+    return rc;
+}
