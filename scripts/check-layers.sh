@@ -255,6 +255,23 @@ add_line() { # root file line
     printf '%s\n' "$3" >> "$1/$2"
 }
 
+# expect_caught FILE LINE WANT: with LINE added to FILE of the allowed tree,
+# the check must fail with exactly one report, WANT.  Counts in cases/failed.
+expect_caught() {
+    cases=$((cases + 1))
+    rm -f "$tmp/$1"
+    add_line "$tmp" "$1" "$2"
+    st=0
+    out=$(sh "$0" --root "$tmp" 2>&1) || st=$?
+    if [ "$st" -ne 1 ] || [ "$(printf '%s\n' "$out" | sed -n 1p)" != "$3" ] ||
+       [ "$(printf '%s\n' "$out" | grep -c '^[^ ]*:[0-9]*: ')" -ne 1 ]; then
+        printf 'self-test: not caught as expected: %s\n  want: %s\n  got (exit %s):\n%s\n' \
+            "$2" "$3" "$st" "$out" >&2
+        failed=$((failed + 1))
+    fi
+    rm -f "$tmp/$1"
+}
+
 self_test() {
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX")
     trap 'rm -rf "$tmp"' EXIT
@@ -276,35 +293,14 @@ EOF
         failed=$((failed + 1))
     fi
     while IFS='|' read -r file line name lay what; do
-        cases=$((cases + 1))
-        rm -f "$tmp/$file"
-        add_line "$tmp" "$file" "$line"
-        want="$file:3: forbidden include \"$name\" (layer $lay may not include $what)"
-        st=0
-        out=$(sh "$0" --root "$tmp" 2>&1) || st=$?
-        if [ "$st" -ne 1 ] || [ "$(printf '%s\n' "$out" | sed -n 1p)" != "$want" ] ||
-           [ "$(printf '%s\n' "$out" | grep -c ': forbidden include "')" -ne 1 ]; then
-            printf 'self-test: not caught as expected: %s\n  want: %s\n  got (exit %s):\n%s\n' \
-                "$line" "$want" "$st" "$out" >&2
-            failed=$((failed + 1))
-        fi
-        rm -f "$tmp/$file"
+        expect_caught "$file" "$line" \
+            "$file:3: forbidden include \"$name\" (layer $lay may not include $what)"
     done <<EOF
 $FORBIDDEN
 EOF
     while IFS='|' read -r file line name; do
-        cases=$((cases + 1))
-        rm -f "$tmp/$file"
-        add_line "$tmp" "$file" "$line"
-        want="$file:3: include \"$name\" is not rooted at the repository (write it as from the top: \"runtime/api/rt_exec.h\")"
-        st=0
-        out=$(sh "$0" --root "$tmp" 2>&1) || st=$?
-        if [ "$st" -ne 1 ] || [ "$(printf '%s\n' "$out" | sed -n 1p)" != "$want" ]; then
-            printf 'self-test: not caught as expected: %s\n  want: %s\n  got (exit %s):\n%s\n' \
-                "$line" "$want" "$st" "$out" >&2
-            failed=$((failed + 1))
-        fi
-        rm -f "$tmp/$file"
+        expect_caught "$file" "$line" \
+            "$file:3: include \"$name\" is not rooted at the repository (write it as from the top: \"runtime/api/rt_exec.h\")"
     done <<EOF
 $UNROOTED
 EOF
