@@ -215,7 +215,12 @@ void tst__srcloc_strip(char *line);
     X(sweep_allreduce,              120) \
     X(sweep_reduce,                 120) \
     X(sweep_bcast,                   60) \
-    X(sweep_reduce_bcast,           240)
+    X(sweep_reduce_bcast,           240) \
+    X(svg_escape_markup,             10) \
+    X(svg_escape_controls,           10) \
+    X(svg_escape_valid_utf8,         10) \
+    X(svg_escape_noncharacters,      10) \
+    X(svg_escape_bad_utf8,           10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)

@@ -11,7 +11,8 @@
 #   1. every chart of both scenarios is valid XML/SVG (xmllint) and identical
 #      to its golden file in tests/viz/expected/ (deterministic output);
 #   2. tooltips carry the exact values worked out by hand below;
-#   3. a wrapper and a host whose names carry markup are escaped everywhere;
+#   3. a wrapper and a host whose names carry markup are escaped everywhere,
+#      and names with characters XML cannot carry are still well-formed;
 #   4. bad input: clear errors, exit 1 or 2, no partial or clobbered output;
 #   5. papviz report's index.html, rendered by headless Chromium, is not blank.
 # Stops at the first failure.
@@ -126,6 +127,37 @@ for f in "$W"/evil/report/*.svg; do
 done
 xmllint --html --noout "$W/evil/report/index.html" 2> "$W/evil/html.err" || :
 ! grep -qi '<script' "$W"/evil/report/* || fail "report: a name injected <script>"
+
+# Characters XML 1.0 forbids (a C0 control, U+FFFE, U+FFFF, a surrogate) or
+# discourages (U+FDD0), and bytes that are not UTF-8 (ED A0 80 encodes the
+# surrogate U+D800, E2 82 is cut short), in a wrapper's and a host's name
+# and in a legend label: every chart is still well-formed, with U+FFFD
+# (EF BF BD) in their place.
+N=$W/nonchar/traces.db
+mkdir -p "$W/nonchar"
+cp "$G" "$N"
+sqlite3 "$N" "UPDATE wrappers SET name = 'g' || char(65534) || char(65535) || char(64976)
+                  || char(1) || 'x' WHERE node = 4;
+              UPDATE hosts SET name = CAST(X'42EDA080E282' AS TEXT) WHERE host = 1"
+g1=$(printf 'g\357\277\276\357\277\277\357\267\220\001x')
+bad_label=$(printf 'a\357\277\276b\355\240\200')
+# nonchar ARGS...: papviz writes a document xmllint accepts.
+nonchar() {
+    "$PAPVIZ" "$@" -o "$W/nonchar/x.svg" || fail "papviz $* on the database of non-characters"
+    xmllint --noout "$W/nonchar/x.svg" \
+        || fail "papviz $1: a non-character or bad UTF-8 in a name broke the XML"
+}
+nonchar tree --db "$N"
+has "$W/nonchar/x.svg" "$(printf 'g\357\277\275\357\277\275\357\277\275\357\277\275x')"
+nonchar orders "$N" --wrapper "$g1"
+nonchar departures "$N" --wrapper "$g1"
+nonchar pap "$N"
+nonchar timemap "$N" --compare "$C" --label "$bad_label" --label chain
+has "$W/nonchar/x.svg" "$(printf 'a\357\277\275b\357\277\275\357\277\275\357\277\275')"
+"$PAPVIZ" report "$N" -o "$W/nonchar/report" > /dev/null || fail "papviz report (non-characters)"
+for f in "$W"/nonchar/report/*.svg; do
+    xmllint --noout "$f" || fail "$f: not well-formed"
+done
 
 # ---- 4. bad input -------------------------------------------------------------
 # usage errors exit 2
