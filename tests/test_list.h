@@ -216,6 +216,7 @@ void tst__srcloc_strip(char *line);
     X(sweep_reduce,                 120) \
     X(sweep_bcast,                   60) \
     X(sweep_reduce_bcast,           240) \
+    X(steps_estimate,               120) \
     X(svg_escape_markup,             10) \
     X(svg_escape_controls,           10) \
     X(svg_escape_valid_utf8,         10) \

@@ -33,8 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "runtime/api/rt_sched.h"
+#include "runtime/algo/algo.h"
 
 #define MAX_ALGOS 64
 
@@ -85,6 +86,9 @@ typedef struct opts {
     const char *arr_text;
     const char *root_text;                   /* --root, checked against P */
     metric_t    metric;
+    double      mem_limit;                   /* bytes a schedule may take */
+    int         verbose;                     /* progress lines from the start */
+    double      t0;                          /* when papsim started (now_s) */
     algo_spec_t algos[MAX_ALGOS];
     int         nalgos;
 } opts_t;
@@ -160,6 +164,12 @@ static void usage(FILE *fp)
 "      --seed N          seed of random:, 0..2^63-1 (default 1)\n"
 "      --per-rank        each process's arrival, finish and elapsed time\n"
 "      --verify          also replay each schedule (rt_sched_verify)\n"
+"      --mem-limit SIZE  refuse a schedule whose estimated size is over SIZE\n"
+"                        bytes (K, M, G, T: powers of 1024; default half the\n"
+"                        machine's memory): 16 bytes a step, estimated before\n"
+"                        generating (rt_algo_steps_estimate)\n"
+"  -v, --verbose         progress on stderr (without it: after 2 s, and before\n"
+"                        generating or simulating 16 M steps or more)\n"
 "  -h, --help            this text and the algorithms\n"
 "Times in the tables: ms for one size, us for --sizes.  PAP-aware generators\n"
 "get tau = alpha + (beta + gamma) * segment bytes as their round length\n"
@@ -208,6 +218,7 @@ static const irange_t R_SEGS = { "segments", 1, INT32_MAX };
 static const irange_t R_SEGSIZE = { "segment bytes", 1, INT64_MAX };
 static const irange_t R_PPN = { "processes per node", 1, RT_SCHED_RANKS_MAX };
 static const irange_t R_SEED = { "seed", 0, INT64_MAX };
+static const irange_t R_MEM = { "bytes (with K, M, G or T)", 1, BYTES_MAX };
 static const drange_t R_ALPHA = { "seconds per message", 0, 1000, "" };
 static const drange_t R_BETA = { "seconds per byte", 0, 1, "" };
 static const drange_t R_GAMMA = { "seconds per byte reduced", 0, 1, "" };
@@ -297,6 +308,49 @@ static int get_rank(const char *arg, int32_t nranks, int32_t *dst, char *msg, si
 
     snprintf(what, sizeof what, "a rank of P = %d", nranks);
     return get_i32(arg, &r, dst, msg, len);
+}
+
+/* --mem-limit: bytes, or K, M, G, T (powers of 1024) after the number. */
+static int get_mem(const char *arg, double *dst, char *msg, size_t len)
+{
+    static const char units[] = "KMGT";
+    char buf[64];
+    size_t n = strlen(arg);
+    const char *u = n > 0 ? strchr(units, arg[n - 1]) : NULL;
+    int64_t v;
+    int rc;
+
+    snprintf(buf, sizeof buf, "%.*s", (int)(u ? n - 1 : n), arg);
+    rc = n < sizeof buf ? parse_i64(buf, R_MEM.min, R_MEM.max, &v) : -1;
+    if (rc == 0 && u != NULL && v > R_MEM.max >> (10 * (u - units + 1)))
+        rc = -2;
+    if (rc != 0) {
+        irange_msg(msg, len, rc, &R_MEM);
+        return -1;
+    }
+    *dst = (double)v * (u ? (double)(INT64_C(1) << (10 * (u - units + 1))) : 1);
+    return 0;
+}
+
+/* Half the machine's memory, what a schedule may take by default; without
+   sysconf's figures, no limit. */
+static double default_mem_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+    return pages > 0 && size > 0 ? (double)pages * (double)size / 2 : INFINITY;
+}
+
+/* "4.00 GiB": bytes for a message. */
+static const char *fmt_bytes(double b, char *buf, size_t len)
+{
+    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    int i = 0;
+
+    while (b >= 1024 && i < 6)
+        b /= 1024, i++;
+    snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", b, unit[i]);
+    return buf;
 }
 
 /*
@@ -507,6 +561,54 @@ static cm_status_t make_params(const opts_t *o, const algo_spec_t *a, int64_t by
     return CM_OK;
 }
 
+/* The steps a (or both halves of REDUCE+BCAST) will make, estimated. */
+static double steps_estimate(const algo_spec_t *a, const rt_algo_params_t *p)
+{
+    return rt_algo_steps_estimate(a->info, p) +
+           (a->bcast ? rt_algo_steps_estimate(a->bcast, p) : 0);
+}
+
+/*
+ * Refuses a schedule whose estimated size is over the memory limit, before
+ * anything is allocated: a step is 16 bytes; REDUCE+BCAST holds both
+ * halves and their merge (twice the steps), and --verify's replay about 32
+ * bytes more per step.
+ */
+static cm_status_t check_memory(const opts_t *o, const algo_spec_t *a,
+                                const rt_algo_params_t *p, cm_err_t *err)
+{
+    double steps = steps_estimate(a, p);
+    double per_step = (a->bcast ? 32 : 16) + (o->verify ? 32 : 0);
+    char need[32], limit[32];
+
+    if (steps * per_step <= o->mem_limit)
+        return CM_OK;
+    return CM_ERR(err, CM_ERR_NOMEM, "%s: the schedule would take about %s (%.0f steps of "
+                  "%.0f bytes): over the memory limit of %s (--mem-limit; the default is "
+                  "half the machine's memory)", a->info->name,
+                  fmt_bytes(steps * per_step, need, sizeof need), steps, per_step,
+                  fmt_bytes(o->mem_limit, limit, sizeof limit));
+}
+
+/* Steps from which a phase takes about a second or more. */
+#define LONG_PHASE_STEPS (1 << 24)
+
+/* A progress line on stderr, "papsim: 12.3 s: LABEL[ at B]: WHAT N steps",
+   with -v, and without it once papsim has run for 2 s or before a phase
+   of LONG_PHASE_STEPS or more. */
+static void progress(const opts_t *o, const algo_spec_t *a, int64_t bytes, const char *what,
+                     double steps)
+{
+    double t = now_s() - o->t0;
+
+    if (!o->verbose && t < 2 && steps < LONG_PHASE_STEPS)
+        return;
+    fprintf(stderr, "papsim: %.1f s: %s", t, a->label);
+    if (o->sizes)
+        fprintf(stderr, " at %" PRId64 " B", bytes);
+    fprintf(stderr, ": %s %.0f steps\n", what, steps);
+}
+
 /*
  * Generates, optionally verifies, and simulates algorithm a at `bytes`.
  * CM_OK, or the failing status with the message in err (which says whose).
@@ -526,15 +628,22 @@ static cm_status_t run_one(const opts_t *o, const algo_spec_t *a, int64_t bytes,
     rt_sched_init(&s);
     if ((st = make_params(o, a, bytes, ticks, &p, &out->tau_s, err)) != CM_OK)
         return st;
+    if ((st = check_memory(o, a, &p, err)) != CM_OK)
+        return st;
+    progress(o, a, bytes, "generating about", steps_estimate(a, &p));
     t[0] = now_s(), t[1] = cpu_s();
     st = a->bcast ? rt_algo_reduce_bcast(&s, a->info, a->bcast, &p, -1, err)
                   : a->info->gen(&s, &p, -1, err);
     t[2] = now_s(), t[3] = cpu_s();
-    if (st == CM_OK && o->verify)
+    if (st == CM_OK && o->verify) {
+        progress(o, a, bytes, "verifying", (double)s.nsteps);
         st = rt_sched_verify(&s, err);
+    }
     t[4] = now_s(), t[5] = cpu_s();
-    if (st == CM_OK)
+    if (st == CM_OK) {
+        progress(o, a, bytes, "simulating", (double)s.nsteps);
         st = rt_sched_simulate(&s, &c, arr_s, &out->res, err);
+    }
     /* The option ranges keep times finite; should that ever fail, say so
        rather than print inf. */
     if (st == CM_OK && !(isfinite(out->res.completion) && isfinite(out->res.avg_elapsed)
@@ -807,7 +916,7 @@ static int parse_sizes(opts_t *o, const char *arg, char *msg, size_t len)
 
 enum { O_BYTES = 256, O_SIZES, O_METRIC, O_ELEM, O_SEGS, O_SEGSIZE, O_ROOT, O_PPN,
        O_TREE, O_PORT, O_NET, O_ALPHA, O_BETA, O_GAMMA, O_ARRIVAL, O_SEED, O_PERRANK,
-       O_VERIFY };
+       O_VERIFY, O_MEMLIMIT };
 
 static const struct option longopts[] = {
     { "nranks", required_argument, NULL, 'P' }, { "bytes", required_argument, NULL, O_BYTES },
@@ -820,6 +929,8 @@ static const struct option longopts[] = {
     { "gamma", required_argument, NULL, O_GAMMA }, { "arrival", required_argument, NULL, O_ARRIVAL },
     { "seed", required_argument, NULL, O_SEED }, { "per-rank", no_argument, NULL, O_PERRANK },
     { "verify", no_argument, NULL, O_VERIFY }, { "help", no_argument, NULL, 'h' },
+    { "mem-limit", required_argument, NULL, O_MEMLIMIT },
+    { "verbose", no_argument, NULL, 'v' },
     { NULL, 0, NULL, 0 },
 };
 
@@ -883,6 +994,8 @@ static int apply_opt(opts_t *o, int c, const char *arg, char *msg, size_t len)
     case O_SEED: return get_i64(arg, &R_SEED, (int64_t *)&o->seed, msg, len);
     case O_PERRANK: o->per_rank = 1; return 0;
     case O_VERIFY: o->verify = 1; return 0;
+    case O_MEMLIMIT: return get_mem(arg, &o->mem_limit, msg, len);
+    case 'v': o->verbose = 1; return 0;
     default:
         snprintf(msg, len, "unexpected option");
         return -1;
@@ -905,8 +1018,10 @@ int main(int argc, char **argv)
     char msg[200];
 
     o.alpha = o.beta = o.gamma = NAN;
+    o.t0 = now_s();
+    o.mem_limit = default_mem_limit();
     opterr = 0;     /* our own messages, "papsim: ...", as for bad values */
-    while ((c = getopt_long(argc, argv, ":P:h", longopts, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, ":P:hv", longopts, &li)) != -1) {
         if (c == 'h') {
             usage(stdout);
             list_algos(stdout);

@@ -64,4 +64,13 @@ rt_algo_gen_fn rt_algo_greedy_reduce;   /* "greedy-reduce": Lowery-Langou (U) */
 rt_algo_gen_fn rt_algo_clv_linear;      /* "clv-linear": literal linear search */
 rt_algo_gen_fn rt_algo_clv;             /* "clv": segment tree, section 5 */
 
+/*
+ * The steps generator `a` will make for all ranks of p, computed without
+ * generating (algo_size.c, with each formula): an upper bound for every
+ * row of the table, for the tools to check against their memory limit
+ * (16 bytes a step) before they allocate.  0 for P <= 1.  Pure; a double,
+ * so that no product overflows.
+ */
+double rt_algo_steps_estimate(const rt_algo_info_t *a, const rt_algo_params_t *p);
+
 #endif /* RT_ALGO_H */

@@ -107,6 +107,34 @@ $PAPSIM -P 1 --bytes 4 --beta 0 ring >"$tmp/out" 2>"$tmp/err" || fail "P=1 exite
 ! grep -qiE '(^|[^a-z])(inf|nan)([^a-z]|$)' "$tmp/out" ||
     fail "P=1, beta 0 printed inf or nan: $(cat "$tmp/out")"
 
+# Memory: a schedule whose estimate (steps x 16 bytes, before generating)
+# is over --mem-limit is refused at once, with the figures; the ring at
+# P = 8192 is 268 M steps, 4 GiB, and must be refused without allocating
+# them (under a 512 MB address-space limit, in well under a minute).
+( ulimit -v 524288; timeout 60 $PAPSIM -P 8192 --mem-limit 1G ring ) >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -qF "papsim: ring: the schedule would take about 4.00 GiB (268402688 steps of 16 bytes): over the memory limit of 1.00 GiB (--mem-limit" "$tmp/err" ||
+    fail "ring P=8192 over --mem-limit 1G: exit $st: $(cat "$tmp/err")"
+# 4P(P-1) = 16769024 steps at P = 2048 = 256 MiB: over 200M, under 300M.
+$PAPSIM -P 2048 --mem-limit 200M --bytes 8192 ring >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -qF "over the memory limit of 200.00 MiB" "$tmp/err" ||
+    fail "ring P=2048 over 200M: $(cat "$tmp/err")"
+$PAPSIM -P 64 --mem-limit 1M ring >/dev/null 2>"$tmp/err" ||
+    fail "ring P=64 (258 KB) under --mem-limit 1M: $(cat "$tmp/err")"
+# --sizes: a refused algorithm is '-' in its column, the others go on.
+$PAPSIM -P 1024 --mem-limit 32M --sizes 4096:8192 ring rd >"$tmp/out" 2>"$tmp/err"
+[ "$(awk '$1 == 4096 { print $2, $4 }' "$tmp/out")" = "- rd" ] ||
+    fail "--sizes with ring over the limit: $(cat "$tmp/out" "$tmp/err")"
+range_err "--mem-limit 0: out of range: bytes (with K, M, G or T), 1 to 4611686018427387904" \
+    --mem-limit 0 ring
+range_err "--mem-limit 12Q: expected bytes (with K, M, G or T), 1 to 4611686018427387904" \
+    --mem-limit 12Q ring
+# Progress: -v (or a run past 2 s) says on stderr what is being done.
+$PAPSIM -v -P 8 ring rd >/dev/null 2>"$tmp/err" || fail "papsim -v exited $?"
+grep -q "^papsim: [0-9.]* s: ring: generating about 224 steps" "$tmp/err" &&
+    grep -q "^papsim: [0-9.]* s: rd: simulating 48 steps" "$tmp/err" ||
+    fail "papsim -v: no progress lines: $(cat "$tmp/err")"
+
 # Every algorithm runs at a small size, and --sizes gives one row per size.
 $PAPSIM -P 8 --bytes 4096 --segs 4 --verify --arrival random:2:7 ring ring-seg:segsize=64 rd \
     rabenseifner slt prr greedy-reduce+chain-bcast chain-reduce+binomial-bcast \
