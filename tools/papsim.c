@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "runtime/algo/algo.h"
 
@@ -218,7 +217,7 @@ static const irange_t R_SEGS = { "segments", 1, INT32_MAX };
 static const irange_t R_SEGSIZE = { "segment bytes", 1, INT64_MAX };
 static const irange_t R_PPN = { "processes per node", 1, RT_SCHED_RANKS_MAX };
 static const irange_t R_SEED = { "seed", 0, INT64_MAX };
-static const irange_t R_MEM = { "bytes (with K, M, G or T)", 1, BYTES_MAX };
+static const irange_t R_MEM = { "bytes (with K, M, G or T)", 1, RT_MEM_MAX };
 static const drange_t R_ALPHA = { "seconds per message", 0, 1000, "" };
 static const drange_t R_BETA = { "seconds per byte", 0, 1, "" };
 static const drange_t R_GAMMA = { "seconds per byte reduced", 0, 1, "" };
@@ -313,44 +312,11 @@ static int get_rank(const char *arg, int32_t nranks, int32_t *dst, char *msg, si
 /* --mem-limit: bytes, or K, M, G, T (powers of 1024) after the number. */
 static int get_mem(const char *arg, double *dst, char *msg, size_t len)
 {
-    static const char units[] = "KMGT";
-    char buf[64];
-    size_t n = strlen(arg);
-    const char *u = n > 0 ? strchr(units, arg[n - 1]) : NULL;
-    int64_t v;
-    int rc;
+    int rc = rt_algo_mem_parse(arg, dst);
 
-    snprintf(buf, sizeof buf, "%.*s", (int)(u ? n - 1 : n), arg);
-    rc = n < sizeof buf ? parse_i64(buf, R_MEM.min, R_MEM.max, &v) : -1;
-    if (rc == 0 && u != NULL && v > R_MEM.max >> (10 * (u - units + 1)))
-        rc = -2;
-    if (rc != 0) {
+    if (rc != 0)
         irange_msg(msg, len, rc, &R_MEM);
-        return -1;
-    }
-    *dst = (double)v * (u ? (double)(INT64_C(1) << (10 * (u - units + 1))) : 1);
-    return 0;
-}
-
-/* Half the machine's memory, what a schedule may take by default; without
-   sysconf's figures, no limit. */
-static double default_mem_limit(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-
-    return pages > 0 && size > 0 ? (double)pages * (double)size / 2 : INFINITY;
-}
-
-/* "4.00 GiB": bytes for a message. */
-static const char *fmt_bytes(double b, char *buf, size_t len)
-{
-    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-    int i = 0;
-
-    while (b >= 1024 && i < 6)
-        b /= 1024, i++;
-    snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", b, unit[i]);
-    return buf;
+    return rc ? -1 : 0;
 }
 
 /*
@@ -577,17 +543,12 @@ static double steps_estimate(const algo_spec_t *a, const rt_algo_params_t *p)
 static cm_status_t check_memory(const opts_t *o, const algo_spec_t *a,
                                 const rt_algo_params_t *p, cm_err_t *err)
 {
-    double steps = steps_estimate(a, p);
-    double per_step = (a->bcast ? 32 : 16) + (o->verify ? 32 : 0);
-    char need[32], limit[32];
+    char what[128];
 
-    if (steps * per_step <= o->mem_limit)
-        return CM_OK;
-    return CM_ERR(err, CM_ERR_NOMEM, "%s: the schedule would take about %s (%.0f steps of "
-                  "%.0f bytes): over the memory limit of %s (--mem-limit; the default is "
-                  "half the machine's memory)", a->info->name,
-                  fmt_bytes(steps * per_step, need, sizeof need), steps, per_step,
-                  fmt_bytes(o->mem_limit, limit, sizeof limit));
+    snprintf(what, sizeof what, "%s: the schedule", a->info->name);
+    return rt_algo_mem_check(what, steps_estimate(a, p),
+                             (a->bcast ? 32 : 16) + (o->verify ? 32 : 0), o->mem_limit,
+                             " (--mem-limit; the default is half the machine's memory)", err);
 }
 
 /* Steps from which a phase takes about a second or more. */
@@ -1019,7 +980,7 @@ int main(int argc, char **argv)
 
     o.alpha = o.beta = o.gamma = NAN;
     o.t0 = now_s();
-    o.mem_limit = default_mem_limit();
+    o.mem_limit = rt_algo_mem_default();
     opterr = 0;     /* our own messages, "papsim: ...", as for bad values */
     while ((c = getopt_long(argc, argv, ":P:hv", longopts, &li)) != -1) {
         if (c == 'h') {

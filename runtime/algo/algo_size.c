@@ -26,8 +26,17 @@
  *                    the most the sweep of random instances has shown): 4PS
  *
  * Doubles, so that no product overflows (P up to 2^20, S up to 2^31).
+ *
+ * Also here, so that papsim and clvbench say it alike: the default limit
+ * (half the machine's memory), sizes as the tools take them ("512M"), and
+ * the check with its message.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "runtime/algo/algo.h"
 
@@ -77,4 +86,59 @@ double rt_algo_steps_estimate(const rt_algo_info_t *a, const rt_algo_params_t *p
     /* A generator this file does not know yet: the ring's count, the most
        of any regular algorithm, so that the check errs on the safe side. */
     return 4 * P * (P - 1);
+}
+
+double rt_algo_mem_default(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+    return pages > 0 && size > 0 ? (double)pages * (double)size / 2 : INFINITY;
+}
+
+int rt_algo_mem_parse(const char *text, double *bytes_p)
+{
+    static const char units[] = "KMGT";
+    size_t n = strlen(text);
+    const char *u = n > 0 ? strchr(units, text[n - 1]) : NULL;
+    int shift = u ? 10 * (int)(u - units + 1) : 0;
+    char buf[32], *end;
+    long long v;
+
+    if (n == 0 || n - (u != NULL) >= sizeof buf)
+        return -1;
+    memcpy(buf, text, n - (u != NULL));
+    buf[n - (u != NULL)] = '\0';
+    errno = 0;
+    v = strtoll(buf, &end, 10);
+    if (end == buf || *end != '\0')
+        return -1;
+    if (errno == ERANGE || v < 1 || v > RT_MEM_MAX >> shift)
+        return -2;
+    *bytes_p = (double)v * (double)(INT64_C(1) << shift);
+    return 0;
+}
+
+/* "4.00 GiB". */
+static const char *fmt_bytes(double b, char *buf, size_t len)
+{
+    static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    int i = 0;
+
+    while (b >= 1024 && i < 6)
+        b /= 1024, i++;
+    snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", b, unit[i]);
+    return buf;
+}
+
+cm_status_t rt_algo_mem_check(const char *what, double steps, double per_step, double limit,
+                              const char *hint, cm_err_t *err)
+{
+    char need[32], lim[32];
+
+    if (steps * per_step <= limit)
+        return CM_OK;
+    return CM_ERR(err, CM_ERR_NOMEM, "%s would take about %s (%.0f steps of %.0f bytes): "
+                  "over the memory limit of %s%s", what,
+                  fmt_bytes(steps * per_step, need, sizeof need), steps, per_step,
+                  fmt_bytes(limit, lim, sizeof lim), hint ? hint : "");
 }
