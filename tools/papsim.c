@@ -346,9 +346,9 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
             continue;
         o->arr = kinds[i].kind;
         x = strchr(colon + 1, ':');
-        snprintf(ms, sizeof ms, "%.*s", x ? (int)(x - colon - 1) : (int)strlen(colon + 1),
-                 colon + 1);
-        if (get_dbl(ms, &R_ARR_MS, &o->arr_ms, msg, len) != 0)
+        size_t n = x ? (size_t)(x - colon - 1) : strlen(colon + 1);
+        snprintf(ms, sizeof ms, "%.*s", (int)(n < sizeof ms ? n : 0), colon + 1);
+        if (get_dbl(ms, &R_ARR_MS, &o->arr_ms, msg, len) != 0)  /* too long: "" */
             return -1;
         if (x == NULL)
             return 0;
