@@ -21,6 +21,13 @@
  * them the two schedules must be identical, step for step (exit 1 if not).
  * Times: CLOCK_MONOTONIC around the generator call (which includes
  * rt_sched_finish), mean per schedule.
+ *
+ * Limits.  Before anything runs, the largest point's schedules are
+ * estimated (rt_algo_steps_estimate: 4PN steps of 16 bytes for clv, twice
+ * that while a clv-linear schedule is held beside it) and a sweep over
+ * --mem-limit (default half the machine's memory) is refused.  Progress:
+ * a line per kind and P on stderr before its row, when stderr is a
+ * terminal or with -v, and while a point runs a line every 10 s.
  */
 #include <malloc.h>
 #include <stdint.h>
@@ -28,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "runtime/algo/algo.h"
 
 #define TICKS 1e6   /* ticks per time unit */
@@ -41,6 +49,8 @@ typedef struct opts {
     int32_t  linear;     /* -1: the default rule */
     uint64_t seed;
     int      only;       /* -1: both kinds */
+    int      progress;   /* lines on stderr: -v, or stderr a terminal */
+    double   mem_limit;  /* bytes the schedules of a point may take */
 } opts_t;
 
 /* Per point: what the table row and the summary need. */
@@ -151,8 +161,15 @@ static int run_point(const opts_t *o, kind_t kind, int32_t np, point_t *pt)
     int32_t nlin = linear_count(o, np);
     int bad = 0;
 
+    double t0 = now(), shown = t0;
+
     memset(pt, 0, sizeof *pt);
     for (int32_t i = 0; i < o->instances && arrival && !bad; i++) {
+        if (o->progress && now() - shown >= 10) {
+            shown = now();
+            fprintf(stderr, "clvbench: %s, P = N = %d: %d of %d instances done, %.0f s\n",
+                    kind_name[kind], np, i, o->instances, shown - t0);
+        }
         rt_algo_params_t p;
         rt_sched_t a, b;
         double ta, tb;
@@ -186,17 +203,38 @@ static int run_point(const opts_t *o, kind_t kind, int32_t np, point_t *pt)
     return bad;
 }
 
+/* The schedules of point P held at once: clv's, and clv-linear's beside it
+   when that runs.  CM_OK if they fit in --mem-limit. */
+static cm_status_t check_memory(const opts_t *o, int32_t np, cm_err_t *err)
+{
+    const rt_algo_info_t *clv = rt_algo_find("clv");
+    rt_algo_params_t p = { .nranks = np, .nsegs = np, .count = (int64_t)np * 1024 };
+    int both = linear_count(o, np) > 0;
+    char what[96];
+
+    snprintf(what, sizeof what, "P = N = %d: the clv%s schedule%s", np,
+             both ? " and clv-linear" : "", both ? "s" : "");
+    return rt_algo_mem_check(what, (both ? 2 : 1) * rt_algo_steps_estimate(clv, &p), 16,
+                             o->mem_limit, " (--mem-limit; the default is half the machine's"
+                             " memory; or a smaller --max-p)", err);
+}
+
 static void usage(FILE *fp)
 {
     fprintf(fp,
         "usage: clvbench [--max-p P] [--instances I] [--linear-instances L]\n"
-        "                [--seed S] [--only uniform|skewed]\n"
+        "                [--seed S] [--only uniform|skewed] [--mem-limit SIZE] [-v]\n"
         "Time to generate a Clairvoyant reduce schedule: clv (segment tree)\n"
         "against clv-linear (literal linear search), P = N = 4, 8, ..., P\n"
         "(default 512), the paper's uniform and skewed instances.  clv runs\n"
         "I instances per point (default 100); clv-linear the first L, by\n"
         "default min(I, ceil(I*(128/P)^2)); their schedules must be identical\n"
-        "(exit 1 otherwise).  --seed: instance generator seed (default 1).\n");
+        "(exit 1 otherwise).  --seed: instance generator seed (default 1).\n"
+        "--mem-limit SIZE: bytes (or K, M, G, T) the schedules of one point may\n"
+        "take (estimated: 4PN steps of 16 bytes per schedule); a larger --max-p\n"
+        "is refused before anything runs (default: half the machine's memory).\n"
+        "-v: a line per kind and P on stderr (the default when stderr is a\n"
+        "terminal).\n");
 }
 
 /* "--name value" or "--name=value"; returns the value or NULL. */
@@ -231,6 +269,8 @@ static int parse(int argc, char **argv, opts_t *o)
     o->linear = -1;
     o->seed = 1;
     o->only = -1;
+    o->progress = isatty(STDERR_FILENO);
+    o->mem_limit = rt_algo_mem_default();
     for (int i = 1; i < argc; i++) {
         const char *v;
         long n;
@@ -250,6 +290,11 @@ static int parse(int argc, char **argv, opts_t *o)
         else if ((v = opt_value(argc, argv, &i, "--only")) &&
                  (strcmp(v, "uniform") == 0 || strcmp(v, "skewed") == 0))
             o->only = strcmp(v, "uniform") == 0 ? UNIFORM : SKEWED;
+        else if ((v = opt_value(argc, argv, &i, "--mem-limit")) &&
+                 rt_algo_mem_parse(v, &o->mem_limit) == 0)
+            continue;
+        else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
+            o->progress = 1;
         else
             return -1;
     }
@@ -277,6 +322,14 @@ int main(int argc, char **argv)
        every instance and fault it in again for the next (11 of ~45 ms).
        A runtime generating schedules call after call keeps its memory the
        same way; both implementations are measured under this setting. */
+    for (int32_t np = 4; np <= o.max_p; np *= 2) {
+        cm_err_t err;
+
+        if (check_memory(&o, np, &err) != CM_OK) {
+            cm_err_print(stderr, "clvbench: ", &err);
+            return 1;
+        }
+    }
     mallopt(M_MMAP_THRESHOLD, 1 << 30);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     memset(top, 0, sizeof top);
@@ -299,6 +352,9 @@ int main(int argc, char **argv)
         for (int32_t np = 4; np <= o.max_p; np *= 2) {
             point_t pt;
 
+            if (o.progress)
+                fprintf(stderr, "clvbench: %s, P = N = %d: %d clv instances, %d clv-linear\n",
+                        kind_name[k], np, o.instances, linear_count(&o, np));
             if (run_point(&o, (kind_t)k, np, &pt) != 0)
                 return 1;
             printf("  %6d %6d %6d %12.1f %6d", np, np, pt.n_clv,

@@ -217,7 +217,14 @@ void tst__srcloc_strip(char *line);
     X(sweep_allreduce,              120) \
     X(sweep_reduce,                 120) \
     X(sweep_bcast,                   60) \
-    X(sweep_reduce_bcast,           240)
+    X(sweep_reduce_bcast,           240) \
+    X(steps_estimate,               120) \
+    X(mem_limit,                     10) \
+    X(svg_escape_markup,             10) \
+    X(svg_escape_controls,           10) \
+    X(svg_escape_valid_utf8,         10) \
+    X(svg_escape_noncharacters,      10) \
+    X(svg_escape_bad_utf8,           10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
@@ -264,6 +271,7 @@ static const tst_entry_t tst_list[] = {
 
     /* sh: scripts and end-to-end runs */
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
+    { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },

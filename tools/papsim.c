@@ -34,7 +34,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/api/rt_sched.h"
+#include "runtime/algo/algo.h"
 
 #define MAX_ALGOS 64
 
@@ -79,10 +79,15 @@ typedef struct opts {
     int         overrides;                   /* --alpha, --beta or --gamma given */
     arr_kind_t  arr;
     double      arr_ms;
+    const char *arr_rank_text;               /* one-late's RANK, checked against P */
     int32_t     arr_rank;
     uint64_t    seed;
     const char *arr_text;
+    const char *root_text;                   /* --root, checked against P */
     metric_t    metric;
+    double      mem_limit;                   /* bytes a schedule may take */
+    int         verbose;                     /* progress lines from the start */
+    double      t0;                          /* when papsim started (now_s) */
     algo_spec_t algos[MAX_ALGOS];
     int         nalgos;
 } opts_t;
@@ -132,33 +137,43 @@ static void usage(FILE *fp)
 "ALGO: a table name below, REDUCE+BCAST (e.g. binomial-reduce+binomial-bcast),\n"
 "either with :segs=Q or :segsize=B for its own segmentation.\n"
 "\n"
-"  -P, --nranks N        processes (default 48)\n"
-"      --bytes B         message size in bytes (default 4194304: 1 M floats)\n"
-"      --sizes MIN:MAX   one row per power of two from MIN to MAX bytes, one\n"
-"                        column per ALGO (--metric), OSU style\n"
+"  -P, --nranks N        processes, 1..2^20 (default 48)\n"
+"      --bytes B         message size in bytes, 0..2^62 (default 4194304: 1 M\n"
+"                        floats)\n"
+"      --sizes MIN:MAX   one row per power of two from MIN to MAX bytes (1..2^62),\n"
+"                        one column per ALGO (--metric), OSU style\n"
 "      --metric M        the --sizes figure: avg (default), max or completion\n"
-"      --elem-bytes E    bytes per element (default 4, floats)\n"
-"      --segs Q          pipeline segments (only algorithms that read them)\n"
-"      --segsize B       segment size in bytes (Open MPI's rule to elements)\n"
-"      --root R          root of rooted collectives (default 0)\n"
-"      --ppn N           processes per node (nap)\n"
+"      --elem-bytes E    bytes per element, 1..2^20 (default 4, floats)\n"
+"      --segs Q          pipeline segments, 1..2^31-1 (only algorithms that\n"
+"                        read them)\n"
+"      --segsize B       segment size in bytes, >= 1 (Open MPI's rule to elements)\n"
+"      --root R          root of rooted collectives, 0..P-1 (default 0)\n"
+"      --ppn N           processes per node (nap), 1..2^20\n"
 "      --tree heap|ompi  shape of bintree-reduce (default heap)\n"
 "      --port U|B        port model of ASAP-scheduled trees (default U)\n"
 "      --net NAME        cost preset: 1gbe (default), 10gbe, ib-fdr\n"
-"      --alpha S         seconds per message (overrides the preset)\n"
-"      --beta S          seconds per byte\n"
-"      --gamma S         seconds per byte reduced\n"
+"      --alpha S         seconds per message, 0..1000 (overrides the preset)\n"
+"      --beta S          seconds per byte, 0..1\n"
+"      --gamma S         seconds per byte reduced, 0..1\n"
 "      --arrival PAT     none (default), one-late:MS[:RANK] (RANK, default 1,\n"
 "                        arrives MS ms after the others), random:MS[:SEED]\n"
 "                        (uniform in [0, MS] ms), sorted:MS (rank r at\n"
-"                        r*MS/(P-1) ms), reversed:MS (rank r at (P-1-r)*MS/(P-1))\n"
-"      --seed N          seed of random: (default 1)\n"
+"                        r*MS/(P-1) ms), reversed:MS (rank r at (P-1-r)*MS/(P-1));\n"
+"                        MS in 0..1e9\n"
+"      --seed N          seed of random:, 0..2^63-1 (default 1)\n"
 "      --per-rank        each process's arrival, finish and elapsed time\n"
 "      --verify          also replay each schedule (rt_sched_verify)\n"
+"      --mem-limit SIZE  refuse a schedule whose estimated size is over SIZE\n"
+"                        bytes (K, M, G, T: powers of 1024; default half the\n"
+"                        machine's memory): 16 bytes a step, estimated before\n"
+"                        generating (rt_algo_steps_estimate)\n"
+"  -v, --verbose         progress on stderr (without it: after 2 s, and before\n"
+"                        generating or simulating 16 M steps or more)\n"
 "  -h, --help            this text and the algorithms\n"
 "Times in the tables: ms for one size, us for --sizes.  PAP-aware generators\n"
 "get tau = alpha + (beta + gamma) * segment bytes as their round length\n"
-"(prr: ceil(count/P) elements; clv: ceil(count/N) for N segments).\n"
+"(prr: ceil(count/P) elements; clv: ceil(count/N) for N segments), at most\n"
+"1e9 s.  A value out of its range is a usage error that names the range.\n"
 "Exit status: 0 done, 1 bad input or an algorithm that refuses the\n"
 "parameters, 2 usage error.\n");
 }
@@ -181,6 +196,35 @@ static void list_algos(FILE *fp)
                 nets[i].why);
 }
 
+/*
+ * The allowed ranges of the numeric options, in one place: a value outside
+ * its range is a usage error that names the option and the range, never a
+ * number papsim would print as inf or nan or silently change.  The cost
+ * model's bounds keep every simulated time finite (at most 2^31 rounds of
+ * 1000 s + 2 s/B * 2^62 B is about 1e28 s), the arrival bound keeps arrival
+ * ticks (ns) within int64 with room for 2^31 rounds after them, and TAU_MAX_S
+ * keeps a round length in ticks within int64.
+ */
+typedef struct irange { const char *what; int64_t min, max; } irange_t;
+typedef struct drange { const char *what; double min, max; const char *unit; } drange_t;
+
+#define BYTES_MAX (INT64_C(1) << 62)
+static const irange_t R_NRANKS = { "processes", 1, RT_SCHED_RANKS_MAX };
+static const irange_t R_BYTES = { "message bytes", 0, BYTES_MAX };
+static const irange_t R_SIZES = { "MIN and MAX bytes", 1, BYTES_MAX };
+static const irange_t R_ELEM = { "bytes per element", 1, 1 << 20 };
+static const irange_t R_SEGS = { "segments", 1, INT32_MAX };
+static const irange_t R_SEGSIZE = { "segment bytes", 1, INT64_MAX };
+static const irange_t R_PPN = { "processes per node", 1, RT_SCHED_RANKS_MAX };
+static const irange_t R_SEED = { "seed", 0, INT64_MAX };
+static const irange_t R_MEM = { "bytes (with K, M, G or T)", 1, RT_MEM_MAX };
+static const drange_t R_ALPHA = { "seconds per message", 0, 1000, "" };
+static const drange_t R_BETA = { "seconds per byte", 0, 1, "" };
+static const drange_t R_GAMMA = { "seconds per byte reduced", 0, 1, "" };
+static const drange_t R_ARR_MS = { "MS", 0, 1e9, " ms" };
+#define TAU_MAX_S 1e9
+
+/* 0, -1 (not an integer) or -2 (outside [min, max], or past int64). */
 static int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 {
     char *end;
@@ -188,37 +232,109 @@ static int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 
     errno = 0;
     v = strtoll(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+    if (end == s || *end != '\0')
         return -1;
+    if (errno == ERANGE || v < min || v > max)
+        return -2;
     *out = v;
     return 0;
 }
 
-static int parse_dbl(const char *s, double min, double *out)
+/* 0, -1 (not a finite number) or -2 (outside [min, max]). */
+static int parse_dbl(const char *s, double min, double max, double *out)
 {
     char *end;
     double v;
 
     errno = 0;
     v = strtod(s, &end);
-    if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < min)
-        return -1;
+    if (end == s || *end != '\0' || isnan(v) || (isinf(v) && errno != ERANGE))
+        return -1;                       /* not a number, or "inf" itself */
+    if ((errno == ERANGE && fabs(v) >= 1) || v < min || v > max)
+        return -2;                       /* (an underflow is a tiny number) */
     *out = v;
     return 0;
 }
 
-/* --arrival none | KIND:MS[:X], X = the rank (one-late) or the seed (random). */
-static int parse_arrival(opts_t *o, const char *text)
+/* msg = "expected WHAT, MIN to MAX" (rc -1) or "out of range: ..." (-2). */
+static void irange_msg(char *msg, size_t len, int rc, const irange_t *r)
+{
+    snprintf(msg, len, "%s%s, %" PRId64 " to %" PRId64, rc == -2 ? "out of range: " :
+             "expected ", r->what, r->min, r->max);
+}
+
+static void drange_msg(char *msg, size_t len, int rc, const drange_t *r)
+{
+    snprintf(msg, len, "%s%s, %.15g to %.15g%s", rc == -2 ? "out of range: " : "expected ",
+             r->what, r->min, r->max, r->unit);
+}
+
+/* An integer option: 0, or -1 with msg set. */
+static int get_i64(const char *arg, const irange_t *r, int64_t *dst, char *msg, size_t len)
+{
+    int rc = parse_i64(arg, r->min, r->max, dst);
+
+    if (rc != 0)
+        irange_msg(msg, len, rc, r);
+    return rc ? -1 : 0;
+}
+
+static int get_i32(const char *arg, const irange_t *r, int32_t *dst, char *msg, size_t len)
+{
+    int64_t v;
+
+    if (get_i64(arg, r, &v, msg, len) != 0)
+        return -1;
+    *dst = (int32_t)v;
+    return 0;
+}
+
+static int get_dbl(const char *arg, const drange_t *r, double *dst, char *msg, size_t len)
+{
+    int rc = parse_dbl(arg, r->min, r->max, dst);
+
+    if (rc != 0)
+        drange_msg(msg, len, rc, r);
+    return rc ? -1 : 0;
+}
+
+/* A rank of P given as text: 0, or -1 with msg ("... a rank of P = 48,
+   0 to 47").  The text is checked only once P is known. */
+static int get_rank(const char *arg, int32_t nranks, int32_t *dst, char *msg, size_t len)
+{
+    char what[64];
+    irange_t r = { what, 0, nranks - 1 };
+
+    snprintf(what, sizeof what, "a rank of P = %d", nranks);
+    return get_i32(arg, &r, dst, msg, len);
+}
+
+/* --mem-limit: bytes, or K, M, G, T (powers of 1024) after the number. */
+static int get_mem(const char *arg, double *dst, char *msg, size_t len)
+{
+    int rc = rt_algo_mem_parse(arg, dst);
+
+    if (rc != 0)
+        irange_msg(msg, len, rc, &R_MEM);
+    return rc ? -1 : 0;
+}
+
+/*
+ * --arrival none | KIND:MS[:X], X = the rank (one-late, kept as text for
+ * check_opts) or the seed (random).  0, or -1 with msg set.
+ */
+static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
 {
     static const struct { const char *name; arr_kind_t kind; int x; } kinds[] = {
         { "one-late", ARR_ONE_LATE, 1 }, { "random", ARR_RANDOM, 1 },
         { "sorted", ARR_SORTED, 0 }, { "reversed", ARR_REVERSED, 0 },
     };
-    const char *colon = strchr(text, ':');
-    char *end;
+    const char *colon = strchr(text, ':'), *x;
+    char ms[64];
     int64_t v;
 
     o->arr_text = text;
+    o->arr_rank_text = NULL;
     o->arr_rank = 1;
     if (strcmp(text, "none") == 0) {
         o->arr = ARR_NONE;
@@ -228,21 +344,27 @@ static int parse_arrival(opts_t *o, const char *text)
         if (strncmp(text, kinds[i].name, (size_t)(colon - text)) != 0 ||
             kinds[i].name[colon - text] != '\0')
             continue;
-        errno = 0;
         o->arr = kinds[i].kind;
-        o->arr_ms = strtod(colon + 1, &end);
-        if (errno || end == colon + 1 || !isfinite(o->arr_ms) || o->arr_ms < 0)
+        x = strchr(colon + 1, ':');
+        size_t n = x ? (size_t)(x - colon - 1) : strlen(colon + 1);
+        snprintf(ms, sizeof ms, "%.*s", (int)(n < sizeof ms ? n : 0), colon + 1);
+        if (get_dbl(ms, &R_ARR_MS, &o->arr_ms, msg, len) != 0)  /* too long: "" */
             return -1;
-        if (*end == '\0')
+        if (x == NULL)
             return 0;
-        if (*end != ':' || !kinds[i].x || parse_i64(end + 1, 0, INT64_MAX, &v) != 0)
+        if (!kinds[i].x)
+            break;
+        if (o->arr == ARR_ONE_LATE) {
+            o->arr_rank_text = x + 1;
+            return 0;
+        }
+        if (get_i64(x + 1, &R_SEED, &v, msg, len) != 0)
             return -1;
-        if (o->arr == ARR_ONE_LATE)
-            o->arr_rank = v > INT32_MAX ? INT32_MAX : (int32_t)v;
-        else
-            o->seed = (uint64_t)v;
+        o->seed = (uint64_t)v;
         return 0;
     }
+    snprintf(msg, len, "expected none, one-late:MS[:RANK], random:MS[:SEED], sorted:MS or "
+             "reversed:MS");
     return -1;
 }
 
@@ -290,17 +412,24 @@ static int parse_algo(algo_spec_t *a, const char *text)
     memcpy(a->name, text, len);
     a->name[len] = '\0';
     if (colon) {
-        if (strncmp(colon + 1, "segs=", 5) == 0 &&
-            parse_i64(colon + 6, 1, INT32_MAX, &v) == 0) {
-            a->nsegs = (int32_t)v;
-        } else if (strncmp(colon + 1, "segsize=", 8) == 0 &&
-                   parse_i64(colon + 9, 1, INT64_MAX, &v) == 0) {
-            a->segbytes = v;
-        } else {
+        int seg = strncmp(colon + 1, "segs=", 5) == 0;
+        int size = strncmp(colon + 1, "segsize=", 8) == 0;
+        char msg[160];
+
+        if (!seg && !size) {
             fprintf(stderr, "papsim: %s: expected ALGO:segs=Q or "
                             "ALGO:segsize=BYTES\n", text);
             return 2;
         }
+        if (get_i64(colon + (seg ? 6 : 9), seg ? &R_SEGS : &R_SEGSIZE, &v, msg,
+                    sizeof msg) != 0) {
+            fprintf(stderr, "papsim: %s: %s\n", text, msg);
+            return 2;
+        }
+        if (seg)
+            a->nsegs = (int32_t)v;
+        else
+            a->segbytes = v;
     }
     plus = strchr(a->name, '+');
     if (plus) {
@@ -344,9 +473,9 @@ static int reads_segments(const algo_spec_t *a)
                          strstr(a->bcast->params, "segcount")));
 }
 
-static void make_params(const opts_t *o, const algo_spec_t *a, int64_t bytes,
-                        const int64_t *arrival, rt_algo_params_t *p,
-                        double *tau_s)
+static cm_status_t make_params(const opts_t *o, const algo_spec_t *a, int64_t bytes,
+                               const int64_t *arrival, rt_algo_params_t *p,
+                               double *tau_s, cm_err_t *err)
 {
     int64_t eb = (int64_t)o->elem_bytes, segbytes;
     int32_t nsegs;
@@ -384,12 +513,61 @@ static void make_params(const opts_t *o, const algo_spec_t *a, int64_t bytes,
                 : (p->count + (p->nsegs > 0 ? p->nsegs : 1) - 1) / (p->nsegs > 0 ? p->nsegs : 1);
         else
             seg = (p->count + o->nranks - 1) / o->nranks;
-        *tau_s = o->alpha + (o->beta + o->gamma) * (double)(seg * eb);
+        *tau_s = o->alpha + (o->beta + o->gamma) * (double)seg * (double)eb;
+        if (*tau_s > TAU_MAX_S)       /* its ticks would not fit in int64 */
+            return CM_ERR(err, CM_ERR_INVALID, "%s: round length tau = alpha + (beta + "
+                          "gamma) * segment bytes = %g s: out of range: at most %g s (lower "
+                          "--alpha, --beta, --gamma or the segment size)", a->info->name,
+                          *tau_s, TAU_MAX_S);
         p->round_len = llround(*tau_s * 1e9);
         if (p->round_len < 1)
             p->round_len = 1;
         *tau_s = (double)p->round_len * 1e-9;
     }
+    return CM_OK;
+}
+
+/* The steps a (or both halves of REDUCE+BCAST) will make, estimated. */
+static double steps_estimate(const algo_spec_t *a, const rt_algo_params_t *p)
+{
+    return rt_algo_steps_estimate(a->info, p) +
+           (a->bcast ? rt_algo_steps_estimate(a->bcast, p) : 0);
+}
+
+/*
+ * Refuses a schedule whose estimated size is over the memory limit, before
+ * anything is allocated: a step is 16 bytes; REDUCE+BCAST holds both
+ * halves and their merge (twice the steps), and --verify's replay about 32
+ * bytes more per step.
+ */
+static cm_status_t check_memory(const opts_t *o, const algo_spec_t *a,
+                                const rt_algo_params_t *p, cm_err_t *err)
+{
+    char what[128];
+
+    snprintf(what, sizeof what, "%s: the schedule", a->info->name);
+    return rt_algo_mem_check(what, steps_estimate(a, p),
+                             (a->bcast ? 32 : 16) + (o->verify ? 32 : 0), o->mem_limit,
+                             " (--mem-limit; the default is half the machine's memory)", err);
+}
+
+/* Steps from which a phase takes about a second or more. */
+#define LONG_PHASE_STEPS (1 << 24)
+
+/* A progress line on stderr, "papsim: 12.3 s: LABEL[ at B]: WHAT N steps",
+   with -v, and without it once papsim has run for 2 s or before a phase
+   of LONG_PHASE_STEPS or more. */
+static void progress(const opts_t *o, const algo_spec_t *a, int64_t bytes, const char *what,
+                     double steps)
+{
+    double t = now_s() - o->t0;
+
+    if (!o->verbose && t < 2 && steps < LONG_PHASE_STEPS)
+        return;
+    fprintf(stderr, "papsim: %.1f s: %s", t, a->label);
+    if (o->sizes)
+        fprintf(stderr, " at %" PRId64 " B", bytes);
+    fprintf(stderr, ": %s %.0f steps\n", what, steps);
 }
 
 /*
@@ -408,17 +586,31 @@ static cm_status_t run_one(const opts_t *o, const algo_spec_t *a, int64_t bytes,
 
     memset(out, 0, sizeof *out);
     cm_err_clear(err);
-    make_params(o, a, bytes, ticks, &p, &out->tau_s);
     rt_sched_init(&s);
+    if ((st = make_params(o, a, bytes, ticks, &p, &out->tau_s, err)) != CM_OK)
+        return st;
+    if ((st = check_memory(o, a, &p, err)) != CM_OK)
+        return st;
+    progress(o, a, bytes, "generating about", steps_estimate(a, &p));
     t[0] = now_s(), t[1] = cpu_s();
     st = a->bcast ? rt_algo_reduce_bcast(&s, a->info, a->bcast, &p, -1, err)
                   : a->info->gen(&s, &p, -1, err);
     t[2] = now_s(), t[3] = cpu_s();
-    if (st == CM_OK && o->verify)
+    if (st == CM_OK && o->verify) {
+        progress(o, a, bytes, "verifying", (double)s.nsteps);
         st = rt_sched_verify(&s, err);
+    }
     t[4] = now_s(), t[5] = cpu_s();
-    if (st == CM_OK)
+    if (st == CM_OK) {
+        progress(o, a, bytes, "simulating", (double)s.nsteps);
         st = rt_sched_simulate(&s, &c, arr_s, &out->res, err);
+    }
+    /* The option ranges keep times finite; should that ever fail, say so
+       rather than print inf. */
+    if (st == CM_OK && !(isfinite(out->res.completion) && isfinite(out->res.avg_elapsed)
+                         && isfinite(out->res.max_elapsed)))
+        st = CM_ERR(err, CM_ERR_INVALID, "%s: the simulated times overflow (lower --alpha, "
+                    "--beta, --gamma, --bytes or the arrival times)", a->info->name);
     out->sim_s = now_s() - t[4];
     out->sim_cpu = cpu_s() - t[5];
     out->gen_s = t[2] - t[0];
@@ -427,6 +619,8 @@ static cm_status_t run_one(const opts_t *o, const algo_spec_t *a, int64_t bytes,
     out->nsteps = s.nsteps;
     out->nrounds = s.nrounds;
     rt_sched_free(&s);
+    if (st != CM_OK)
+        rt_sim_result_free(&out->res);
     return st;
 }
 
@@ -466,10 +660,13 @@ static void print_header(const opts_t *o, int64_t bytes)
                "root %d, port %s\n", o->nranks, bytes,
                bytes / (int64_t)o->elem_bytes, o->elem_bytes, o->root,
                ports[o->port]);
-    printf("# cost (--net %s%s): alpha %.4g s, beta %.4g s/B (%.4g Gb/s), "
-           "gamma %.4g s/B\n", o->net->name,
-           o->overrides ? " + overrides" : "",
-           o->alpha, beta, beta > 0 ? 8e-9 / beta : INFINITY, o->gamma);
+    printf("# cost (--net %s%s): alpha %.4g s, beta %.4g s/B (", o->net->name,
+           o->overrides ? " + overrides" : "", o->alpha, beta);
+    if (beta > 0 && isfinite(8e-9 / beta))
+        printf("%.4g Gb/s", 8e-9 / beta);
+    else
+        printf("bandwidth unlimited");
+    printf("), gamma %.4g s/B\n", o->gamma);
     printf("# arrival: %s", o->arr_text);
     switch (o->arr) {
     case ARR_NONE: printf(" (all at 0)\n"); break;
@@ -524,10 +721,13 @@ static int run_single(const opts_t *o, const int64_t *ticks, const double *arr_s
         }
         if (i == 0)
             base = out->res.avg_elapsed;
-        printf("  %-*s %12.4f %13.4f %12.4f %8.3f ", lw, a->label,
+        printf("  %-*s %12.4f %13.4f %12.4f ", lw, a->label,
                out->res.avg_elapsed * 1e3, out->res.completion * 1e3,
-               out->res.max_elapsed * 1e3,
-               out->res.avg_elapsed > 0 ? base / out->res.avg_elapsed : NAN);
+               out->res.max_elapsed * 1e3);
+        if (out->res.avg_elapsed > 0)   /* no speedup against a zero time */
+            printf("%8.3f ", base / out->res.avg_elapsed);
+        else
+            printf("%8s ", "-");
         if (out->tau_s > 0)
             printf("%9.4f", out->tau_s * 1e3);
         else
@@ -622,10 +822,12 @@ static int usage_error(const char *fmt, ...)
     return 2;
 }
 
-/* Options that only make sense together; 0, or 2 with a message. */
-static int check_opts(const opts_t *o, int have_bytes)
+/* Options that only make sense together, and the ranks, once P is known;
+   0, or 2 with a message. */
+static int check_opts(opts_t *o, int have_bytes)
 {
     int64_t eb = (int64_t)o->elem_bytes;
+    char msg[160];
 
     if (o->sizes && have_bytes)
         return usage_error("give --bytes or --sizes, not both");
@@ -633,11 +835,14 @@ static int check_opts(const opts_t *o, int have_bytes)
         return usage_error("--per-rank needs one size (--bytes)");
     if (o->nsegs > 0 && o->segbytes > 0)
         return usage_error("give --segs or --segsize, not both");
-    if (o->root >= o->nranks)
-        return usage_error("--root %d is not a rank of %d", o->root, o->nranks);
-    if (o->arr == ARR_ONE_LATE && o->arr_rank >= o->nranks)
-        return usage_error("--arrival %s: rank %d is not a rank of %d", o->arr_text,
-                           o->arr_rank, o->nranks);
+    if (o->root_text && get_rank(o->root_text, o->nranks, &o->root, msg, sizeof msg) != 0)
+        return usage_error("--root %s: %s", o->root_text, msg);
+    if (o->arr == ARR_ONE_LATE && o->arr_rank_text == NULL && o->nranks < 2)
+        return usage_error("--arrival %s: rank 1 (the default RANK) is not a rank of P = 1",
+                           o->arr_text);
+    if (o->arr == ARR_ONE_LATE && o->arr_rank_text &&
+        get_rank(o->arr_rank_text, o->nranks, &o->arr_rank, msg, sizeof msg) != 0)
+        return usage_error("--arrival %s: %s", o->arr_text, msg);
     if (!o->sizes && o->bytes % eb != 0)
         return usage_error("--bytes %" PRId64 " is not a multiple of --elem-bytes %" PRId64,
                            o->bytes, eb);
@@ -647,25 +852,32 @@ static int check_opts(const opts_t *o, int have_bytes)
     return 0;
 }
 
-static int parse_sizes(opts_t *o, const char *arg)
+static int parse_sizes(opts_t *o, const char *arg, char *msg, size_t len)
 {
     const char *colon = strchr(arg, ':');
     char buf[64];
+    int rc;
 
-    if (!colon || (size_t)(colon - arg) >= sizeof buf)
+    if (!colon || (size_t)(colon - arg) >= sizeof buf) {
+        irange_msg(msg, len, -1, &R_SIZES);
         return -1;
+    }
     memcpy(buf, arg, (size_t)(colon - arg));
     buf[colon - arg] = '\0';
-    if (parse_i64(buf, 1, INT64_MAX / 4, &o->size_min) != 0 ||
-        parse_i64(colon + 1, 1, INT64_MAX / 4, &o->size_max) != 0)
+    rc = parse_i64(buf, R_SIZES.min, R_SIZES.max, &o->size_min);
+    if (rc == 0)
+        rc = parse_i64(colon + 1, R_SIZES.min, R_SIZES.max, &o->size_max);
+    if (rc != 0) {
+        irange_msg(msg, len, rc, &R_SIZES);
         return -1;
+    }
     o->sizes = 1;
     return 0;
 }
 
 enum { O_BYTES = 256, O_SIZES, O_METRIC, O_ELEM, O_SEGS, O_SEGSIZE, O_ROOT, O_PPN,
        O_TREE, O_PORT, O_NET, O_ALPHA, O_BETA, O_GAMMA, O_ARRIVAL, O_SEED, O_PERRANK,
-       O_VERIFY };
+       O_VERIFY, O_MEMLIMIT };
 
 static const struct option longopts[] = {
     { "nranks", required_argument, NULL, 'P' }, { "bytes", required_argument, NULL, O_BYTES },
@@ -678,19 +890,10 @@ static const struct option longopts[] = {
     { "gamma", required_argument, NULL, O_GAMMA }, { "arrival", required_argument, NULL, O_ARRIVAL },
     { "seed", required_argument, NULL, O_SEED }, { "per-rank", no_argument, NULL, O_PERRANK },
     { "verify", no_argument, NULL, O_VERIFY }, { "help", no_argument, NULL, 'h' },
+    { "mem-limit", required_argument, NULL, O_MEMLIMIT },
+    { "verbose", no_argument, NULL, 'v' },
     { NULL, 0, NULL, 0 },
 };
-
-/* An int32 option in [min, max]; 0 or -1. */
-static int set_i32(const char *arg, int64_t min, int64_t max, int32_t *dst)
-{
-    int64_t v;
-
-    if (parse_i64(arg, min, max, &v) != 0)
-        return -1;
-    *dst = (int32_t)v;
-    return 0;
-}
 
 /* The index of arg among names (NULL-terminated), or -1. */
 static int pick(const char *arg, const char *const *names)
@@ -701,8 +904,8 @@ static int pick(const char *arg, const char *const *names)
     return -1;
 }
 
-/* Applies option c; NULL, or what was expected instead of arg. */
-static const char *apply_opt(opts_t *o, int c, const char *arg)
+/* Applies option c; 0, or -1 with what was wrong with arg in msg. */
+static int apply_opt(opts_t *o, int c, const char *arg, char *msg, size_t len)
 {
     static const char *const metrics[] = { "avg", "max", "completion", NULL };
     static const char *const trees[] = { "heap", "ompi", NULL };
@@ -711,60 +914,58 @@ static const char *apply_opt(opts_t *o, int c, const char *arg)
     int i;
 
     switch (c) {
-    case 'P':
-        return set_i32(arg, 1, RT_SCHED_RANKS_MAX, &o->nranks) ? "expected a process count" : NULL;
-    case O_BYTES:
-        return parse_i64(arg, 0, INT64_MAX / 2, &o->bytes) ? "expected a byte count" : NULL;
-    case O_SIZES:
-        return parse_sizes(o, arg) ? "expected MIN:MAX (bytes)" : NULL;
+    case 'P': return get_i32(arg, &R_NRANKS, &o->nranks, msg, len);
+    case O_BYTES: return get_i64(arg, &R_BYTES, &o->bytes, msg, len);
+    case O_SIZES: return parse_sizes(o, arg, msg, len);
     case O_METRIC:
         if ((i = pick(arg, metrics)) < 0)
-            return "expected avg, max or completion";
+            break;
         o->metric = (metric_t)i;
-        return NULL;
+        return 0;
     case O_ELEM:
-        if (set_i32(arg, 1, 1 << 20, &v32))
-            return "expected bytes per element (>= 1)";
+        if (get_i32(arg, &R_ELEM, &v32, msg, len) != 0)
+            return -1;
         o->elem_bytes = v32;
-        return NULL;
-    case O_SEGS:
-        return set_i32(arg, 1, INT32_MAX, &o->nsegs) ? "expected a segment count >= 1" : NULL;
-    case O_SEGSIZE:
-        return parse_i64(arg, 1, INT64_MAX, &o->segbytes) ? "expected bytes >= 1" : NULL;
-    case O_ROOT:
-        return set_i32(arg, 0, INT32_MAX, &o->root) ? "expected a rank" : NULL;
-    case O_PPN:
-        return set_i32(arg, 1, INT32_MAX, &o->ppn) ? "expected processes per node >= 1" : NULL;
+        return 0;
+    case O_SEGS: return get_i32(arg, &R_SEGS, &o->nsegs, msg, len);
+    case O_SEGSIZE: return get_i64(arg, &R_SEGSIZE, &o->segbytes, msg, len);
+    case O_ROOT: o->root_text = arg; return 0;     /* a rank of P: check_opts */
+    case O_PPN: return get_i32(arg, &R_PPN, &o->ppn, msg, len);
     case O_TREE:
         if ((i = pick(arg, trees)) < 0)
-            return "expected heap or ompi";
+            break;
         o->tree = i == 0 ? RT_TREE_HEAP : RT_TREE_OMPI;
-        return NULL;
+        return 0;
     case O_PORT:
         if ((i = pick(arg, ports)) < 0)
-            return "expected U or B";
+            break;
         o->port = i == 0 ? RT_PORT_U : RT_PORT_B;
-        return NULL;
+        return 0;
     case O_NET:
         for (size_t n = 0; n < sizeof nets / sizeof *nets; n++)
             if (strcmp(arg, nets[n].name) == 0) {
                 o->net = &nets[n];
-                return NULL;
+                return 0;
             }
-        return "expected 1gbe, 10gbe or ib-fdr";
-    case O_ALPHA: case O_BETA: case O_GAMMA:
-        o->overrides = 1;
-        return parse_dbl(arg, 0, c == O_ALPHA ? &o->alpha : c == O_BETA ? &o->beta : &o->gamma)
-             ? "expected seconds (>= 0, e.g. 2e-5)" : NULL;
-    case O_ARRIVAL:
-        return parse_arrival(o, arg) ? "expected none, one-late:MS[:RANK], random:MS[:SEED], "
-                                       "sorted:MS or reversed:MS" : NULL;
-    case O_SEED:
-        return parse_i64(arg, 0, INT64_MAX, (int64_t *)&o->seed) ? "expected a seed >= 0" : NULL;
-    case O_PERRANK: o->per_rank = 1; return NULL;
-    case O_VERIFY: o->verify = 1; return NULL;
+        break;
+    case O_ALPHA: o->overrides = 1; return get_dbl(arg, &R_ALPHA, &o->alpha, msg, len);
+    case O_BETA: o->overrides = 1; return get_dbl(arg, &R_BETA, &o->beta, msg, len);
+    case O_GAMMA: o->overrides = 1; return get_dbl(arg, &R_GAMMA, &o->gamma, msg, len);
+    case O_ARRIVAL: return parse_arrival(o, arg, msg, len);
+    case O_SEED: return get_i64(arg, &R_SEED, (int64_t *)&o->seed, msg, len);
+    case O_PERRANK: o->per_rank = 1; return 0;
+    case O_VERIFY: o->verify = 1; return 0;
+    case O_MEMLIMIT: return get_mem(arg, &o->mem_limit, msg, len);
+    case 'v': o->verbose = 1; return 0;
+    default:
+        snprintf(msg, len, "unexpected option");
+        return -1;
     }
-    return "unexpected option";
+    /* A word from a list. */
+    snprintf(msg, len, "expected %s", c == O_METRIC ? "avg, max or completion"
+             : c == O_TREE ? "heap or ompi" : c == O_PORT ? "U or B"
+             : "1gbe, 10gbe or ib-fdr");
+    return -1;
 }
 
 int main(int argc, char **argv)
@@ -775,11 +976,13 @@ int main(int argc, char **argv)
     int c, li = 0, have_bytes = 0, rc;
     int64_t *ticks;
     double *arr_s;
-    const char *bad;
+    char msg[200];
 
     o.alpha = o.beta = o.gamma = NAN;
+    o.t0 = now_s();
+    o.mem_limit = rt_algo_mem_default();
     opterr = 0;     /* our own messages, "papsim: ...", as for bad values */
-    while ((c = getopt_long(argc, argv, ":P:h", longopts, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, ":P:hv", longopts, &li)) != -1) {
         if (c == 'h') {
             usage(stdout);
             list_algos(stdout);
@@ -792,9 +995,9 @@ int main(int argc, char **argv)
             return 2;
         }
         have_bytes |= c == O_BYTES;
-        if ((bad = apply_opt(&o, c, optarg)) != NULL)
+        if (apply_opt(&o, c, optarg, msg, sizeof msg) != 0)
             return usage_error("%s%s %s: %s", c == 'P' ? "-" : "--",
-                               c == 'P' ? "P" : longopts[li].name, optarg, bad);
+                               c == 'P' ? "P" : longopts[li].name, optarg, msg);
     }
     if (isnan(o.alpha))
         o.alpha = o.net->alpha;

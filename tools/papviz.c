@@ -227,7 +227,9 @@ static cm_status_t write_job(FILE *out, void *ctx, cm_err_t *err)
     return j->draw(out, j->models, j->n, j->a, j->o, err);
 }
 
-/* Writes the chart to path through path.tmp (stdout when path is NULL or "-"). */
+/* Writes the chart to path with viz_write_file (through path.tmp, or the
+   target of a link, or straight into a FIFO or device); to stdout when
+   path is NULL or "-". */
 static cm_status_t write_svg(const char *path, job_t *job, cm_err_t *err)
 {
     if (path != NULL && strcmp(path, "-") != 0)

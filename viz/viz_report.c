@@ -5,13 +5,16 @@
  * them (as <object>s, so their tooltips work) next to papanalyze's text
  * report.  The page is static: no script, no network, opens from file://.
  * Every file is written to DIR/NAME.tmp and renamed, so an interrupted run
- * leaves the previous file or the new one, never half of one.
+ * leaves the previous file or the new one, never half of one
+ * (viz_write_file, which also follows symbolic links and writes straight
+ * into FIFOs and devices).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "viz/viz.h"
 #include "viz/viz_svg.h"
@@ -61,7 +64,96 @@ static cm_status_t draw(FILE *out, chart_t chart, an_model_t *m, const viz_opts_
     return CM_ERR(err, CM_ERR_INVALID, "unknown chart %d", (int)chart);
 }
 
-cm_status_t viz_write_file(const char *path, viz_write_fn_t *write, void *ctx, cm_err_t *err)
+/* 1 if the symbolic link `link` lives in /proc (as /proc/self/fd/1, where
+   /dev/stdout and /dev/fd/N lead): its target is an open descriptor, and
+   the text readlink returns for it ("pipe:[42]", or a file's name) is not
+   a name to replace. */
+static int is_proc_link(const char *link)
+{
+    const char *slash = strrchr(link, '/');
+    char *dir = slash == NULL ? strdup(".")
+              : slash == link ? strdup("/") : strndup(link, (size_t)(slash - link));
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    int proc = real != NULL && strncmp(real, "/proc/", 6) == 0;
+
+    free(real);
+    free(dir);
+    return proc;
+}
+
+/* The target of the symbolic link `link`, as a name from where we stand
+   (a relative target is relative to the link's directory), or NULL with
+   errno set.  Caller frees. */
+static char *link_target(const char *link)
+{
+    char buf[PATH_MAX_LEN];
+    ssize_t n = readlink(link, buf, sizeof buf);
+
+    if (n < 0)
+        return NULL;
+    if ((size_t)n == sizeof buf) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    buf[n] = '\0';
+    const char *slash = strrchr(link, '/');
+    if (buf[0] == '/' || slash == NULL)
+        return strdup(buf);
+    size_t len = (size_t)(slash - link) + 1 + (size_t)n + 1;
+    char *joined = malloc(len);
+    if (joined != NULL)
+        snprintf(joined, len, "%.*s/%s", (int)(slash - link), link, buf);
+    return joined;
+}
+
+/*
+ * Where a chart for `path` goes.  *stream_p = 1: write to path as it is,
+ * because it exists and is not a regular file (a FIFO, a terminal, a
+ * device) or a link leads to an open descriptor (/dev/stdout).  Otherwise
+ * *target_p (caller frees) is the name the rename must replace: path with
+ * its symbolic links followed (up to 40, the kernel's own limit), so that
+ * the links stay and their final target gets the chart.
+ */
+static cm_status_t resolve_output(const char *path, char **target_p, int *stream_p,
+                                  cm_err_t *err)
+{
+    struct stat st;
+    char *cur;
+
+    *stream_p = 0;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode))
+            return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0,
+                             "cannot write: a directory has that name");
+        *stream_p = 1;
+        return CM_OK;
+    }
+    if ((cur = strdup(path)) == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    for (int hops = 0; lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+        if (is_proc_link(cur)) {
+            *stream_p = 1;
+            free(cur);
+            return CM_OK;
+        }
+        char *next = hops < 40 ? link_target(cur) : NULL;
+        if (next == NULL) {
+            cm_status_t ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0,
+                                        "cannot follow the link %s: %s", cur,
+                                        strerror(hops < 40 ? errno : ELOOP));
+            free(cur);
+            return ret;
+        }
+        free(cur);
+        cur = next;
+    }
+    *target_p = cur;
+    return CM_OK;
+}
+
+/* Writes a regular file: `path`.tmp, renamed to path when all went well. */
+static cm_status_t write_replace(const char *path, viz_write_fn_t *write, void *ctx,
+                                 cm_err_t *err)
 {
     size_t len = strlen(path) + 5;
     char *tmp = malloc(len);
@@ -83,6 +175,41 @@ cm_status_t viz_write_file(const char *path, viz_write_fn_t *write, void *ctx, c
             remove(tmp);
     }
     free(tmp);
+    return ret;
+}
+
+/* Writes straight into what is not a regular file; what was written before
+   an error stays written (a stream cannot be taken back). */
+static cm_status_t write_stream(const char *path, viz_write_fn_t *write, void *ctx,
+                                cm_err_t *err)
+{
+    FILE *out = fopen(path, "w");
+    if (out == NULL)
+        return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
+    cm_status_t ret = write(out, ctx, err);
+    int bad = ferror(out);
+    if ((fclose(out) != 0 || bad) && ret == CM_OK)
+        ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "write failed: %s", strerror(errno));
+    return ret;
+}
+
+/*
+ * A regular file (or none) is replaced atomically, through a temporary
+ * file and a rename; a symbolic link is followed and its final target
+ * replaced, so the link stays a link.  Anything else (a FIFO, a terminal,
+ * /dev/stdout, /dev/null) is written as it stands: renaming over it would
+ * replace the FIFO or device node with a regular file nobody reads.
+ */
+cm_status_t viz_write_file(const char *path, viz_write_fn_t *write, void *ctx, cm_err_t *err)
+{
+    char *target = NULL;
+    int stream;
+    cm_status_t ret = resolve_output(path, &target, &stream, err);
+
+    if (ret != CM_OK)
+        return ret;
+    ret = stream ? write_stream(path, write, ctx, err) : write_replace(target, write, ctx, err);
+    free(target);
     return ret;
 }
 

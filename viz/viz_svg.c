@@ -6,6 +6,7 @@
  * document is a pure function of what the charts ask for.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,40 +32,94 @@ static const char common_css[] =
     ".algo{fill:#dff2d8;stroke:#3c7a2a;stroke-dasharray:3 2}\n"
     ".thread{fill:#fff;stroke:#444}\n";
 
-/* Length of the valid UTF-8 sequence at p (2..4), or 0. */
-static int utf8_len(const unsigned char *p)
+/*
+ * Decodes the UTF-8 sequence at p (well-formed per Unicode's Table 3-7: no
+ * overlong forms, no surrogates, nothing past U+10FFFF).  Returns the bytes
+ * it takes, and *cp the code point, or CP_BAD for an ill-formed sequence:
+ * then the return is the length of its maximal subpart (the lead byte and
+ * the continuation bytes that could still have completed it, at least 1),
+ * so that each such subpart becomes one replacement character, as Unicode
+ * recommends.  The terminating NUL is never a continuation byte.
+ */
+#define CP_BAD 0xffffffffu
+
+static int utf8_decode(const unsigned char *p, uint32_t *cp)
 {
-    int n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-    for (int i = 1; i < n; i++)
+    unsigned char lo = 0x80, hi = 0xbf;   /* range of the second byte */
+    int n;
+
+    *cp = CP_BAD;
+    if (p[0] < 0x80) {
+        *cp = p[0];
+        return 1;
+    }
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        n = 2;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        n = 3, lo = p[0] == 0xe0 ? 0xa0 : 0x80, hi = p[0] == 0xed ? 0x9f : 0xbf;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        n = 4, lo = p[0] == 0xf0 ? 0x90 : 0x80, hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+    else
+        return 1;                          /* 80..C1, F5..FF start nothing */
+    if (p[1] < lo || p[1] > hi)
+        return 1;
+    uint32_t v = p[0] & (0x7f >> n);
+    for (int i = 1; i < n; i++) {
         if ((p[i] & 0xc0) != 0x80)
-            return 0;
+            return i;
+        v = v << 6 | (p[i] & 0x3f);
+    }
+    *cp = v;
     return n;
 }
+
+/*
+ * May code point c appear in our documents?  XML 1.0's Char production
+ * forbids the C0 controls but tab, LF and CR, the surrogates (never decoded
+ * here) and U+FFFE, U+FFFF; section 2.2 discourages the controls U+007F..
+ * U+009F and the noncharacters (U+FDD0..U+FDEF and the last two code points
+ * of every plane), which Unicode reserves for a program's internal use.
+ * We drop all of these, forbidden and discouraged alike: a name is text
+ * for a reader, and none of them shows as anything.
+ */
+static int xml_char_ok(uint32_t c)
+{
+    if (c < 0x20)
+        return c == '\t' || c == '\n' || c == '\r';
+    if (c >= 0x7f && c <= 0x9f)
+        return 0;
+    if (c >= 0xfdd0 && c <= 0xfdef)
+        return 0;
+    return (c & 0xfffe) != 0xfffe && c <= 0x10ffff;
+}
+
+/* U+FFFD REPLACEMENT CHARACTER, in UTF-8. */
+static const char replacement[] = "\xef\xbf\xbd";
 
 void viz_svg_escape(FILE *out, const char *s)
 {
     if (s == NULL)
         return;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p >= 0x80) {       /* copy valid UTF-8; anything else is '?' */
-            int n = utf8_len(p);
-            if (n == 0) {
-                fputc('?', out);
-            } else {
-                fwrite(p, 1, (size_t)n, out);
-                p += n - 1;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        uint32_t c;
+        int n = utf8_decode(p, &c);
+
+        if (c == CP_BAD || !xml_char_ok(c)) {
+            fputs(replacement, out);
+        } else {
+            switch (c) {
+            case '&':  fputs("&amp;", out); break;
+            case '<':  fputs("&lt;", out); break;
+            case '>':  fputs("&gt;", out); break;
+            case '"':  fputs("&quot;", out); break;
+            case '\'': fputs("&#39;", out); break;
+            /* A raw CR would reach the reader as LF (as a space in an
+               attribute): the reference keeps it. */
+            case '\r': fputs("&#13;", out); break;
+            default:   fwrite(p, 1, (size_t)n, out);
             }
-            continue;
         }
-        switch (*p) {
-        case '&':  fputs("&amp;", out); break;
-        case '<':  fputs("&lt;", out); break;
-        case '>':  fputs("&gt;", out); break;
-        case '"':  fputs("&quot;", out); break;
-        case '\'': fputs("&#39;", out); break;
-        default:
-            fputc(*p < 0x20 && *p != '\t' && *p != '\n' ? '?' : *p, out);
-        }
+        p += n;
     }
 }
 

@@ -34,9 +34,12 @@ void viz_svg_begin(viz_svg_t *s, FILE *out, double w, double h, const char *titl
                    const char *css);
 void viz_svg_end(viz_svg_t *s);
 
-/* Writes s with & < > " ' escaped; bytes below 0x20 (but tab and newline)
- * and bytes that are not valid UTF-8 become '?' (XML 1.0 cannot carry
- * them).  NULL writes nothing. */
+/* Writes s with & < > " ' escaped and CR as &#13;.  Every character XML
+ * 1.0 forbids (C0 controls but tab, LF and CR; U+FFFE, U+FFFF) or
+ * discourages (U+007F..U+009F; the noncharacters U+FDD0..U+FDEF and
+ * U+xFFFE, U+xFFFF of every plane) becomes U+FFFD, and so does each
+ * maximal subpart of ill-formed UTF-8 (overlong forms, surrogates, past
+ * U+10FFFF, cut short, stray continuation bytes).  NULL writes nothing. */
 void viz_svg_escape(FILE *out, const char *s);
 
 /* <g class="cls"><title>tooltip</title> ... </g>.  The tooltip is a printf

@@ -57,9 +57,83 @@ $PAPSIM -P 6 --ppn 4 nap >/dev/null 2>"$tmp/err"
     fail "nap with P not a multiple of ppn: $(cat "$tmp/err")"
 $PAPSIM --bogus ring >/dev/null 2>&1
 [ $? -eq 2 ] || fail "unknown option did not exit 2"
-$PAPSIM -P 0 ring >/dev/null 2>&1
+
+# Absurd numbers: every numeric option says which option and its range
+# (exit 2), prints no inf or nan on stdout, and never shows another number
+# than the one given (a rank of 2^31 is not 2^31 - 1).
+# range_err MESSAGE ARGS...: papsim ARGS exits 2 with MESSAGE in its stderr.
+range_err() {
+    want=$1; shift
+    $PAPSIM "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    [ $st -eq 2 ] && grep -qF -- "$want" "$tmp/err" ||
+        fail "papsim $*: exit $st, expected 2 and '$want'; got: $(cat "$tmp/err")"
+    ! grep -qiE '(^|[^a-z])(inf|nan)([^a-z]|$)' "$tmp/out" ||
+        fail "papsim $*: printed inf or nan"
+}
+range_err "-P 2147483648: out of range: processes, 1 to 1048576" -P 2147483648 ring
+range_err "-P 0: out of range: processes, 1 to 1048576" -P 0 ring
+range_err "-P x: expected processes, 1 to 1048576" -P x ring
+range_err "--bytes 9223372036854775807: out of range: message bytes, 0 to 4611686018427387904" \
+    --bytes 9223372036854775807 ring
+range_err "--sizes 0:64: out of range: MIN and MAX bytes, 1 to 4611686018427387904" --sizes 0:64 ring
+range_err "--elem-bytes 0: out of range: bytes per element, 1 to 1048576" --elem-bytes 0 ring
+range_err "--segs 2147483648: out of range: segments, 1 to 2147483647" --segs 2147483648 ring-seg
+range_err "--segsize 0: out of range: segment bytes, 1 to 9223372036854775807" --segsize 0 ring-seg
+range_err "ring-seg:segs=0: out of range: segments, 1 to 2147483647" ring-seg:segs=0
+range_err "--root 2147483648: out of range: a rank of P = 48, 0 to 47" --root 2147483648 ring
+range_err "--root 48: out of range: a rank of P = 48, 0 to 47" --root 48 ring
+range_err "--ppn 0: out of range: processes per node, 1 to 1048576" --ppn 0 nap
+range_err "--alpha 1e308: out of range: seconds per message, 0 to 1000" --alpha 1e308 ring
+range_err "--alpha -1e-6: out of range: seconds per message, 0 to 1000" --alpha -1e-6 ring
+range_err "--alpha nan: expected seconds per message, 0 to 1000" --alpha nan ring
+range_err "--beta 1e308: out of range: seconds per byte, 0 to 1" --beta 1e308 ring
+range_err "--gamma inf: expected seconds per byte reduced, 0 to 1" --gamma inf ring
+range_err "--arrival one-late:1e308: out of range: MS, 0 to 1000000000 ms" \
+    --arrival one-late:1e308 ring
+range_err "--arrival random:1e10:3: out of range: MS, 0 to 1000000000 ms" \
+    --arrival random:1e10:3 ring
+range_err "--arrival one-late:1:2147483648: out of range: a rank of P = 48, 0 to 47" \
+    --arrival one-late:1:2147483648 ring
+range_err "--seed -1: out of range: seed, 0 to 9223372036854775807" --seed -1 ring
+# A round length that does not fit in int64 nanoseconds is the algorithm's
+# refusal (exit 1), not a wrong tau.
+$PAPSIM --alpha 1000 --beta 1 --bytes 4611686018427387900 prr >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -qF "prr: round length tau = alpha + (beta + gamma) * segment bytes" \
+    "$tmp/err" && grep -qF "out of range: at most 1e+09 s" "$tmp/err" ||
+    fail "prr with an overflowing tau: $(cat "$tmp/err")"
+# Zero times and a free network: '-', not nan or inf.
+$PAPSIM -P 1 --bytes 4 --beta 0 ring >"$tmp/out" 2>"$tmp/err" || fail "P=1 exited $?"
+! grep -qiE '(^|[^a-z])(inf|nan)([^a-z]|$)' "$tmp/out" ||
+    fail "P=1, beta 0 printed inf or nan: $(cat "$tmp/out")"
+
+# Memory: a schedule whose estimate (steps x 16 bytes, before generating)
+# is over --mem-limit is refused at once, with the figures; the ring at
+# P = 8192 is 268 M steps, 4 GiB, and must be refused without allocating
+# them (under a 512 MB address-space limit, in well under a minute).
+( ulimit -v 524288; timeout 60 $PAPSIM -P 8192 --mem-limit 1G ring ) >"$tmp/out" 2>"$tmp/err"
 st=$?
-[ $st -eq 1 ] || [ $st -eq 2 ] || fail "P=0 exited $st"
+[ $st -eq 1 ] && grep -qF "papsim: ring: the schedule would take about 4.00 GiB (268402688 steps of 16 bytes): over the memory limit of 1.00 GiB (--mem-limit" "$tmp/err" ||
+    fail "ring P=8192 over --mem-limit 1G: exit $st: $(cat "$tmp/err")"
+# 4P(P-1) = 16769024 steps at P = 2048 = 256 MiB: over 200M, under 300M.
+$PAPSIM -P 2048 --mem-limit 200M --bytes 8192 ring >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -qF "over the memory limit of 200.00 MiB" "$tmp/err" ||
+    fail "ring P=2048 over 200M: $(cat "$tmp/err")"
+$PAPSIM -P 64 --mem-limit 1M ring >/dev/null 2>"$tmp/err" ||
+    fail "ring P=64 (258 KB) under --mem-limit 1M: $(cat "$tmp/err")"
+# --sizes: a refused algorithm is '-' in its column, the others go on.
+$PAPSIM -P 1024 --mem-limit 32M --sizes 4096:8192 ring rd >"$tmp/out" 2>"$tmp/err"
+[ "$(awk '$1 == 4096 { print $2, $4 }' "$tmp/out")" = "- rd" ] ||
+    fail "--sizes with ring over the limit: $(cat "$tmp/out" "$tmp/err")"
+range_err "--mem-limit 0: out of range: bytes (with K, M, G or T), 1 to 4611686018427387904" \
+    --mem-limit 0 ring
+range_err "--mem-limit 12Q: expected bytes (with K, M, G or T), 1 to 4611686018427387904" \
+    --mem-limit 12Q ring
+# Progress: -v (or a run past 2 s) says on stderr what is being done.
+$PAPSIM -v -P 8 ring rd >/dev/null 2>"$tmp/err" || fail "papsim -v exited $?"
+grep -q "^papsim: [0-9.]* s: ring: generating about 224 steps" "$tmp/err" &&
+    grep -q "^papsim: [0-9.]* s: rd: simulating 48 steps" "$tmp/err" ||
+    fail "papsim -v: no progress lines: $(cat "$tmp/err")"
 
 # Every algorithm runs at a small size, and --sizes gives one row per size.
 $PAPSIM -P 8 --bytes 4096 --segs 4 --verify --arrival random:2:7 ring ring-seg:segsize=64 rd \

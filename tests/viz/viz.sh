@@ -11,9 +11,12 @@
 #   1. every chart of both scenarios is valid XML/SVG (xmllint) and identical
 #      to its golden file in tests/viz/expected/ (deterministic output);
 #   2. tooltips carry the exact values worked out by hand below;
-#   3. a wrapper and a host whose names carry markup are escaped everywhere;
-#   4. bad input: clear errors, exit 1 or 2, no partial or clobbered output;
-#   5. papviz report's index.html, rendered by headless Chromium, is not blank.
+#   3. a wrapper and a host whose names carry markup are escaped everywhere,
+#      and names with characters XML cannot carry are still well-formed;
+#   4. -o writes through symbolic links (the link stays) and streams to
+#      what is not a regular file (a FIFO, the standard output, a device);
+#   5. bad input: clear errors, exit 1 or 2, no partial or clobbered output;
+#   6. papviz report's index.html, rendered by headless Chromium, is not blank.
 # Stops at the first failure.
 set -eu
 . tests/lib.sh
@@ -127,8 +130,44 @@ done
 xmllint --html --noout "$W/evil/report/index.html" 2> "$W/evil/html.err" || :
 ! grep -qi '<script' "$W"/evil/report/* || fail "report: a name injected <script>"
 
-# ---- 4. bad input -------------------------------------------------------------
-# usage errors exit 2
+# Characters XML 1.0 forbids (a C0 control, U+FFFE, U+FFFF, a surrogate) or
+# discourages (U+FDD0), and bytes that are not UTF-8 (ED A0 80 encodes the
+# surrogate U+D800, E2 82 is cut short), in a wrapper's and a host's name
+# and in a legend label: every chart is still well-formed, with U+FFFD
+# (EF BF BD) in their place.
+N=$W/nonchar/traces.db
+mkdir -p "$W/nonchar"
+cp "$G" "$N"
+sqlite3 "$N" "UPDATE wrappers SET name = 'g' || char(65534) || char(65535) || char(64976)
+                  || char(1) || 'x' WHERE node = 4;
+              UPDATE hosts SET name = CAST(X'42EDA080E282' AS TEXT) WHERE host = 1"
+g1=$(printf 'g\357\277\276\357\277\277\357\267\220\001x')
+bad_label=$(printf 'a\357\277\276b\355\240\200')
+# nonchar ARGS...: papviz writes a document xmllint accepts.
+nonchar() {
+    "$PAPVIZ" "$@" -o "$W/nonchar/x.svg" || fail "papviz $* on the database of non-characters"
+    xmllint --noout "$W/nonchar/x.svg" \
+        || fail "papviz $1: a non-character or bad UTF-8 in a name broke the XML"
+}
+nonchar tree --db "$N"
+has "$W/nonchar/x.svg" "$(printf 'g\357\277\275\357\277\275\357\277\275\357\277\275x')"
+nonchar orders "$N" --wrapper "$g1"
+nonchar departures "$N" --wrapper "$g1"
+nonchar pap "$N"
+nonchar timemap "$N" --compare "$C" --label "$bad_label" --label chain
+has "$W/nonchar/x.svg" "$(printf 'a\357\277\275b\357\277\275\357\277\275\357\277\275')"
+"$PAPVIZ" report "$N" -o "$W/nonchar/report" > /dev/null || fail "papviz report (non-characters)"
+for f in "$W"/nonchar/report/*.svg; do
+    xmllint --noout "$f" || fail "$f: not well-formed"
+done
+
+# ---- 4. where -o writes: through links, and streams to what is not a file ----
+# Every output is compared with the same chart written to a plain file
+# (plain.svg).  The links are made here, in $W: /dev/stdout and /dev/null
+# themselves are not used, since a papviz that replaced them would replace
+# the machine's when the tests run as root; $O/stdout and $O/null are the
+# same links.
+# expect_rc STATUS CMD...: CMD exits with STATUS (its output in $W/out).
 expect_rc() {
     want=$1; shift
     set +e
@@ -137,6 +176,62 @@ expect_rc() {
     set -e
     [ "$rc" = "$want" ] || { cat "$W/out" >&2; fail "exit $rc, expected $want: $*"; }
 }
+O=$W/out-links
+mkdir -p "$O/sub"
+"$PAPVIZ" tree "$W/gred3.pathmap" -o "$O/plain.svg"
+# is_link LINK TARGET: LINK is still a symbolic link to TARGET.
+is_link() {
+    [ -L "$1" ] || fail "-o $1 replaced the link with a file"
+    [ "$(readlink "$1")" = "$2" ] || fail "-o $1: the link now points to $(readlink "$1")"
+}
+# A link to a regular file, a relative link from another directory, a chain
+# of two links, a dangling link: the target is replaced (atomically, through
+# TARGET.tmp), the links stay.
+echo old > "$O/real.svg"
+ln -s real.svg "$O/link.svg"
+ln -s ../real2.svg "$O/sub/link.svg"
+ln -s link.svg "$O/chain.svg"
+ln -s new.svg "$O/dangling.svg"
+for l in link.svg sub/link.svg chain.svg dangling.svg; do
+    "$PAPVIZ" tree "$W/gred3.pathmap" -o "$O/$l" || fail "papviz -o $l (a link)"
+done
+is_link "$O/link.svg" real.svg
+is_link "$O/sub/link.svg" ../real2.svg
+is_link "$O/chain.svg" link.svg
+is_link "$O/dangling.svg" new.svg
+for f in real.svg real2.svg new.svg; do
+    cmp -s "$O/plain.svg" "$O/$f" || fail "-o through a link: $f is not the chart"
+done
+! ls "$O"/*.tmp "$O"/sub/*.tmp > /dev/null 2>&1 || fail "-o through a link left a .tmp"
+# A failure leaves the link and its target as they were.
+expect_rc 1 "$PAPVIZ" orders "$G" --wrapper nosuch -o "$O/link.svg"
+is_link "$O/link.svg" real.svg
+cmp -s "$O/plain.svg" "$O/real.svg" || fail "a failed papviz -o LINK changed the target"
+# What is not a regular file is written to as it is: a FIFO, the standard
+# output through a link (a pipe, then a file), a device through a link.
+mkfifo "$O/fifo"
+timeout 60 cat "$O/fifo" > "$O/from-fifo.svg" &
+reader=$!
+timeout 60 "$PAPVIZ" tree "$W/gred3.pathmap" -o "$O/fifo" || fail "papviz -o FIFO"
+wait "$reader"
+[ -p "$O/fifo" ] || fail "-o FIFO replaced the FIFO"
+cmp -s "$O/plain.svg" "$O/from-fifo.svg" || fail "-o FIFO: the reader did not get the chart"
+ln -s /proc/self/fd/1 "$O/stdout"
+"$PAPVIZ" tree "$W/gred3.pathmap" -o "$O/stdout" | cat > "$O/from-pipe.svg" \
+    || fail "papviz -o LINK-TO-STDOUT | cat"
+is_link "$O/stdout" /proc/self/fd/1
+cmp -s "$O/plain.svg" "$O/from-pipe.svg" || fail "-o LINK-TO-STDOUT (a pipe): not the chart"
+"$PAPVIZ" tree "$W/gred3.pathmap" -o "$O/stdout" > "$O/from-stdout.svg" \
+    || fail "papviz -o LINK-TO-STDOUT > FILE"
+is_link "$O/stdout" /proc/self/fd/1
+cmp -s "$O/plain.svg" "$O/from-stdout.svg" || fail "-o LINK-TO-STDOUT (a file): not the chart"
+ln -s /dev/null "$O/null"
+"$PAPVIZ" tree "$W/gred3.pathmap" -o "$O/null" || fail "papviz -o LINK-TO-/dev/null"
+is_link "$O/null" /dev/null
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+
+# ---- 5. bad input -------------------------------------------------------------
+# usage errors exit 2
 expect_rc 2 "$PAPVIZ"
 expect_rc 2 "$PAPVIZ" frobnicate "$G"
 expect_rc 2 "$PAPVIZ" timemap
@@ -222,7 +317,7 @@ for sql in "UPDATE wrappers SET parent = 99 WHERE node = 2" \
     survives "$W/bent.db" "a database after: $sql"
 done
 
-# ---- 5. the report page in headless Chromium ----------------------------------
+# ---- 6. the report page in headless Chromium ----------------------------------
 "$PAPVIZ" report "$G" -o "$W/report" > "$W/out" || fail "papviz report"
 has "$W/out" "Report: $W/report/index.html"
 for f in $(sed -n 's/.*data="\([^"]*\)".*/\1/p' "$W/report/index.html"); do
