@@ -59,10 +59,12 @@ cm_status_t viz_pap(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *err
 cm_status_t viz_report(const char *dir, an_model_t *m, const char *report_text,
                        cm_err_t *err);
 
-/* Writes the file at `path` through `path`.tmp and a rename: write(out,
- * ctx, err) produces the content.  On any error (the callback's, or the
- * file system's) the temporary file is removed and an existing `path` is
- * left as it was. */
+/* Writes the file at `path`; write(out, ctx, err) produces the content.  A
+ * regular file (or a new one) is written as `path`.tmp and renamed over it;
+ * a symbolic link is followed and its final target replaced that way, the
+ * link kept.  Anything else (a FIFO, /dev/stdout, a terminal) is written
+ * directly.  On any error the temporary file is removed and an existing
+ * regular file is left as it was (a stream may have received part of it). */
 typedef cm_status_t viz_write_fn_t(FILE *out, void *ctx, cm_err_t *err);
 cm_status_t viz_write_file(const char *path, viz_write_fn_t *write, void *ctx, cm_err_t *err);
 
