@@ -10,6 +10,8 @@
 # the order alternating from round to round to cancel drift:
 #   gsum       Gsum on PATHMAP untraced: Avg Latency(us) of the 4-byte row
 #   gsum-trace the same, traced (--trace into a fresh directory)
+#   trace-hot  bin/tracebench's hot loop with the tsc clock, ns per event (the
+#              collector's own cost, one rank)
 #   analyze    papanalyze -q of one trace (written once by this build's Gsum),
 #              wall seconds
 #   report     papviz report of each build's own database, wall seconds
@@ -26,8 +28,8 @@ while getopts "r:n:p:h-:" opt; do
     r) rounds=$OPTARG ;;
     n) iters=$OPTARG ;;
     p) pathmap=$OPTARG ;;
-    h) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    -) if [ "$OPTARG" = help ]; then sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+    h) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -) if [ "$OPTARG" = help ]; then sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
        usage >&2; exit 2 ;;
     *) usage >&2; exit 2 ;;
   esac
@@ -38,7 +40,7 @@ rev=$1
 case "$rounds$iters" in *[!0-9]*) usage >&2; exit 2 ;; esac
 [ "$rounds" -ge 1 ] && [ "$iters" -ge 1 ] || { usage >&2; exit 2; }
 git rev-parse --verify -q "$rev^{commit}" > /dev/null || { echo "ab-compare: $rev: no such revision" >&2; exit 1; }
-for b in bin/gsum bin/papanalyze bin/papviz bin/pathmap-check; do
+for b in bin/gsum bin/tracebench bin/papanalyze bin/papviz bin/pathmap-check; do
   [ -x "$b" ] || { echo "ab-compare: $b missing; run make" >&2; exit 1; }
 done
 hosts=$(bin/pathmap-check "$pathmap" | sed -n 's/.*ok: \([0-9]*\) hosts.*/\1/p') || hosts=
@@ -79,6 +81,9 @@ arm() {
   case $name in
     gsum) gsum_lat "$dir" "$tmp/g.out" ;;
     gsum-trace) rm -rf "$tmp/tr-$side"; gsum_lat "$dir" "$tmp/g.out" --trace "$tmp/tr-$side" ;;
+    trace-hot) timeout 300 mpirun "${mpirun_flags[@]}" -np 1 "$dir/bin/tracebench" > "$tmp/tb.out" 2>&1 ||
+                 { echo "ab-compare: $dir/bin/tracebench failed:" >&2; cat "$tmp/tb.out" >&2; exit 1; }
+               awk '/^hot loop, ns\/event/ { print $4 }' "$tmp/tb.out" ;;
     analyze) rm -f "$tmp/$side.db"; secs "$dir/bin/papanalyze" -q -o "$tmp/$side.db" "$tmp/trace/traces.otf2" ;;
     report) rm -rf "$tmp/rep-$side"; secs "$dir/bin/papviz" report "$tmp/$side.db" -o "$tmp/rep-$side" ;;
   esac
@@ -86,7 +91,7 @@ arm() {
 
 echo "# one trace for the analysis arms: Gsum -n $iters on $pathmap, this build" >&2
 gsum_lat . "$tmp/g.out" --trace "$tmp/trace" > /dev/null
-arms="gsum gsum-trace analyze report"
+arms="gsum gsum-trace trace-hot analyze report"
 : > "$tmp/rows"
 for ((r = 1; r <= rounds; r++)); do
   if ((r % 2)); then order=". $old"; else order="$old ."; fi
@@ -113,7 +118,7 @@ for a in $arms; do
     "$(awk -v n="$n" -v o="$o" 'BEGIN { print n / o }')" \
     "$(echo "$rr" | head -1)" "$(echo "$rr" | tail -1)"
 done
-echo "# units: gsum, gsum-trace: us per allreduce (4 B); analyze, report: s per run"
+echo "# units: gsum, gsum-trace: us per allreduce (4 B); trace-hot: ns per event; analyze, report: s per run"
 threads=$(awk '/^# /' "$tmp/g.out" | sed -n 's/.* \([0-9]*\) threads.*/\1/p' | head -1)
 [ -n "$threads" ] && [ "$threads" -gt "$(nproc)" ] &&
   echo "# oversubscribed: $threads threads on $(nproc) CPUs"
