@@ -44,6 +44,10 @@ cm_status_t an__db_file_create(an_db_t *db, int force, cm_err_t *err)
     if (stat(path, &sb) == 0) {
         if (S_ISDIR(sb.st_mode))
             return CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "is a directory");
+        /* not even --force replaces a FIFO or device, nor opens it to look */
+        if (!S_ISREG(sb.st_mode))
+            return CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "is %s, not a regular file: "
+                             "not replaced", an_file_kind(sb.st_mode));
         if (!force && !is_our_db(path))
             return CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "exists and is not a "
                              "papanalyze database; not replaced (--force replaces it)");

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include "common/cm_arena.h"
+#include "analyze/api/an_analyze.h"
 #include "analyze/api/an_model.h"
 
 #define SCHEMA_VERSION "1"
@@ -386,6 +388,13 @@ cm_status_t an_model_open(const char *db, an_model_t **m_p, cm_err_t *err)
     if (m == NULL)
         return nomem(err);
     m->db = an_model_strdup(m, db);
+    /* a FIFO or device is refused before SQLite opens it (it would block);
+     * a missing file is SQLite's to report */
+    struct stat sb;
+    if (stat(db, &sb) == 0 && an_check_input(db, NULL, err) != CM_OK) {
+        an_model_close(m);
+        return err->status;
+    }
     if (sqlite3_open_v2(db, &P(m)->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
         CM_ERR_AT(err, CM_ERR_IO, db, 0, 0, "cannot open the database: %s",
                   sqlite3_errmsg(P(m)->db));

@@ -78,6 +78,42 @@ run_rc 60 "$T/out" $PA -q --skip 3 -o "$T/re.db" "$T/good/traces.otf2"
     || fail "rerun did not replace the database"
 no_partials
 
+# --- special files: refused before they are opened, never a hang --------------
+# A FIFO (or any file that is not a regular file) as the trace, as a file of
+# the archive, as a database to report or as -o: exit 1 with a message naming
+# it, within seconds (a FIFO with no writer blocks whoever opens it to read).
+# expect_quick RC TEXT CMD...: as expect_error, but a hang is 10 s.
+expect_quick() {
+    want=$1 text=$2; shift 2
+    run_rc 10 "$T/out" "$@"
+    [ "$rc" -eq "$want" ] || { cat "$T/out" >&2; fail "exit $rc, expected $want: $*"; }
+    grep -qF -- "$text" "$T/out" || { cat "$T/out" >&2; fail "no '$text' from: $*"; }
+}
+mkfifo "$T/fifo.otf2" "$T/fifo.db"
+expect_quick 1 "$T/fifo.otf2: error: is a FIFO, not a regular file" $PA "$T/fifo.otf2"
+expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA "$T/fifo.db"
+expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA -f csv "$T/fifo.db"
+expect_quick 1 "is a character device, not a regular file" $PA /dev/null
+# every file of an archive: the anchor, the global definitions, a location's
+# definitions and events
+for f in traces.otf2 traces.def traces/0.def traces/0.evt; do
+    rm -rf "$T/ff"
+    cp -r "$T/good" "$T/ff"
+    rm -f "$T/ff/traces.db" "$T/ff/$f"
+    mkfifo "$T/ff/$f"
+    cp "$T/keep.db" "$T/ff.db"
+    expect_quick 1 "$T/ff/$f: error: is a FIFO, not a regular file" $PA -q -o "$T/ff.db" "$T/ff/traces.otf2"
+    [ "$(sum_of "$T/ff.db")" = "$KEEP" ] || fail "a refused archive ($f a FIFO) changed the database"
+done
+# the archive's directory given instead of its anchor, whose anchor is a FIFO
+expect_quick 1 "$T/ff: error: is a directory" $PA -q "$T/ff"
+# an output that is a FIFO is not opened to see whether it is a database
+expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA -q -o "$T/fifo.db" "$T/good/traces.otf2"
+expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA -q --force -o "$T/fifo.db" "$T/good/traces.otf2"
+[ -p "$T/fifo.db" ] || fail "papanalyze --force replaced a FIFO"
+rm -rf "$T/ff" "$T/ff.db"
+no_partials
+
 # --- usage and report options -------------------------------------------------
 expect_error 2 "usage:" $PA
 expect_error 2 "expected text, csv or json" $PA --format xml "$T/good/traces.otf2"

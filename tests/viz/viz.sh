@@ -239,4 +239,30 @@ sh tests/viz/screenshot.sh "$W/blank.html" "$W/blank.png" 400 300
 if python3 tests/viz/png_check.py "$W/blank.png" 2 16 2> /dev/null; then
     fail "png_check.py accepts a blank page"
 fi
+
+# ---- 6. robustness: special files, outputs, bent databases -------------------
+# quick RC TEXT CMD...: CMD exits RC (a hang is 10 s) and prints TEXT.
+quick() {
+    want=$1 text=$2; shift 2
+    set +e
+    timeout 10 "$@" > "$W/out" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -ne 124 ] || fail "hung: killed after 10 s: $*"
+    [ "$rc" = "$want" ] || { cat "$W/out" >&2; fail "exit $rc, expected $want: $*"; }
+    has "$W/out" "$text"
+}
+# a FIFO as a database or pathmap is refused before it is opened (no hang)
+rm -f "$W/fifo.db" "$W/fifo.pathmap"
+mkfifo "$W/fifo.db" "$W/fifo.pathmap"
+for cmd in timemap pap report tree; do
+    quick 1 "papviz: $W/fifo.db: error: is a FIFO, not a regular file" "$PAPVIZ" $cmd "$W/fifo.db"
+done
+quick 1 "papviz: $W/fifo.db: error: is a FIFO" "$PAPVIZ" orders "$W/fifo.db" --wrapper g0
+quick 1 "papviz: $W/fifo.db: error: is a FIFO" "$PAPVIZ" timemap "$G" --compare "$W/fifo.db"
+quick 1 "papviz: $W/fifo.pathmap: error: is a FIFO" "$PAPVIZ" tree "$W/fifo.pathmap"
+quick 1 "papviz: $W/fifo.db: error: is a FIFO" "$PAPVIZ" tree "$W/gred3.pathmap" --db "$W/fifo.db"
+quick 1 "error: is a directory" "$PAPVIZ" timemap "$W"
+rm -f "$W/fifo.db" "$W/fifo.pathmap"
+
 echo "viz.sh: ok"
