@@ -114,6 +114,31 @@ expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA -q --force
 rm -rf "$T/ff" "$T/ff.db"
 no_partials
 
+# --- an output is never one of the inputs ------------------------------------
+# Not even with --force: the anchor, the global definitions, a location's file,
+# directly, through a symlink or a hard link, or with the trace named through
+# a symlinked directory.  The archive stays byte-identical.
+rm -rf "$T/og"
+cp -r "$T/good" "$T/og"
+rm -f "$T/og/traces.db"
+(cd "$T/og" && find . -type f -exec cksum {} + | LC_ALL=C sort) > "$T/og.sums"
+ln -s "$T/og/traces.otf2" "$T/og-link.db"
+ln "$T/og/traces/0.evt" "$T/og-hard.db"
+ln -s "$T/og" "$T/og-dir"
+for o in "$T/og/traces.otf2" "$T/og/traces.def" "$T/og/traces/0.def" "$T/og/traces/1.evt" \
+           "$T/og-link.db" "$T/og-hard.db"; do
+    for trace in "$T/og/traces.otf2" "$T/og-dir/traces.otf2"; do
+        expect_quick 1 "$o: error: is " $PA -q --force -o "$o" "$trace"
+        grep -qF "must not replace its input" "$T/out" || { cat "$T/out" >&2; fail "no reason given: -o $o $trace"; }
+        (cd "$T/og" && find . -type f -exec cksum {} + | LC_ALL=C sort) > "$T/og.now"
+        cmp -s "$T/og.sums" "$T/og.now" || fail "papanalyze --force -o $o $trace changed the trace"
+    done
+done
+run_rc 60 "$T/out" $PA -q "$T/og-dir/traces.otf2"     # the default output is not an input
+[ "$rc" -eq 0 ] || { cat "$T/out" >&2; fail "papanalyze through a symlinked directory failed"; }
+rm -rf "$T/og" "$T/og-link.db" "$T/og-hard.db" "$T/og-dir"
+no_partials
+
 # --- usage and report options -------------------------------------------------
 expect_error 2 "usage:" $PA
 expect_error 2 "expected text, csv or json" $PA --format xml "$T/good/traces.otf2"

@@ -264,5 +264,20 @@ quick 1 "papviz: $W/fifo.pathmap: error: is a FIFO" "$PAPVIZ" tree "$W/fifo.path
 quick 1 "papviz: $W/fifo.db: error: is a FIFO" "$PAPVIZ" tree "$W/gred3.pathmap" --db "$W/fifo.db"
 quick 1 "error: is a directory" "$PAPVIZ" timemap "$W"
 rm -f "$W/fifo.db" "$W/fifo.pathmap"
+# -o is never one of the input databases (directly or through a symlink): the
+# database stays as it was
+cp "$G" "$W/in.db"
+cp "$C" "$W/in2.db"
+ln -sf in.db "$W/in-link.db"
+sum_in=$(cksum < "$W/in.db") sum_in2=$(cksum < "$W/in2.db")
+for args in "timemap $W/in.db -o $W/in.db" "pap $W/in.db -o $W/in-link.db" \
+            "timemap $W/in.db --compare $W/in2.db -o $W/in2.db" \
+            "tree $W/gred3.pathmap --db $W/in.db -o $W/in.db" "report $W/in.db -o $W/in-link.db"; do
+    # shellcheck disable=SC2086 # word splitting of $args is wanted
+    quick 1 "must not be one of the inputs" "$PAPVIZ" $args
+    [ "$(cksum < "$W/in.db")" = "$sum_in" ] && [ "$(cksum < "$W/in2.db")" = "$sum_in2" ] \
+        || fail "papviz $args changed its input"
+done
+rm -f "$W/in.db" "$W/in2.db" "$W/in-link.db"
 
 echo "viz.sh: ok"
