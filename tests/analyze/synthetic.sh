@@ -799,6 +799,38 @@ expect "SELECT value FROM meta WHERE key = 'p2p_ns'" "9000 + 2.5 * 550"
 expect "SELECT COUNT(*), MIN(imbalance), MAX(imbalance) FROM ops" "1101|0|0"
 
 # =============================================================================
+# Missing pieces of an archive are errors, not silently wrong times: without a
+# location's local definitions (N.def) or a host's clock offsets (ClockOffset
+# records), OTF2 leaves that location's times uncorrected (1 ms off on gred3's
+# host B).  papanalyze exits 1, names the locations or host, writes nothing.
+# =============================================================================
+
+# refuse TAG DIR TEXT: papanalyze DIR/traces.otf2 exits 1 with TEXT, no DIR/traces.db
+refuse() {
+    CTX=$1
+    st=0
+    "$PAPANALYZE" --skip 0 --quiet "$2/traces.otf2" >"$TMP/refused.out" 2>&1 || st=$?
+    [ "$st" -eq 1 ] || die "[$CTX] exit $st, expected 1: $(cat "$TMP/refused.out")"
+    grep -qF -- "$3" "$TMP/refused.out" ||
+        die "[$CTX] expected '$3', got: $(cat "$TMP/refused.out")"
+    [ ! -e "$2/traces.db" ] || die "[$CTX] a database was written"
+    NCHECKS=$((NCHECKS + 1))
+}
+
+"$SYNTH_TRACE" gred3 "$TMP/nodef" || die "$SYNTH_TRACE gred3 failed"
+rm "$TMP/nodef/traces/65536.def"
+refuse "one N.def missing" "$TMP/nodef" \
+    "error: location 65536 ('thread 3'): no local definitions ($TMP/nodef/traces/65536.def is missing)"
+rm "$TMP/nodef/traces/"*.def
+refuse "every N.def missing" "$TMP/nodef" \
+    "error: locations 0 ('thread 0'), 1 ('thread 1'), 2 ('thread 2'), 3 ('service p1#0') and 2 more: no local definitions"
+"$SYNTH_TRACE" --no-offsets 1 gred3 "$TMP/nooff" || die "$SYNTH_TRACE --no-offsets 1 failed"
+refuse "host B without clock offsets" "$TMP/nooff" \
+    "error: host 1 ('B', node-b.synthetic): no clock offsets in the local definitions of location 65536 ('thread 3')"
+"$SYNTH_TRACE" --no-offsets 0 gred3 "$TMP/nooff0" || die "$SYNTH_TRACE --no-offsets 0 failed"
+refuse "rank 0 without clock offsets" "$TMP/nooff0" "error: host 0 ('A', node-a.synthetic): no clock offsets"
+
+# =============================================================================
 # foreign: a valid OTF2 archive without paptree's properties is refused
 # =============================================================================
 

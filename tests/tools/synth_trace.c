@@ -597,6 +597,9 @@ static int write_events(OTF2_Archive *ar, const sy_plan_t *p)
     return st != 0 ? st : rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "OTF2_Archive_CloseEvtFiles");
 }
 
+/* --no-offsets RANK: that rank's locations get no ClockOffset records. */
+static long no_offsets_rank = -1;
+
 /* Each location's local definitions: its host's two ClockOffset records. */
 static int write_locals(OTF2_Archive *ar, const sy_plan_t *p)
 {
@@ -608,6 +611,10 @@ static int write_locals(OTF2_Archive *ar, const sy_plan_t *p)
 
         if (w == NULL)
             return fail("OTF2_Archive_GetDefWriter failed");
+        if ((long)p->locs[k].rank == no_offsets_rank) {
+            rc = OTF2_Archive_CloseDefWriter(ar, w);
+            continue;
+        }
         rc = OTF2_DefWriter_WriteClockOffset(w, (uint64_t)c->time0, c->off0, c->sd);
         if (rc == OTF2_SUCCESS)
             rc = OTF2_DefWriter_WriteClockOffset(w, (uint64_t)c->time1, c->off1, c->sd);
@@ -900,11 +907,12 @@ static int write_foreign(const char *dir)
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: synth_trace [--pathmap-out FILE] SCENARIO DIR\n"
+            "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] SCENARIO DIR\n"
             "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
             "hand-made scenario; the timestamp tables are in tests/tools/synth_trace.c.\n"
             "  SCENARIO           gred3, chain, lastarr, oneway or foreign (not a paptree trace)\n"
-            "  --pathmap-out FILE also write the scenario's pathmap to FILE\n");
+            "  --pathmap-out FILE also write the scenario's pathmap to FILE\n"
+            "  --no-offsets RANK  no ClockOffset records for that rank's locations\n");
 }
 
 int main(int argc, char **argv)
@@ -918,6 +926,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--pathmap-out") == 0 && i + 1 < argc) {
             pathmap_out = argv[++i];
+        } else if (strcmp(argv[i], "--no-offsets") == 0 && i + 1 < argc) {
+            no_offsets_rank = strtol(argv[++i], NULL, 10);
         } else if (argv[i][0] == '-' || npos == 2) {
             usage(stderr);
             return 2;
