@@ -18,19 +18,20 @@
 
 #include "analyze/an_db_int.h"
 
-/* 1 if path is an SQLite file with our meta table (a database papanalyze wrote). */
+/* 1 if path is a database papanalyze wrote, 0 if not, -1 if another process
+ * holds it locked (it is neither looked at nor replaced then). */
 static int is_our_db(const char *path)
 {
     sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
+    cm_err_t err;
     int ours = 0;
 
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
-        && sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'papanalyze'", -1, &st,
-                              NULL) == SQLITE_OK
-        && sqlite3_step(st) == SQLITE_ROW)
-        ours = 1;
-    sqlite3_finalize(st);
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        sqlite3_busy_timeout(db, AN_DB_BUSY_MS);
+        ours = an_db_check_ours(db, path, &err) == CM_OK ? 1
+             : strstr(err.msg, "locked by another process") != NULL ? -1
+             : strstr(err.msg, "schema version") != NULL;   /* ours, of another version */
+    }
     sqlite3_close(db);
     return ours;
 }
@@ -48,7 +49,11 @@ cm_status_t an__db_file_create(an_db_t *db, int force, cm_err_t *err)
         if (!S_ISREG(sb.st_mode))
             return CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "is %s, not a regular file: "
                              "not replaced", an_file_kind(sb.st_mode));
-        if (!force && !is_our_db(path))
+        int ours = is_our_db(path);
+        if (ours < 0)
+            return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "is locked by another process "
+                             "(busy for %d ms): not replaced", AN_DB_BUSY_MS);
+        if (!force && !ours)
             return CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "exists and is not a "
                              "papanalyze database; not replaced (--force replaces it)");
     }

@@ -190,6 +190,21 @@ cm_status_t an_ops_finish(an_ops_t *ops, cm_err_t *err);
 uint64_t    an_ops_count(const an_ops_t *ops, uint64_t *used);
 void        an_ops_free(an_ops_t *ops);
 
+/* ---- reading a database back (an_db_read.c) ---- */
+
+struct sqlite3;
+/* How long a reader or writer waits for another process's lock. */
+#define AN_DB_BUSY_MS 2000
+/* Opens a database papanalyze wrote, read-only, with the busy timeout; the
+ * report and papviz's model refuse the same files with the same messages:
+ * not a regular file, cannot open, locked by another process, not ours
+ * (no meta 'papanalyze'), another schema version. */
+cm_status_t an_db_open_read(const char *path, struct sqlite3 **out, cm_err_t *err);
+/* The meta checks of an_db_open_read on an open connection. */
+cm_status_t an_db_check_ours(struct sqlite3 *db, const char *path, cm_err_t *err);
+/* 1 if an SQLite result code means another connection holds a lock. */
+int an_db_is_busy(int rc);
+
 /* ---- files (an_file.c) ---- */
 
 /* One file of an archive: its identity (device, inode) and path. */

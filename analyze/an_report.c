@@ -573,15 +573,14 @@ cm_status_t an_report(const char *path, const an_report_opts_t *opts, FILE *out,
     int nsizes = 0;
     cm_status_t ret = CM_OK;
 
-    if (sqlite3_open_v2(path, &r.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot open the database: %s",
-                        sqlite3_errmsg(r.db));
-        sqlite3_close(r.db);
+    /* the same checks and messages as papviz's model (an_db_read.c) */
+    if ((ret = an_db_open_read(path, &r.db, err)) != CM_OK)
         return ret;
-    }
     if (sqlite3_prepare_v2(r.db, "SELECT DISTINCT bytes FROM ops WHERE used ORDER BY bytes",
                            -1, &st, NULL) != SQLITE_OK) {
-        ret = CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "not a papanalyze database: %s",
+        ret = an_db_is_busy(sqlite3_errcode(r.db))
+            ? CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "is locked by another process")
+            : CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "not a papanalyze database: %s",
                         sqlite3_errmsg(r.db));
     } else {
         while (nsizes < 16 && sqlite3_step(st) == SQLITE_ROW)

@@ -165,6 +165,63 @@ run_rc 60 "$T/out" $PA -q --skip $((NOPS - 1)) -o "$T/s.db" "$T/good/traces.otf2
 [ "$rc" -eq 0 ] || { cat "$T/out" >&2; fail "--skip $((NOPS - 1)) failed"; }
 no_partials
 
+# --- databases papanalyze did not write, or wrote in another version ---------
+# papanalyze DB refuses them as papviz does: exit 1, the same message.
+PV=bin/papviz
+# same_error DB TEXT: papanalyze (every format) and papviz exit 1 with the same
+# error line, less the program name and the [source] tag, and it says TEXT
+same_error() {
+    run_rc 10 "$T/pv.out" $PV timemap "$1"
+    [ "$rc" -eq 1 ] || { cat "$T/pv.out" >&2; fail "papviz timemap $1: exit $rc, expected 1"; }
+    grep -qF -- "$2" "$T/pv.out" || { cat "$T/pv.out" >&2; fail "papviz: no '$2'"; }
+    pv=$(sed -n 's/^papviz: \(.*error: .*\) \[.*\]$/\1/p' "$T/pv.out")
+    for fmt in text csv json; do
+        expect_quick 1 "$2" $PA -f $fmt "$1"
+        pa=$(sed -n 's/^papanalyze: \(.*error: .*\) \[.*\]$/\1/p' "$T/out")
+        [ -n "$pa" ] && [ "$pa" = "$pv" ] || fail "papanalyze -f $fmt and papviz differ on $1: '$pa' / '$pv'"
+    done
+}
+for sql in "DELETE FROM meta WHERE key = 'papanalyze'|not a papanalyze database (no meta 'papanalyze')" \
+           "DROP TABLE meta|not a papanalyze database (no meta 'papanalyze')" \
+           "UPDATE meta SET value = '2' WHERE key = 'schema_version'|database schema version 2," \
+           "DELETE FROM meta WHERE key = 'schema_version'|database schema version (none),"; do
+    cp "$T/keep.db" "$T/meta.db"
+    sqlite3 "$T/meta.db" "${sql%%|*}"
+    same_error "$T/meta.db" "$T/meta.db: error: ${sql#*|}"
+done
+# not SQLite at all, and a database another tool wrote
+printf 'SQLite format 3\000 and then garbage, not a database at all\n' > "$T/meta.db"
+same_error "$T/meta.db" "$T/meta.db: error: not a papanalyze database"
+rm -f "$T/meta.db"
+sqlite3 "$T/meta.db" "CREATE TABLE t(x); INSERT INTO t VALUES (1)"
+same_error "$T/meta.db" "$T/meta.db: error: not a papanalyze database"
+
+# --- a database locked by another process: said so, within seconds ------------
+cp "$T/keep.db" "$T/lock.db"
+mkfifo "$T/lock.in"
+sqlite3 "$T/lock.db" < "$T/lock.in" > "$T/lock.out" 2>&1 &
+lockpid=$!
+exec 3> "$T/lock.in"
+echo "BEGIN EXCLUSIVE; UPDATE meta SET value = value; SELECT 'locked';" >&3
+i=0
+until grep -q locked "$T/lock.out"; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "sqlite3 did not take the lock"; sleep 0.1
+done
+for fmt in text csv json; do
+    expect_quick 1 "$T/lock.db: error: is locked by another process" $PA -f $fmt "$T/lock.db"
+done
+expect_quick 1 "$T/lock.db: error: is locked by another process" $PV timemap "$T/lock.db"
+expect_quick 1 "$T/lock.db: error: is locked by another process" $PA -q -o "$T/lock.db" "$T/good/traces.otf2"
+echo "ROLLBACK;" >&3
+exec 3>&-
+wait $lockpid
+[ "$(sum_of "$T/lock.db")" = "$KEEP" ] || fail "the locked database was changed"
+# unlocked, it is a database again
+run_rc 60 "$T/out" $PA -f csv "$T/lock.db"
+[ "$rc" -eq 0 ] || { cat "$T/out" >&2; fail "papanalyze on the unlocked database failed"; }
+rm -f "$T/lock.db" "$T/lock.in" "$T/lock.out" "$T/meta.db"
+no_partials
+
 # --- random damage ------------------------------------------------------------
 # Each round copies the archive, damages one file, and analyses it into a copy
 # of the good database: exit 0 (damage the format cannot see, e.g. in a
