@@ -284,6 +284,8 @@ static cm_status_t load_stats(an_model_t *m, an_model_size_t *sz, cm_err_t *err)
         const char *scope = (const char *)sqlite3_column_text(st, 0);
         const char *metric = (const char *)sqlite3_column_text(st, 3);
         an_model_stat_t s = col_stat(st, 4);
+        if (scope == NULL || metric == NULL)       /* a damaged row: no such series */
+            continue;
         if (strcmp(scope, "thread") == 0) {
             int i = an_model_thread_index(t, col_int(st, 2, -1));
             if (i >= 0 && strcmp(metric, "total") == 0)
@@ -612,6 +614,8 @@ static cm_status_t pap_summary(an_model_t *m, an_model_pap_t *p, int64_t bytes, 
     while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *metric = (const char *)sqlite3_column_text(st, 0);
         an_model_stat_t s = col_stat(st, 1);
+        if (metric == NULL)                        /* a damaged row: no such series */
+            continue;
         if (strcmp(metric, "avg_elapsed") == 0)
             p->avg_elapsed_s = s;
         else if (strcmp(metric, "arrival_spread") == 0)

@@ -438,7 +438,7 @@ static cm_status_t section_orders(rep_t *r, int64_t node, int64_t bytes, const c
     if (sqlite3_prepare_v2(r->db, "SELECT name FROM wrappers WHERE node = ?", -1, &st, NULL)
         == SQLITE_OK) {
         sqlite3_bind_int64(st, 1, node);
-        if (sqlite3_step(st) == SQLITE_ROW)
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
             snprintf(name, sizeof(name), "%s", (const char *)sqlite3_column_text(st, 0));
     }
     sqlite3_finalize(st);

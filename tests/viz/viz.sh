@@ -279,5 +279,49 @@ for args in "timemap $W/in.db -o $W/in.db" "pap $W/in.db -o $W/in-link.db" \
         || fail "papviz $args changed its input"
 done
 rm -f "$W/in.db" "$W/in2.db" "$W/in-link.db"
+# NULL in any column of any table (every row, or one statistics row): every
+# chart, papviz report and papanalyze's report end with 0 or 1 and a message,
+# never a crash (a NULL statistics key once reached strcmp)
+# no_crash DB WHAT: every chart and report on DB exits 0, or 1 with an error line
+no_crash() {
+    for args in "timemap $1" "timemap $1 --with-arrival-wait" "departures $1 --wrapper top" \
+                "departures $1 --subtree root" "orders $1 --wrapper g0" "orders $1 --subtree root" \
+                "pap $1" "tree $1" "tree $W/gred3.pathmap --db $1" "report $1"; do
+        set +e
+        # shellcheck disable=SC2086 # word splitting of $args is wanted
+        timeout 20 "$PAPVIZ" $args -o "$W/nul.out" > "$W/out" 2>&1
+        rc=$?
+        set -e
+        [ "$rc" -le 1 ] || { cat "$W/out" >&2; fail "papviz $args after $2: exit $rc"; }
+        [ "$rc" = 0 ] || grep -q "^papviz: .*error: " "$W/out" || { cat "$W/out" >&2; fail "papviz $args after $2: exit 1 without an error line"; }
+        rm -rf "$W/nul.out"
+    done
+    for fmt in text json; do
+        set +e
+        timeout 20 "$PAPANALYZE" -f $fmt "$1" > "$W/out" 2>&1
+        rc=$?
+        set -e
+        [ "$rc" -le 1 ] || { tail -5 "$W/out" >&2; fail "papanalyze -f $fmt after $2: exit $rc"; }
+        [ "$rc" = 0 ] || grep -q "^papanalyze: .*error: " "$W/out" || { tail -5 "$W/out" >&2; fail "papanalyze -f $fmt after $2: exit 1 without an error line"; }
+    done
+}
+sqlite3 "$G" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name" > "$W/tables"
+n=0
+while read -r t; do
+    for c in $(sqlite3 "$G" "SELECT name FROM pragma_table_info('$t')"); do
+        cp "$G" "$W/nul.db"
+        sqlite3 "$W/nul.db" "UPDATE $t SET $c = NULL" 2> /dev/null || continue
+        no_crash "$W/nul.db" "UPDATE $t SET $c = NULL"
+        n=$((n + 1))
+    done
+done < "$W/tables"
+[ "$n" -ge 50 ] || fail "only $n columns could be set to NULL"
+for c in scope node thread metric bytes n mean; do
+    cp "$G" "$W/nul.db"
+    sqlite3 "$W/nul.db" "UPDATE stats SET $c = NULL WHERE rowid IN (SELECT rowid FROM stats LIMIT 1)
+                         OR (scope = 'pap' AND metric = 'avg_elapsed')"
+    no_crash "$W/nul.db" "a NULL $c in two stats rows"
+done
+rm -f "$W/nul.db" "$W/tables"
 
 echo "viz.sh: ok"
