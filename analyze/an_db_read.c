@@ -6,8 +6,9 @@
  * Refused (CM_ERR_IO, one message naming the path): a file that is not a
  * regular file (before SQLite opens it), one SQLite cannot open, one another
  * process holds locked (SQLITE_BUSY after AN_DB_BUSY_MS), one that is not
- * a database papanalyze wrote (no meta 'papanalyze'), and one of another
- * schema version.
+ * a database papanalyze wrote (no meta 'papanalyze'), one of another
+ * schema version, and one whose fan-ins or path lengths are not what its
+ * contributors and paths hold (readers allocate by them).
  */
 #include <string.h>
 #include <sys/stat.h>
@@ -66,6 +67,45 @@ cm_status_t an_db_check_ours(sqlite3 *db, const char *path, cm_err_t *err)
     return CM_OK;
 }
 
+/* Sizes that readers allocate by (a gred's fan-in squared for its order
+ * matrix, a thread's path length) must be what the rows hold: a damaged
+ * value is refused, never allocated. */
+static cm_status_t check_sizes(sqlite3 *db, const char *path, cm_err_t *err)
+{
+    static const char *const sql[2] = {
+        "SELECT name, fanin, (SELECT COUNT(*) FROM contributors c WHERE c.node = w.node)"
+        " AS n FROM wrappers w WHERE fanin IS NOT n ORDER BY node LIMIT 1",
+        "SELECT thread, nstages, (SELECT COUNT(*) FROM paths p WHERE p.thread = t.thread)"
+        " AS n FROM threads t WHERE nstages IS NOT n ORDER BY thread LIMIT 1",
+    };
+    cm_status_t ret = CM_OK;
+
+    for (int i = 0; i < 2 && ret == CM_OK; i++) {
+        sqlite3_stmt *st = NULL;
+        int rc = sqlite3_prepare_v2(db, sql[i], -1, &st, NULL);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(st);
+        if (an_db_is_busy(rc)) {
+            ret = busy(path, err);
+        } else if (rc == SQLITE_ROW) {
+            const char *name = (const char *)sqlite3_column_text(st, 0);
+            const char *v = (const char *)sqlite3_column_text(st, 1);
+            ret = CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, i == 0
+                            ? "wrapper '%s': fan-in %s, but %lld contributors: the database "
+                              "is damaged"
+                            : "thread %s: %s wrappers on its path, but %lld steps in paths: "
+                              "the database is damaged",
+                            name ? name : "NULL", v ? v : "NULL",
+                            (long long)sqlite3_column_int64(st, 2));
+        } else if (rc != SQLITE_DONE) {
+            ret = CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "the database is damaged: %s",
+                            sqlite3_errmsg(db));
+        }
+        sqlite3_finalize(st);
+    }
+    return ret;
+}
+
 cm_status_t an_db_open_read(const char *path, sqlite3 **out, cm_err_t *err)
 {
     sqlite3 *db = NULL;
@@ -84,7 +124,8 @@ cm_status_t an_db_open_read(const char *path, sqlite3 **out, cm_err_t *err)
         return st;
     }
     sqlite3_busy_timeout(db, AN_DB_BUSY_MS);
-    if ((st = an_db_check_ours(db, path, err)) != CM_OK) {
+    if ((st = an_db_check_ours(db, path, err)) != CM_OK
+        || (st = check_sizes(db, path, err)) != CM_OK) {
         sqlite3_close(db);
         return st;
     }

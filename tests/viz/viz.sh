@@ -323,5 +323,23 @@ for c in scope node thread metric bytes n mean; do
     no_crash "$W/nul.db" "a NULL $c in two stats rows"
 done
 rm -f "$W/nul.db" "$W/tables"
+# a fan-in or path length that the database's rows do not hold is refused
+# with a message (no allocation of that size: at most 2 GB of address space)
+for sql in "UPDATE wrappers SET fanin = 2000000000|wrapper 'root': fan-in 2000000000, but 1 contributors" \
+           "UPDATE wrappers SET fanin = 2000000000 WHERE name = 'g0'|wrapper 'g0': fan-in 2000000000, but 3 contributors" \
+           "UPDATE wrappers SET fanin = -7 WHERE name = 'top'|wrapper 'top': fan-in -7, but 2 contributors" \
+           "UPDATE threads SET nstages = 2000000000 WHERE thread = 3|thread 3: 2000000000 wrappers on its path, but 4 steps in paths"; do
+    cp "$G" "$W/big.db"
+    sqlite3 "$W/big.db" "${sql%%|*}"
+    for args in "orders $W/big.db --wrapper g0" "departures $W/big.db --wrapper g0" \
+                "orders $W/big.db --subtree root" "timemap $W/big.db" "pap $W/big.db" \
+                "tree --db $W/big.db" "report $W/big.db"; do
+        # shellcheck disable=SC2086 # word splitting of $args is wanted
+        (ulimit -v 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPVIZ" $args -o "$W/big.out") || exit 1
+        has "$W/out" "the database is damaged"
+    done
+    (ulimit -v 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPANALYZE" "$W/big.db") || exit 1
+done
+rm -rf "$W/big.db" "$W/big.out"
 
 echo "viz.sh: ok"
