@@ -341,5 +341,18 @@ for sql in "UPDATE wrappers SET fanin = 2000000000|wrapper 'root': fan-in 200000
     (ulimit -v 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPANALYZE" "$W/big.db") || exit 1
 done
 rm -rf "$W/big.db" "$W/big.out"
+# a gred of 100 contributors (synth_trace wide, a 128-core node): every chart
+# and the report page are drawn
+"$SYNTH_TRACE" wide "$W/wide" > /dev/null
+"$PAPANALYZE" -q --skip 0 "$W/wide/traces.otf2"
+for args in "orders $W/wide/traces.db --wrapper g" "departures $W/wide/traces.db --wrapper g" \
+            "timemap $W/wide/traces.db" "pap $W/wide/traces.db" "tree $W/wide/traces.db"; do
+    # shellcheck disable=SC2086 # word splitting of $args is wanted
+    quick 0 "" "$PAPVIZ" $args -o "$W/wide.svg"
+    xmllint --noout "$W/wide.svg" || fail "papviz $args: not well-formed"
+done
+quick 0 "Report: $W/wide-report/index.html" "$PAPVIZ" report "$W/wide/traces.db" -o "$W/wide-report"
+has "$W/wide-report/index.html" "departures 91-100 of 100"
+rm -rf "$W/wide" "$W/wide.svg" "$W/wide-report"
 
 echo "viz.sh: ok"
