@@ -222,6 +222,40 @@ run_rc 60 "$T/out" $PA -f csv "$T/lock.db"
 rm -f "$T/lock.db" "$T/lock.in" "$T/lock.out" "$T/meta.db"
 no_partials
 
+# --- interrupted while the database is written: no partial file ----------------
+# SIGINT or SIGTERM while papanalyze writes (a trace big enough to take a few
+# seconds): it removes its temporary *.partial-* file, says so in one line,
+# and dies of the signal; the old database is intact.  (env --default-signal:
+# a background job of a non-interactive shell starts with SIGINT ignored.)
+# shellcheck disable=SC2046 # mpirun_cmd is a word list
+$(mpirun_cmd) -np 2 bin/gsum -p pathmaps/demo.pathmap -n 200000 -w 5 --trace "$T/big" \
+    > "$T/gsum.out" 2>&1 || { cat "$T/gsum.out" >&2; fail "gsum --trace (big) failed"; }
+for sig in INT:2 TERM:15; do
+    num=${sig#*:} sig=${sig%:*}
+    cp "$T/keep.db" "$T/big.db"
+    env --default-signal=INT,TERM $PA -q -o "$T/big.db" "$T/big/traces.otf2" > "$T/sig.out" 2>&1 &
+    pid=$!
+    i=0
+    until ls "$T"/big.db.partial-* > /dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -lt 1000 ] || { kill -KILL $pid; fail "no temporary database appeared"; }
+        sleep 0.01
+    done
+    sleep 0.3
+    kill -$sig $pid
+    set +e
+    wait $pid
+    rc=$?
+    set -e
+    [ $rc -eq $((128 + num)) ] || { cat "$T/sig.out" >&2; fail "SIG$sig: exit $rc, expected death by the signal"; }
+    grep -q "^papanalyze: interrupted (SIG$sig): removed the unfinished database $T/big.db.partial-" "$T/sig.out" \
+        || { cat "$T/sig.out" >&2; fail "SIG$sig: no line saying the temporary file was removed"; }
+    [ "$(wc -l < "$T/sig.out")" -eq 1 ] || { cat "$T/sig.out" >&2; fail "SIG$sig: more than one line"; }
+    no_partials
+    [ "$(sum_of "$T/big.db")" = "$KEEP" ] || fail "SIG$sig changed the existing database"
+done
+rm -rf "$T/big" "$T/big.db"
+
 # --- random damage ------------------------------------------------------------
 # Each round copies the archive, damages one file, and analyses it into a copy
 # of the good database: exit 0 (damage the format cannot see, e.g. in a
