@@ -218,13 +218,18 @@ static const sy_visit_t chain_visits[] = {
  * contributor index.  Op 1: the one that continued has the smaller t1 (it
  * took its timestamp first and reached the gred last).
  */
-static const char lastarr_pathmap[] =
-    "host A\n"
-    "host B\n"
-    "tree sum type=int32 op=sum\n"
-    "core  root host=A\n"
-    "gred  g    host=A parent=root\n"
+/* The tree of lastarr and wide: root <- g (A) <- q (proxy from B); the
+ * scenario adds its threads. */
+#define ROOT_G_Q_TREE                   \
+    "host A\n"                          \
+    "host B\n"                          \
+    "tree sum type=int32 op=sum\n"      \
+    "core  root host=A\n"               \
+    "gred  g    host=A parent=root\n"   \
     "proxy q    host=B parent=g\n"
+
+static const char lastarr_pathmap[] =
+    ROOT_G_Q_TREE
     "threads 0-1 host=A enter=g\n"
     "threads 2 host=B enter=q\n";
 
@@ -296,12 +301,7 @@ static sy_visit_t *oneway_visits(size_t *n)
 #define WIDE_OPS 3
 
 static const char wide_pathmap[] =
-    "host A\n"
-    "host B\n"
-    "tree sum type=int32 op=sum\n"
-    "core  root host=A\n"
-    "gred  g    host=A parent=root\n"
-    "proxy q    host=B parent=g\n"
+    ROOT_G_Q_TREE
     "threads 0-98 host=A enter=g\n"
     "threads 99 host=B enter=q\n";
 
