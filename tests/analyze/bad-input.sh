@@ -244,7 +244,7 @@ for sig in INT:2 TERM:15; do
     sleep 0.3
     kill -$sig $pid
     set +e
-    wait $pid
+    { wait $pid; } 2> /dev/null           # not the shell's "Terminated"
     rc=$?
     set -e
     [ $rc -eq $((128 + num)) ] || { cat "$T/sig.out" >&2; fail "SIG$sig: exit $rc, expected death by the signal"; }

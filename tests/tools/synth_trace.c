@@ -308,7 +308,7 @@ static const char wide_pathmap[] =
 /* The wide scenario's visits (102 per operation); caller frees. */
 static sy_visit_t *wide_visits(size_t *n)
 {
-    static char names[100][16];
+    static char names[100][24];
     sy_visit_t *v = calloc(102 * WIDE_OPS, sizeof(*v));
     size_t k = 0;
 
