@@ -105,6 +105,16 @@ for f in traces.otf2 traces.def traces/0.def traces/0.evt; do
     expect_quick 1 "$T/ff/$f: error: is a FIFO, not a regular file" $PA -q -o "$T/ff.db" "$T/ff/traces.otf2"
     [ "$(sum_of "$T/ff.db")" = "$KEEP" ] || fail "a refused archive ($f a FIFO) changed the database"
 done
+# the archive's directory of location files replaced by a FIFO
+rm -rf "$T/ff"
+cp -r "$T/good" "$T/ff"
+rm -rf "$T/ff/traces.db" "$T/ff/traces"
+mkfifo "$T/ff/traces"
+expect_quick 1 "$T/ff/traces: error: is a FIFO, not the archive's directory" $PA -q -o "$T/ff.db" "$T/ff/traces.otf2"
+rm -rf "$T/ff"
+cp -r "$T/good" "$T/ff"
+rm -f "$T/ff/traces.db" "$T/ff/traces.otf2"
+mkfifo "$T/ff/traces.otf2"
 # the archive's directory given instead of its anchor, whose anchor is a FIFO
 expect_quick 1 "$T/ff: error: is a directory" $PA -q "$T/ff"
 # an output that is a FIFO is not opened to see whether it is a database
