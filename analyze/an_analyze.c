@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "analyze/an_int.h"
@@ -63,6 +64,8 @@ static void default_db(const char *trace, char *out, size_t n)
 cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
 {
     an_defs_t defs;
+    an_files_t files;
+    const an_file_t *same;
     an_reader_t *rd = NULL;
     an_db_t *db = NULL;
     run_t run = { 0 };
@@ -75,6 +78,16 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         snprintf(res->db, sizeof(res->db), "%s", opts->db);
     else
         default_db(opts->trace, res->db, sizeof(res->db));
+    /* every file of the archive is a regular file, and none is the output */
+    if ((st = an_archive_scan(opts->trace, &files, err)) != CM_OK)
+        return st;
+    same = an_files_find(&files, res->db);
+    if (same != NULL)
+        st = CM_ERR_AT(err, CM_ERR_INVALID, res->db, 0, 0, "is %s, a file of the trace: the "
+                       "database must not replace its input (give another -o)", same->path);
+    an_files_free(&files);
+    if (st != CM_OK)
+        return st;
     if ((st = an_reader_open(opts->trace, &defs, &rd, err)) != CM_OK)
         return st;
     st = an_db_create(res->db, opts->force, &db, err);
@@ -132,10 +145,12 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
 int an_is_database(const char *path)
 {
     char head[16] = { 0 };
-    FILE *fp = fopen(path, "rb");
+    struct stat sb;
+    FILE *fp;
     int yes;
 
-    if (fp == NULL)
+    /* only a regular file is opened: a FIFO would block the read */
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || (fp = fopen(path, "rb")) == NULL)
         return 0;
     yes = fread(head, 1, sizeof(head), fp) == sizeof(head)
           && memcmp(head, "SQLite format 3", 16) == 0;

@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "common/cm_err.h"
 #include "common/cm_kind.h"
 #include "analyze/an_stats.h"
@@ -188,5 +189,45 @@ cm_status_t an_ops_visit(void *ud, const an_visit_t *v, cm_err_t *err);
 cm_status_t an_ops_finish(an_ops_t *ops, cm_err_t *err);
 uint64_t    an_ops_count(const an_ops_t *ops, uint64_t *used);
 void        an_ops_free(an_ops_t *ops);
+
+/* ---- reading a database back (an_db_read.c) ---- */
+
+struct sqlite3;
+/* How long a reader or writer waits for another process's lock. */
+#define AN_DB_BUSY_MS 2000
+/* Opens a database papanalyze wrote, read-only, with the busy timeout; the
+ * report and papviz's model refuse the same files with the same messages:
+ * not a regular file, cannot open, locked by another process, not ours
+ * (no meta 'papanalyze'), another schema version. */
+cm_status_t an_db_open_read(const char *path, struct sqlite3 **out, cm_err_t *err);
+/* The meta checks of an_db_open_read on an open connection. */
+cm_status_t an_db_check_ours(struct sqlite3 *db, const char *path, cm_err_t *err);
+/* 1 if an SQLite result code means another connection holds a lock. */
+int an_db_is_busy(int rc);
+
+/* ---- files (an_file.c) ---- */
+
+/* One file of an archive: its identity (device, inode) and path. */
+typedef struct an_file {
+    dev_t  dev;
+    ino_t  ino;
+    char  *path;
+} an_file_t;
+
+typedef struct an_files {
+    an_file_t *f;
+    size_t     n, cap;
+    char      *dir;           /* the archive's directory DIR/NAME, NULL if none */
+} an_files_t;
+
+/* "a FIFO", "a directory", ...: what a file is, for messages. */
+const char *an_file_kind(mode_t mode);
+/* Checks, before anything opens them, that the anchor and every file of its
+ * archive (DIR/NAME.def, DIR/NAME/ *) are regular files, and records them in
+ * fs (an_files_free frees it; on error fs is empty). */
+cm_status_t an_archive_scan(const char *anchor, an_files_t *fs, cm_err_t *err);
+/* The file of fs that path is (same device and inode), or NULL. */
+const an_file_t *an_files_find(const an_files_t *fs, const char *path);
+void an_files_free(an_files_t *fs);
 
 #endif /* AN_INT_H */

@@ -14,9 +14,8 @@
 #include <sqlite3.h>
 
 #include "common/cm_arena.h"
+#include "analyze/an_int.h"
 #include "analyze/api/an_model.h"
-
-#define SCHEMA_VERSION "1"
 
 enum { C_ORDERS, C_DEPARTURES, C_PAP };
 
@@ -285,6 +284,8 @@ static cm_status_t load_stats(an_model_t *m, an_model_size_t *sz, cm_err_t *err)
         const char *scope = (const char *)sqlite3_column_text(st, 0);
         const char *metric = (const char *)sqlite3_column_text(st, 3);
         an_model_stat_t s = col_stat(st, 4);
+        if (scope == NULL || metric == NULL)       /* a damaged row: no such series */
+            continue;
         if (strcmp(scope, "thread") == 0) {
             int i = an_model_thread_index(t, col_int(st, 2, -1));
             if (i >= 0 && strcmp(metric, "total") == 0)
@@ -367,32 +368,14 @@ void an_model_close(an_model_t *m)
     cm_arena_destroy(P(m)->arena);
 }
 
-static cm_status_t check_ours(an_model_t *m, cm_err_t *err)
-{
-    const char *who = meta(m, "papanalyze"), *version = meta(m, "schema_version");
-    if (who == NULL)
-        return CM_ERR_AT(err, CM_ERR_IO, m->db, 0, 0,
-                         "not a papanalyze database (no meta 'papanalyze')");
-    if (version == NULL || strcmp(version, SCHEMA_VERSION) != 0)
-        return CM_ERR_AT(err, CM_ERR_IO, m->db, 0, 0, "database schema version %s, this "
-                         "papviz reads version " SCHEMA_VERSION ": run papanalyze again",
-                         version ? version : "(none)");
-    return CM_OK;
-}
-
 cm_status_t an_model_open(const char *db, an_model_t **m_p, cm_err_t *err)
 {
     an_model_t *m = an_model_create();
     if (m == NULL)
         return nomem(err);
     m->db = an_model_strdup(m, db);
-    if (sqlite3_open_v2(db, &P(m)->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        CM_ERR_AT(err, CM_ERR_IO, db, 0, 0, "cannot open the database: %s",
-                  sqlite3_errmsg(P(m)->db));
-        an_model_close(m);
-        return err->status;
-    }
-    if (check_ours(m, err) != CM_OK || load_tree(m, err) != CM_OK
+    /* the same checks and messages as the report's (an_db_read.c) */
+    if (an_db_open_read(db, &P(m)->db, err) != CM_OK || load_tree(m, err) != CM_OK
         || load_sizes(m, err) != CM_OK) {
         an_model_close(m);
         return err->status;
@@ -631,6 +614,8 @@ static cm_status_t pap_summary(an_model_t *m, an_model_pap_t *p, int64_t bytes, 
     while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *metric = (const char *)sqlite3_column_text(st, 0);
         an_model_stat_t s = col_stat(st, 1);
+        if (metric == NULL)                        /* a damaged row: no such series */
+            continue;
         if (strcmp(metric, "avg_elapsed") == 0)
             p->avg_elapsed_s = s;
         else if (strcmp(metric, "arrival_spread") == 0)

@@ -10,8 +10,10 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <otf2/otf2.h>
 
 #include "analyze/an_read_int.h"
@@ -555,19 +557,88 @@ static OTF2_CallbackCode on_offset(void *ud, OTF2_TimeStamp time, int64_t offset
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* Host offsets from the first location of each host (all of a host's agree). */
+/* The local definition file of location id: the anchor DIR/NAME.otf2's
+ * DIR/NAME/ID.def (OTF2's layout), into buf. */
+static void def_file(const char *anchor, uint64_t id, char *buf, size_t n)
+{
+    size_t len = strlen(anchor), ext = strlen(".otf2");
+
+    if (len > ext && strcmp(anchor + len - ext, ".otf2") == 0)
+        len -= ext;
+    snprintf(buf, n, "%.*s/%" PRIu64 ".def", (int)len, anchor, id);
+}
+
+/* Appends "ID ('NAME')" of location l to a list of at most 4 in buf. */
+static void list_loc(char *buf, size_t n, int *count, const an_location_t *l)
+{
+    size_t len = strlen(buf);
+
+    if (++*count <= 4)
+        snprintf(buf + len, n - len, "%s%" PRIu64 " ('%s')", *count > 1 ? ", " : "", l->id,
+                 l->name);
+}
+
+/* Every location needs its definitions file: without it OTF2 silently leaves
+ * its times uncorrected.  An error naming the locations whose file is missing. */
+static cm_status_t check_def_files(an_reader_t *r)
+{
+    an_defs_t *d = r->defs;
+    char path[4096], first[4096] = "", list[1024] = "";
+    struct stat sb;
+    int missing = 0;
+
+    for (int i = 0; i < d->nlocs; i++) {
+        def_file(r->anchor, d->locs[i].id, path, sizeof(path));
+        if (stat(path, &sb) == 0)
+            continue;
+        if (missing == 0)
+            snprintf(first, sizeof(first), "%s", path);
+        list_loc(list, sizeof(list), &missing, &d->locs[i]);
+    }
+    if (missing == 0)
+        return CM_OK;
+    if (missing == 1)
+        return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                         "location %s: no local definitions (%s is missing): its clock "
+                         "offsets are unknown; copy the whole archive", list, first);
+    if (missing > 4) {
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof(list) - len, " and %d more", missing - 4);
+    }
+    return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                     "locations %s: no local definitions (%s and others are missing): their "
+                     "clock offsets are unknown; copy the whole archive", list, first);
+}
+
+/* Host offsets from the first location of each host (all of a host's agree).
+ * On a trace of several hosts every location must have ClockOffset records:
+ * without them OTF2 leaves its times on its own host's clock. */
 static cm_status_t read_local_defs(an_reader_t *r)
 {
     an_defs_t *d = r->defs;
     OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
-    OTF2_ErrorCode rc = cb != NULL ? OTF2_Reader_OpenDefFiles(r->rd) : OTF2_ERROR_MEM_ALLOC_FAILED;
+    OTF2_ErrorCode rc;
     double ns = 1e9 / (double)d->resolution;
+    int nhosts = 0, bad = -1;
+    cm_status_t st;
 
+    if ((st = check_def_files(r)) != CM_OK) {
+        OTF2_DefReaderCallbacks_Delete(cb);
+        return st;
+    }
+    rc = cb != NULL ? OTF2_Reader_OpenDefFiles(r->rd) : OTF2_ERROR_MEM_ALLOC_FAILED;
     if (rc != OTF2_SUCCESS) {
         OTF2_DefReaderCallbacks_Delete(cb);
         return CM_ERR_AT(r->err, CM_ERR_IO, r->anchor, 0, 0,
                          "cannot open the local definition files: %s", an__read_why(rc));
     }
+    /* hosts with locations: one host needs no correction */
+    for (int h = 0; h < d->nhosts; h++)
+        for (int i = 0; i < d->nlocs; i++)
+            if (d->locs[i].host == h) {
+                nhosts++;
+                break;
+            }
     OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_offset);
     for (int i = 0; i < d->nlocs && rc == OTF2_SUCCESS; i++) {
         an_location_t *l = &d->locs[i];
@@ -577,12 +648,16 @@ static cm_status_t read_local_defs(an_reader_t *r)
         an_host_t *h = &d->hosts[l->host];
 
         /* Every location needs its definitions read for OTF2 to apply offsets. */
-        if (dr == NULL)
+        if (dr == NULL) {
+            bad = bad < 0 ? i : bad;
             continue;
+        }
         rc = OTF2_Reader_RegisterDefCallbacks(r->rd, dr, cb, &o);
         if (rc == OTF2_SUCCESS)
             rc = OTF2_Reader_ReadAllLocalDefinitions(r->rd, dr, &n);
         OTF2_Reader_CloseDefReader(r->rd, dr);
+        if (rc == OTF2_SUCCESS && o.n == 0 && bad < 0)
+            bad = i;
         if (rc == OTF2_SUCCESS && o.n >= 1 && !h->have_offset) {
             h->have_offset = 1;
             h->offset_ns = (double)o.offset[0] * ns;
@@ -597,6 +672,15 @@ static cm_status_t read_local_defs(an_reader_t *r)
     if (rc != OTF2_SUCCESS)
         return CM_ERR_AT(r->err, CM_ERR_IO, r->anchor, 0, 0,
                          "cannot read the local definitions: %s", an__read_why(rc));
+    if (bad >= 0 && nhosts > 1) {
+        const an_location_t *l = &d->locs[bad];
+        const an_host_t *h = &d->hosts[l->host];
+        return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                         "host %d ('%s', %s): no clock offsets in the local definitions of "
+                         "location %" PRIu64 " ('%s'): its times cannot be put on rank 0's "
+                         "time line (the trace is damaged)", l->host, h->name,
+                         h->hostname[0] ? h->hostname : "no host name", l->id, l->name);
+    }
     return CM_OK;
 }
 

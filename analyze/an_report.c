@@ -17,7 +17,6 @@
 #include "analyze/an_int.h"
 #include "analyze/api/an_analyze.h"
 
-#define REP_SQL_MAX 16384
 #define REP_COLS    64
 
 typedef struct rep {
@@ -161,21 +160,18 @@ static cm_status_t render_json(rep_t *r, sqlite3_stmt *st, const char *sql, cons
                                const char *title)
 {
     int nc = sqlite3_column_count(st);
-    char *q = malloc(REP_SQL_MAX * 2);
-    size_t len;
+    sqlite3_str *qs = sqlite3_str_new(r->db);
     sqlite3_stmt *js = NULL;
     cm_status_t ret = CM_OK;
+    char *q;
 
-    if (q == NULL)
+    sqlite3_str_appendall(qs, "SELECT json_group_array(json_object(");
+    for (int c = 0; c < nc; c++)
+        sqlite3_str_appendf(qs, "%s%Q, \"%w\"", c ? ", " : "", sqlite3_column_name(st, c),
+                            sqlite3_column_name(st, c));
+    sqlite3_str_appendf(qs, ")) FROM (%s)", sql);
+    if ((q = sqlite3_str_finish(qs)) == NULL)
         return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
-    len = (size_t)snprintf(q, REP_SQL_MAX, "SELECT json_group_array(json_object(");
-    for (int c = 0; c < nc && len < REP_SQL_MAX; c++) {
-        char *lit = sqlite3_mprintf("%s%Q, \"%w\"", c ? ", " : "", sqlite3_column_name(st, c),
-                                    sqlite3_column_name(st, c));
-        len += (size_t)snprintf(q + len, REP_SQL_MAX * 2 - len, "%s", lit ? lit : "");
-        sqlite3_free(lit);
-    }
-    snprintf(q + len, REP_SQL_MAX * 2 - len, ")) FROM (%s)", sql);
     if (sqlite3_prepare_v2(r->db, q, -1, &js, NULL) != SQLITE_OK
         || sqlite3_step(js) != SQLITE_ROW) {
         ret = db_fail(r, "building JSON");
@@ -185,11 +181,12 @@ static cm_status_t render_json(rep_t *r, sqlite3_stmt *st, const char *sql, cons
         fputs(", \"title\": ", r->out);
         json_str(r->out, title);
         fputs(", \"rows\": ", r->out);
-        fputs((const char *)sqlite3_column_text(js, 0), r->out);
+        fputs(sqlite3_column_text(js, 0) ? (const char *)sqlite3_column_text(js, 0) : "[]",
+              r->out);
         fputs("}", r->out);
     }
     sqlite3_finalize(js);
-    free(q);
+    sqlite3_free(q);
     return ret;
 }
 
@@ -209,9 +206,12 @@ static cm_status_t table(rep_t *r, const char *name, const char *title, const ch
     va_end(ap);
     if (sql == NULL)
         return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
-    if (strlen(sql) >= REP_SQL_MAX || sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK
-        || sqlite3_column_count(st) > REP_COLS) {
+    if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK) {
         ret = db_fail(r, "preparing a report table");
+    } else if (sqlite3_column_count(st) > REP_COLS) {
+        /* the sections keep their tables narrower (section_orders wraps) */
+        ret = CM_ERR_AT(r->err, CM_ERR_RANGE, r->path, 0, 0, "report table %s: %d columns, "
+                        "more than %d", name, sqlite3_column_count(st), REP_COLS);
     } else if (r->opts->format == AN_FMT_TEXT) {
         ret = render_text(r, st, title);
     } else if (r->opts->format == AN_FMT_CSV) {
@@ -356,12 +356,10 @@ static cm_status_t section_parts(rep_t *r, int64_t bytes, const char *sfx)
     int ncols = 0;
     int64_t maxp = query_int(r, -1, "SELECT MAX(nproxies) FROM thread_parts WHERE bytes = %lld",
                              (long long)bytes);
-    char *sql = malloc(REP_SQL_MAX);
-    size_t len = 0;
+    sqlite3_str *q = sqlite3_str_new(r->db);
+    char *sql;
     cm_status_t st;
 
-    if (sql == NULL)
-        return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
     cols[ncols] = query_int(r, -1, "SELECT thread FROM thread_parts WHERE bytes = %lld ORDER BY"
                             " total_no_wait, thread LIMIT 1", (long long)bytes);
     snprintf(labels[ncols++], 80, "fastest (%lld)", (long long)cols[0]);
@@ -382,18 +380,17 @@ static cm_status_t section_parts(rep_t *r, int64_t bytes, const char *sfx)
         }
     }
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-        len += (size_t)snprintf(sql + len, REP_SQL_MAX - len, "%sSELECT '%s' AS part",
-                                i ? " UNION ALL " : "", parts[i][0]);
-        for (int c = 0; c < ncols && len < REP_SQL_MAX; c++)
-            len += (size_t)snprintf(sql + len, REP_SQL_MAX - len,
-                                    ", (SELECT " US("%s") " FROM thread_parts WHERE thread = %lld"
-                                    " AND bytes = %lld) AS \"%s\"", parts[i][1],
-                                    (long long)cols[c], (long long)bytes, labels[c]);
+        sqlite3_str_appendf(q, "%sSELECT '%s' AS part", i ? " UNION ALL " : "", parts[i][0]);
+        for (int c = 0; c < ncols; c++)
+            sqlite3_str_appendf(q, ", (SELECT " US("%s") " FROM thread_parts WHERE thread = %lld"
+                                " AND bytes = %lld) AS \"%w\"", parts[i][1], (long long)cols[c],
+                                (long long)bytes, labels[c]);
     }
+    if ((sql = sqlite3_str_finish(q)) == NULL)
+        return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
     snprintf(title, sizeof(title), "Parts of the tree per thread (Tables 3 and 4)%s", sfx);
-    st = len < REP_SQL_MAX ? table(r, "parts", title, "%s", sql)
-                           : CM_ERR(r->err, CM_ERR_RANGE, "report table too wide");
-    free(sql);
+    st = table(r, "parts", title, "%s", sql);
+    sqlite3_free(sql);
     return st;
 }
 
@@ -424,42 +421,63 @@ static cm_status_t section_stages(rep_t *r, int64_t bytes, const char *sfx)
                  (long long)bytes);
 }
 
-/* Table 1 for one gred: arrival order x departure order, % of the row. */
+/* Table 1 for one gred: arrival order x departure order, % of the row.  Up
+ * to ORDERS_WIDE contributors, one table with a column per departure order.
+ * A wider gred (100 contributors on a 128-core node) is printed as text in
+ * blocks of ORDERS_BLOCK departure columns, and as CSV or JSON in long form:
+ * one row per (arrival, departure) cell with operations (order_matrix). */
+#define ORDERS_WIDE  16
+#define ORDERS_BLOCK 10
+
 static cm_status_t section_orders(rep_t *r, int64_t node, int64_t bytes, const char *sfx)
 {
+    /* the fan-in is the contributors' count: an_db_open_read checked it */
     int64_t P = query_int(r, 0, "SELECT fanin FROM wrappers WHERE node = %lld", (long long)node);
-    char *sql = malloc(REP_SQL_MAX), title[200], name[96] = "?";
-    size_t len;
+    char title[256], name[96] = "?", tname[112];
     sqlite3_stmt *st = NULL;
-    cm_status_t ret;
+    cm_status_t ret = CM_OK;
 
-    if (sql == NULL)
-        return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
     if (sqlite3_prepare_v2(r->db, "SELECT name FROM wrappers WHERE node = ?", -1, &st, NULL)
         == SQLITE_OK) {
         sqlite3_bind_int64(st, 1, node);
-        if (sqlite3_step(st) == SQLITE_ROW)
+        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL)
             snprintf(name, sizeof(name), "%s", (const char *)sqlite3_column_text(st, 0));
     }
     sqlite3_finalize(st);
-    len = (size_t)snprintf(sql, REP_SQL_MAX, "SELECT a.arrival AS arrival");
-    for (int64_t d = 1; d <= P && len < REP_SQL_MAX; d++)
-        len += (size_t)snprintf(sql + len, REP_SQL_MAX - len,
-                                ", ROUND(COALESCE((SELECT percent FROM order_matrix m WHERE"
+    snprintf(tname, sizeof(tname), "orders/%s", name);
+    if (P > ORDERS_WIDE && r->opts->format != AN_FMT_TEXT) {
+        snprintf(title, sizeof(title), "Arrival x departure order at %s (Table 1), %% of "
+                 "operations, one row per cell%s", name, sfx);
+        return table(r, tname, title, "SELECT arrival, departure, count, ROUND(percent, 1) AS"
+                     " percent FROM order_matrix WHERE node = %lld AND bytes = %lld"
+                     " ORDER BY arrival, departure", (long long)node, (long long)bytes);
+    }
+    for (int64_t lo = 1; lo <= P && ret == CM_OK; lo += P > ORDERS_WIDE ? ORDERS_BLOCK : P) {
+        int64_t hi = P > ORDERS_WIDE && lo + ORDERS_BLOCK - 1 < P ? lo + ORDERS_BLOCK - 1 : P;
+        sqlite3_str *q = sqlite3_str_new(r->db);
+        char *sql;
+
+        sqlite3_str_appendall(q, "SELECT a.arrival AS arrival");
+        for (int64_t d = lo; d <= hi; d++)
+            sqlite3_str_appendf(q, ", ROUND(COALESCE((SELECT percent FROM order_matrix m WHERE"
                                 " m.node = %lld AND m.bytes = %lld AND m.arrival = a.arrival"
                                 " AND m.departure = %lld), 0), 1) AS \"dep %lld %%\"",
                                 (long long)node, (long long)bytes, (long long)d, (long long)d);
-    len += (size_t)snprintf(sql + len, REP_SQL_MAX - len,
-                            " FROM (SELECT DISTINCT arrival FROM orders WHERE node = %lld AND"
+        sqlite3_str_appendf(q, " FROM (SELECT DISTINCT arrival FROM orders WHERE node = %lld AND"
                             " bytes = %lld) a ORDER BY a.arrival", (long long)node,
                             (long long)bytes);
-    snprintf(title, sizeof(title), "Arrival x departure order at %s (Table 1), %% of "
-             "operations%s", name, sfx);
-    char tname[112];
-    snprintf(tname, sizeof(tname), "orders/%s", name);
-    ret = len < REP_SQL_MAX ? table(r, tname, title, "%s", sql)
-                            : CM_ERR(r->err, CM_ERR_RANGE, "report table too wide");
-    free(sql);
+        if ((sql = sqlite3_str_finish(q)) == NULL)
+            return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
+        if (P > ORDERS_WIDE)
+            snprintf(title, sizeof(title), "Arrival x departure order at %s (Table 1), %% of "
+                     "operations%s, departures %lld-%lld of %lld", name, sfx, (long long)lo,
+                     (long long)hi, (long long)P);
+        else
+            snprintf(title, sizeof(title), "Arrival x departure order at %s (Table 1), %% of "
+                     "operations%s", name, sfx);
+        ret = table(r, tname, title, "%s", sql);
+        sqlite3_free(sql);
+    }
     return ret;
 }
 
@@ -573,15 +591,14 @@ cm_status_t an_report(const char *path, const an_report_opts_t *opts, FILE *out,
     int nsizes = 0;
     cm_status_t ret = CM_OK;
 
-    if (sqlite3_open_v2(path, &r.db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        ret = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot open the database: %s",
-                        sqlite3_errmsg(r.db));
-        sqlite3_close(r.db);
+    /* the same checks and messages as papviz's model (an_db_read.c) */
+    if ((ret = an_db_open_read(path, &r.db, err)) != CM_OK)
         return ret;
-    }
     if (sqlite3_prepare_v2(r.db, "SELECT DISTINCT bytes FROM ops WHERE used ORDER BY bytes",
                            -1, &st, NULL) != SQLITE_OK) {
-        ret = CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "not a papanalyze database: %s",
+        ret = an_db_is_busy(sqlite3_errcode(r.db))
+            ? CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "is locked by another process")
+            : CM_ERR_AT(err, CM_ERR_INVALID, path, 0, 0, "not a papanalyze database: %s",
                         sqlite3_errmsg(r.db));
     } else {
         while (nsizes < 16 && sqlite3_step(st) == SQLITE_ROW)

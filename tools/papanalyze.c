@@ -119,6 +119,12 @@ int main(int argc, char **argv)
     }
     opts.trace = argv[optind];
     opts.progress = !quiet;
+    /* a FIFO or device is refused before anything opens it */
+    if (an_check_input(opts.trace, "give the archive's anchor file, DIR/traces.otf2, "
+                       "or a database", &err) != CM_OK) {
+        cm_err_print(stderr, "papanalyze: ", &err);
+        return 1;
+    }
     if (an_is_database(opts.trace)) {
         if (opts.db != NULL) {
             fprintf(stderr, "papanalyze: -o needs a trace, and %s is a database\n", opts.trace);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyze/api/an_analyze.h"
 #include "analyze/api/an_model.h"
@@ -346,6 +347,33 @@ static int check_args(const args_t *a, const command_t *c)
     return 0;
 }
 
+/* Input checks before anything is opened: every database or pathmap (and
+ * --db) is a regular file (a FIFO would block its reader), and -o is none of
+ * them.  0, or 1 after printing the error. */
+static int check_inputs(const args_t *a)
+{
+    const char *in[MAX_MODELS + 1];
+    int n = 0;
+    struct stat sb;
+    cm_err_t err;
+
+    cm_err_clear(&err);
+    for (int i = 0; i < a->ninputs; i++)
+        in[n++] = a->inputs[i];
+    if (a->db != NULL)
+        in[n++] = a->db;
+    for (int i = 0; i < n; i++)      /* a missing file is the loader's to report */
+        if (stat(in[i], &sb) == 0 && an_check_input(in[i], NULL, &err) != CM_OK)
+            goto fail;
+    if (a->output != NULL && strcmp(a->output, "-") != 0
+        && an_check_not_input(a->output, in, n, &err) != CM_OK)
+        goto fail;
+    return 0;
+fail:
+    cm_err_print(stderr, "papviz: ", &err);
+    return 1;
+}
+
 /* papviz report: the text report into memory, then viz_report. */
 static cm_status_t run_report(const args_t *a, an_model_t *m, cm_err_t *err)
 {
@@ -394,6 +422,8 @@ int main(int argc, char **argv)
     }
     if (check_args(&a, c) != 0)
         return 2;
+    if (check_inputs(&a) != 0)
+        return 1;
     viz_opts_t o = {
         .bytes = a.bytes, .threads = a.threads, .nthreads = a.nthreads,
         .with_arrival_wait = a.with_wait, .wrapper = a.wrapper, .subtree = a.subtree,

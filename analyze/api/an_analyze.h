@@ -42,4 +42,15 @@ cm_status_t an_report(const char *db, const an_report_opts_t *opts, FILE *out,
  * one papanalyze wrote), 0 otherwise or if it cannot be read. */
 int an_is_database(const char *path);
 
+/* Refuses path (CM_ERR_IO, message naming it) unless it exists and is a
+ * regular file: a FIFO or device is refused before anything opens it (a
+ * FIFO without a writer would block the reader).  dir_hint, if not NULL, is
+ * added to the message for a directory. */
+cm_status_t an_check_input(const char *path, const char *dir_hint, cm_err_t *err);
+
+/* Refuses (CM_ERR_INVALID) an output that exists and is the same file
+ * (device and inode: through symlinks too) as one of the n inputs. */
+cm_status_t an_check_not_input(const char *output, const char *const *inputs, int n,
+                               cm_err_t *err);
+
 #endif /* AN_ANALYZE_H */

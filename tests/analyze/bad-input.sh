@@ -78,6 +78,77 @@ run_rc 60 "$T/out" $PA -q --skip 3 -o "$T/re.db" "$T/good/traces.otf2"
     || fail "rerun did not replace the database"
 no_partials
 
+# --- special files: refused before they are opened, never a hang --------------
+# A FIFO (or any file that is not a regular file) as the trace, as a file of
+# the archive, as a database to report or as -o: exit 1 with a message naming
+# it, within seconds (a FIFO with no writer blocks whoever opens it to read).
+# expect_quick RC TEXT CMD...: as expect_error, but a hang is 10 s.
+expect_quick() {
+    want=$1 text=$2; shift 2
+    run_rc 10 "$T/out" "$@"
+    [ "$rc" -eq "$want" ] || { cat "$T/out" >&2; fail "exit $rc, expected $want: $*"; }
+    grep -qF -- "$text" "$T/out" || { cat "$T/out" >&2; fail "no '$text' from: $*"; }
+}
+mkfifo "$T/fifo.otf2" "$T/fifo.db"
+expect_quick 1 "$T/fifo.otf2: error: is a FIFO, not a regular file" $PA "$T/fifo.otf2"
+expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA "$T/fifo.db"
+expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA -f csv "$T/fifo.db"
+expect_quick 1 "is a character device, not a regular file" $PA /dev/null
+# every file of an archive: the anchor, the global definitions, a location's
+# definitions and events
+for f in traces.otf2 traces.def traces/0.def traces/0.evt; do
+    rm -rf "$T/ff"
+    cp -r "$T/good" "$T/ff"
+    rm -f "$T/ff/traces.db" "$T/ff/$f"
+    mkfifo "$T/ff/$f"
+    cp "$T/keep.db" "$T/ff.db"
+    expect_quick 1 "$T/ff/$f: error: is a FIFO, not a regular file" $PA -q -o "$T/ff.db" "$T/ff/traces.otf2"
+    [ "$(sum_of "$T/ff.db")" = "$KEEP" ] || fail "a refused archive ($f a FIFO) changed the database"
+done
+# the archive's directory of location files replaced by a FIFO
+rm -rf "$T/ff"
+cp -r "$T/good" "$T/ff"
+rm -rf "$T/ff/traces.db" "$T/ff/traces"
+mkfifo "$T/ff/traces"
+expect_quick 1 "$T/ff/traces: error: is a FIFO, not the archive's directory" $PA -q -o "$T/ff.db" "$T/ff/traces.otf2"
+rm -rf "$T/ff"
+cp -r "$T/good" "$T/ff"
+rm -f "$T/ff/traces.db" "$T/ff/traces.otf2"
+mkfifo "$T/ff/traces.otf2"
+# the archive's directory given instead of its anchor, whose anchor is a FIFO
+expect_quick 1 "$T/ff: error: is a directory" $PA -q "$T/ff"
+# an output that is a FIFO is not opened to see whether it is a database
+expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA -q -o "$T/fifo.db" "$T/good/traces.otf2"
+expect_quick 1 "$T/fifo.db: error: is a FIFO, not a regular file" $PA -q --force -o "$T/fifo.db" "$T/good/traces.otf2"
+[ -p "$T/fifo.db" ] || fail "papanalyze --force replaced a FIFO"
+rm -rf "$T/ff" "$T/ff.db"
+no_partials
+
+# --- an output is never one of the inputs ------------------------------------
+# Not even with --force: the anchor, the global definitions, a location's file,
+# directly, through a symlink or a hard link, or with the trace named through
+# a symlinked directory.  The archive stays byte-identical.
+rm -rf "$T/og"
+cp -r "$T/good" "$T/og"
+rm -f "$T/og/traces.db"
+(cd "$T/og" && find . -type f -exec cksum {} + | LC_ALL=C sort) > "$T/og.sums"
+ln -s "$T/og/traces.otf2" "$T/og-link.db"
+ln "$T/og/traces/0.evt" "$T/og-hard.db"
+ln -s "$T/og" "$T/og-dir"
+for o in "$T/og/traces.otf2" "$T/og/traces.def" "$T/og/traces/0.def" "$T/og/traces/1.evt" \
+           "$T/og-link.db" "$T/og-hard.db"; do
+    for trace in "$T/og/traces.otf2" "$T/og-dir/traces.otf2"; do
+        expect_quick 1 "$o: error: is " $PA -q --force -o "$o" "$trace"
+        grep -qF "must not replace its input" "$T/out" || { cat "$T/out" >&2; fail "no reason given: -o $o $trace"; }
+        (cd "$T/og" && find . -type f -exec cksum {} + | LC_ALL=C sort) > "$T/og.now"
+        cmp -s "$T/og.sums" "$T/og.now" || fail "papanalyze --force -o $o $trace changed the trace"
+    done
+done
+run_rc 60 "$T/out" $PA -q "$T/og-dir/traces.otf2"     # the default output is not an input
+[ "$rc" -eq 0 ] || { cat "$T/out" >&2; fail "papanalyze through a symlinked directory failed"; }
+rm -rf "$T/og" "$T/og-link.db" "$T/og-hard.db" "$T/og-dir"
+no_partials
+
 # --- usage and report options -------------------------------------------------
 expect_error 2 "usage:" $PA
 expect_error 2 "expected text, csv or json" $PA --format xml "$T/good/traces.otf2"
@@ -103,6 +174,97 @@ expect_error 1 "no operation left after --skip" $PA -q --skip "$NOPS" -o "$T/s.d
 run_rc 60 "$T/out" $PA -q --skip $((NOPS - 1)) -o "$T/s.db" "$T/good/traces.otf2"
 [ "$rc" -eq 0 ] || { cat "$T/out" >&2; fail "--skip $((NOPS - 1)) failed"; }
 no_partials
+
+# --- databases papanalyze did not write, or wrote in another version ---------
+# papanalyze DB refuses them as papviz does: exit 1, the same message.
+PV=bin/papviz
+# same_error DB TEXT: papanalyze (every format) and papviz exit 1 with the same
+# error line, less the program name and the [source] tag, and it says TEXT
+same_error() {
+    run_rc 10 "$T/pv.out" $PV timemap "$1"
+    [ "$rc" -eq 1 ] || { cat "$T/pv.out" >&2; fail "papviz timemap $1: exit $rc, expected 1"; }
+    grep -qF -- "$2" "$T/pv.out" || { cat "$T/pv.out" >&2; fail "papviz: no '$2'"; }
+    pv=$(sed -n 's/^papviz: \(.*error: .*\) \[.*\]$/\1/p' "$T/pv.out")
+    for fmt in text csv json; do
+        expect_quick 1 "$2" $PA -f $fmt "$1"
+        pa=$(sed -n 's/^papanalyze: \(.*error: .*\) \[.*\]$/\1/p' "$T/out")
+        [ -n "$pa" ] && [ "$pa" = "$pv" ] || fail "papanalyze -f $fmt and papviz differ on $1: '$pa' / '$pv'"
+    done
+}
+for sql in "DELETE FROM meta WHERE key = 'papanalyze'|not a papanalyze database (no meta 'papanalyze')" \
+           "DROP TABLE meta|not a papanalyze database (no meta 'papanalyze')" \
+           "UPDATE meta SET value = '2' WHERE key = 'schema_version'|database schema version 2," \
+           "DELETE FROM meta WHERE key = 'schema_version'|database schema version (none),"; do
+    cp "$T/keep.db" "$T/meta.db"
+    sqlite3 "$T/meta.db" "${sql%%|*}"
+    same_error "$T/meta.db" "$T/meta.db: error: ${sql#*|}"
+done
+# not SQLite at all, and a database another tool wrote
+printf 'SQLite format 3\000 and then garbage, not a database at all\n' > "$T/meta.db"
+same_error "$T/meta.db" "$T/meta.db: error: not a papanalyze database"
+rm -f "$T/meta.db"
+sqlite3 "$T/meta.db" "CREATE TABLE t(x); INSERT INTO t VALUES (1)"
+same_error "$T/meta.db" "$T/meta.db: error: not a papanalyze database"
+
+# --- a database locked by another process: said so, within seconds ------------
+cp "$T/keep.db" "$T/lock.db"
+mkfifo "$T/lock.in"
+sqlite3 "$T/lock.db" < "$T/lock.in" > "$T/lock.out" 2>&1 &
+lockpid=$!
+exec 3> "$T/lock.in"
+echo "BEGIN EXCLUSIVE; UPDATE meta SET value = value; SELECT 'locked';" >&3
+i=0
+until grep -q locked "$T/lock.out"; do
+    i=$((i + 1)); [ $i -lt 100 ] || fail "sqlite3 did not take the lock"; sleep 0.1
+done
+for fmt in text csv json; do
+    expect_quick 1 "$T/lock.db: error: is locked by another process" $PA -f $fmt "$T/lock.db"
+done
+expect_quick 1 "$T/lock.db: error: is locked by another process" $PV timemap "$T/lock.db"
+expect_quick 1 "$T/lock.db: error: is locked by another process" $PA -q -o "$T/lock.db" "$T/good/traces.otf2"
+echo "ROLLBACK;" >&3
+exec 3>&-
+wait $lockpid
+[ "$(sum_of "$T/lock.db")" = "$KEEP" ] || fail "the locked database was changed"
+# unlocked, it is a database again
+run_rc 60 "$T/out" $PA -f csv "$T/lock.db"
+[ "$rc" -eq 0 ] || { cat "$T/out" >&2; fail "papanalyze on the unlocked database failed"; }
+rm -f "$T/lock.db" "$T/lock.in" "$T/lock.out" "$T/meta.db"
+no_partials
+
+# --- interrupted while the database is written: no partial file ----------------
+# SIGINT or SIGTERM while papanalyze writes (a trace big enough to take a few
+# seconds): it removes its temporary *.partial-* file, says so in one line,
+# and dies of the signal; the old database is intact.  (env --default-signal:
+# a background job of a non-interactive shell starts with SIGINT ignored.)
+# shellcheck disable=SC2046 # mpirun_cmd is a word list
+$(mpirun_cmd) -np 2 bin/gsum -p pathmaps/demo.pathmap -n 200000 -w 5 --trace "$T/big" \
+    > "$T/gsum.out" 2>&1 || { cat "$T/gsum.out" >&2; fail "gsum --trace (big) failed"; }
+for sig in INT:2 TERM:15; do
+    num=${sig#*:} sig=${sig%:*}
+    cp "$T/keep.db" "$T/big.db"
+    env --default-signal=INT,TERM $PA -q -o "$T/big.db" "$T/big/traces.otf2" > "$T/sig.out" 2>&1 &
+    pid=$!
+    i=0
+    until ls "$T"/big.db.partial-* > /dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -lt 1000 ] || { kill -KILL $pid; fail "no temporary database appeared"; }
+        sleep 0.01
+    done
+    sleep 0.3
+    kill -$sig $pid
+    set +e
+    { wait $pid; } 2> /dev/null           # not the shell's "Terminated"
+    rc=$?
+    set -e
+    [ $rc -eq $((128 + num)) ] || { cat "$T/sig.out" >&2; fail "SIG$sig: exit $rc, expected death by the signal"; }
+    grep -q "^papanalyze: interrupted (SIG$sig): removed the unfinished database $T/big.db.partial-" "$T/sig.out" \
+        || { cat "$T/sig.out" >&2; fail "SIG$sig: no line saying the temporary file was removed"; }
+    [ "$(wc -l < "$T/sig.out")" -eq 1 ] || { cat "$T/sig.out" >&2; fail "SIG$sig: more than one line"; }
+    no_partials
+    [ "$(sum_of "$T/big.db")" = "$KEEP" ] || fail "SIG$sig changed the existing database"
+done
+rm -rf "$T/big" "$T/big.db"
 
 # --- random damage ------------------------------------------------------------
 # Each round copies the archive, damages one file, and analyses it into a copy

@@ -799,6 +799,105 @@ expect "SELECT value FROM meta WHERE key = 'p2p_ns'" "9000 + 2.5 * 550"
 expect "SELECT COUNT(*), MIN(imbalance), MAX(imbalance) FROM ops" "1101|0|0"
 
 # =============================================================================
+# wide (tests/tools/synth_trace.c): gred g (node 1) has 100 contributors, c0 =
+# q, c1 .. c99 = threads 0 .. 98, as on a 128-core node.  Per operation the
+# 1st arrival (q) departs 100th, the 100th (thread 98, which continued)
+# departs 1st, and the a-th departs a-th for a = 2 .. 99: 100 cells at 100 %.
+# The report prints Table 1 of g: as text in blocks of 10 departure columns
+# ("departures 1-10 of 100" ...), as CSV and JSON in long form (one row per
+# arrival and departure with operations).
+# =============================================================================
+
+analyze wide 3 0
+
+expect "SELECT fanin FROM wrappers WHERE node = 1" 100
+expect "SELECT COUNT(*), SUM(count), MIN(percent), MAX(percent) FROM order_matrix WHERE node = 1" \
+    "100|300|100|100"
+expect "SELECT COUNT(*) FROM order_matrix WHERE node = 1 AND departure =
+        CASE arrival WHEN 1 THEN 100 WHEN 100 THEN 1 ELSE arrival END" 100
+expect "SELECT arrival, departure FROM orders WHERE node = 1 AND contributor = 99" "100|1"
+expect "SELECT arrival, departure FROM orders WHERE node = 1 AND contributor = 0" "1|100"
+
+CTX="wide report"
+WR=$TMP/wide-skip0
+for fmt in text csv json; do
+    st=0
+    "$PAPANALYZE" -f $fmt "$DB" >"$WR.$fmt" 2>"$WR.$fmt.err" || st=$?
+    [ "$st" -eq 0 ] || die "[$CTX] papanalyze -f $fmt on a 100-contributor gred: exit $st: $(cat "$WR.$fmt.err")"
+done
+# text: 10 blocks; in block 1 (departures 1-10) arrival 100 is 100.0 in the
+# first column and arrival 5 in the fifth; in block 10 (91-100) arrival 1 is
+# 100 in the last column; every block has the 100 arrival rows
+awk 'BEGIN { FS = " +" }
+     /^Arrival x departure order at g .*departures [0-9]+-[0-9]+ of 100/ {
+         b++; split($0, x, "departures "); split(x[2], y, "[- ]"); lo[b] = y[1]; hi[b] = y[2]
+         getline; rows = 0; inb = 1; next }
+     /^$/ { inb = 0 }
+     inb && /^[0-9]/ { rows++; n[b] = rows; cell[b, $1] = $0 }
+     END {
+         if (b != 10) { print "blocks: " b; exit 1 }
+         for (i = 1; i <= 10; i++)
+             if (n[i] != 100 || lo[i] != 10 * i - 9 || hi[i] != 10 * i) {
+                 print "block " i ": " n[i] " rows, " lo[i] "-" hi[i]; exit 1 }
+         split(cell[1, 100], r, " +"); if (r[2] != 100 || r[3] != 0) { print "row 100: " cell[1, 100]; exit 1 }
+         split(cell[1, 5], r, " +"); if (r[6] != 100 || r[5] != 0) { print "row 5: " cell[1, 5]; exit 1 }
+         split(cell[10, 1], r, " +"); if (r[11] != 100 || r[10] != 0) { print "row 1: " cell[10, 1]; exit 1 }
+     }' "$WR.text" >"$WR.why" || die "[$CTX] text Table 1 of g: $(cat "$WR.why")"
+NCHECKS=$((NCHECKS + 1))
+# CSV: the table orders/g in long form, one row per cell with operations
+sed -n '/^# table: orders\/g$/,/^$/p' "$WR.csv" >"$WR.orders.csv"
+[ "$(sed -n 2p "$WR.orders.csv")" = "arrival,departure,count,percent" ] ||
+    die "[$CTX] CSV orders/g header: $(sed -n 2p "$WR.orders.csv")"
+[ "$(grep -c '^[0-9]' "$WR.orders.csv")" -eq 100 ] || die "[$CTX] CSV orders/g: not 100 rows"
+grep -qx '1,100,3,100.00' "$WR.orders.csv" && grep -qx '100,1,3,100.00' "$WR.orders.csv" &&
+    grep -qx '57,57,3,100.00' "$WR.orders.csv" || die "[$CTX] CSV orders/g: wrong cells"
+NCHECKS=$((NCHECKS + 1))
+# JSON: valid, the same 100 cells
+python3 - "$WR.json" <<'PY' || die "[$CTX] JSON orders/g"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+t = [t for t in doc["tables"] if t["name"] == "orders/g"]
+assert len(t) == 1, "no table orders/g"
+rows = t[0]["rows"]
+assert len(rows) == 100, len(rows)
+cells = {(r["arrival"], r["departure"]): (r["count"], r["percent"]) for r in rows}
+assert cells[(1, 100)] == (3, 100.0) and cells[(100, 1)] == (3, 100.0) and cells[(57, 57)] == (3, 100.0)
+PY
+NCHECKS=$((NCHECKS + 1))
+
+# =============================================================================
+# Missing pieces of an archive are errors, not silently wrong times: without a
+# location's local definitions (N.def) or a host's clock offsets (ClockOffset
+# records), OTF2 leaves that location's times uncorrected (1 ms off on gred3's
+# host B).  papanalyze exits 1, names the locations or host, writes nothing.
+# =============================================================================
+
+# refuse TAG DIR TEXT: papanalyze DIR/traces.otf2 exits 1 with TEXT, no DIR/traces.db
+refuse() {
+    CTX=$1
+    st=0
+    "$PAPANALYZE" --skip 0 --quiet "$2/traces.otf2" >"$TMP/refused.out" 2>&1 || st=$?
+    [ "$st" -eq 1 ] || die "[$CTX] exit $st, expected 1: $(cat "$TMP/refused.out")"
+    grep -qF -- "$3" "$TMP/refused.out" ||
+        die "[$CTX] expected '$3', got: $(cat "$TMP/refused.out")"
+    [ ! -e "$2/traces.db" ] || die "[$CTX] a database was written"
+    NCHECKS=$((NCHECKS + 1))
+}
+
+"$SYNTH_TRACE" gred3 "$TMP/nodef" || die "$SYNTH_TRACE gred3 failed"
+rm "$TMP/nodef/traces/65536.def"
+refuse "one N.def missing" "$TMP/nodef" \
+    "error: location 65536 ('thread 3'): no local definitions ($TMP/nodef/traces/65536.def is missing)"
+rm "$TMP/nodef/traces/"*.def
+refuse "every N.def missing" "$TMP/nodef" \
+    "error: locations 0 ('thread 0'), 1 ('thread 1'), 2 ('thread 2'), 3 ('service p1#0') and 2 more: no local definitions"
+"$SYNTH_TRACE" --no-offsets 1 gred3 "$TMP/nooff" || die "$SYNTH_TRACE --no-offsets 1 failed"
+refuse "host B without clock offsets" "$TMP/nooff" \
+    "error: host 1 ('B', node-b.synthetic): no clock offsets in the local definitions of location 65536 ('thread 3')"
+"$SYNTH_TRACE" --no-offsets 0 gred3 "$TMP/nooff0" || die "$SYNTH_TRACE --no-offsets 0 failed"
+refuse "rank 0 without clock offsets" "$TMP/nooff0" "error: host 0 ('A', node-a.synthetic): no clock offsets"
+
+# =============================================================================
 # foreign: a valid OTF2 archive without paptree's properties is refused
 # =============================================================================
 

@@ -334,4 +334,120 @@ sh tests/viz/screenshot.sh "$W/blank.html" "$W/blank.png" 400 300
 if python3 tests/viz/png_check.py "$W/blank.png" 2 16 2> /dev/null; then
     fail "png_check.py accepts a blank page"
 fi
+
+# ---- 6. robustness: special files, outputs, bent databases -------------------
+# quick RC TEXT CMD...: CMD exits RC (a hang is 10 s) and prints TEXT.
+quick() {
+    want=$1 text=$2; shift 2
+    set +e
+    timeout 10 "$@" > "$W/out" 2>&1
+    rc=$?
+    set -e
+    [ "$rc" -ne 124 ] || fail "hung: killed after 10 s: $*"
+    [ "$rc" = "$want" ] || { cat "$W/out" >&2; fail "exit $rc, expected $want: $*"; }
+    has "$W/out" "$text"
+}
+# a FIFO as a database or pathmap is refused before it is opened (no hang)
+rm -f "$W/fifo.db" "$W/fifo.pathmap"
+mkfifo "$W/fifo.db" "$W/fifo.pathmap"
+for cmd in timemap pap report tree; do
+    quick 1 "papviz: $W/fifo.db: error: is a FIFO, not a regular file" "$PAPVIZ" $cmd "$W/fifo.db"
+done
+quick 1 "papviz: $W/fifo.db: error: is a FIFO" "$PAPVIZ" orders "$W/fifo.db" --wrapper g0
+quick 1 "papviz: $W/fifo.db: error: is a FIFO" "$PAPVIZ" timemap "$G" --compare "$W/fifo.db"
+quick 1 "papviz: $W/fifo.pathmap: error: is a FIFO" "$PAPVIZ" tree "$W/fifo.pathmap"
+quick 1 "papviz: $W/fifo.db: error: is a FIFO" "$PAPVIZ" tree "$W/gred3.pathmap" --db "$W/fifo.db"
+quick 1 "error: is a directory" "$PAPVIZ" timemap "$W"
+rm -f "$W/fifo.db" "$W/fifo.pathmap"
+# -o is never one of the input databases (directly or through a symlink): the
+# database stays as it was
+cp "$G" "$W/in.db"
+cp "$C" "$W/in2.db"
+ln -sf in.db "$W/in-link.db"
+sum_in=$(cksum < "$W/in.db") sum_in2=$(cksum < "$W/in2.db")
+for args in "timemap $W/in.db -o $W/in.db" "pap $W/in.db -o $W/in-link.db" \
+            "timemap $W/in.db --compare $W/in2.db -o $W/in2.db" \
+            "tree $W/gred3.pathmap --db $W/in.db -o $W/in.db" "report $W/in.db -o $W/in-link.db"; do
+    # shellcheck disable=SC2086 # word splitting of $args is wanted
+    quick 1 "must not be one of the inputs" "$PAPVIZ" $args
+    [ "$(cksum < "$W/in.db")" = "$sum_in" ] && [ "$(cksum < "$W/in2.db")" = "$sum_in2" ] \
+        || fail "papviz $args changed its input"
+done
+rm -f "$W/in.db" "$W/in2.db" "$W/in-link.db"
+# NULL in any column of any table (every row, or one statistics row): every
+# chart, papviz report and papanalyze's report end with 0 or 1 and a message,
+# never a crash (a NULL statistics key once reached strcmp)
+# no_crash DB WHAT: every chart and report on DB exits 0, or 1 with an error line
+no_crash() {
+    for args in "timemap $1" "timemap $1 --with-arrival-wait" "departures $1 --wrapper top" \
+                "departures $1 --subtree root" "orders $1 --wrapper g0" "orders $1 --subtree root" \
+                "pap $1" "tree $1" "tree $W/gred3.pathmap --db $1" "report $1"; do
+        set +e
+        # shellcheck disable=SC2086 # word splitting of $args is wanted
+        timeout 20 "$PAPVIZ" $args -o "$W/nul.out" > "$W/out" 2>&1
+        rc=$?
+        set -e
+        [ "$rc" -le 1 ] || { cat "$W/out" >&2; fail "papviz $args after $2: exit $rc"; }
+        [ "$rc" = 0 ] || grep -q "^papviz: .*error: " "$W/out" || { cat "$W/out" >&2; fail "papviz $args after $2: exit 1 without an error line"; }
+        rm -rf "$W/nul.out"
+    done
+    for fmt in text json; do
+        set +e
+        timeout 20 "$PAPANALYZE" -f $fmt "$1" > "$W/out" 2>&1
+        rc=$?
+        set -e
+        [ "$rc" -le 1 ] || { tail -5 "$W/out" >&2; fail "papanalyze -f $fmt after $2: exit $rc"; }
+        [ "$rc" = 0 ] || grep -q "^papanalyze: .*error: " "$W/out" || { tail -5 "$W/out" >&2; fail "papanalyze -f $fmt after $2: exit 1 without an error line"; }
+    done
+}
+sqlite3 "$G" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name" > "$W/tables"
+n=0
+while read -r t; do
+    for c in $(sqlite3 "$G" "SELECT name FROM pragma_table_info('$t')"); do
+        cp "$G" "$W/nul.db"
+        sqlite3 "$W/nul.db" "UPDATE $t SET $c = NULL" 2> /dev/null || continue
+        no_crash "$W/nul.db" "UPDATE $t SET $c = NULL"
+        n=$((n + 1))
+    done
+done < "$W/tables"
+[ "$n" -ge 50 ] || fail "only $n columns could be set to NULL"
+for c in scope node thread metric bytes n mean; do
+    cp "$G" "$W/nul.db"
+    sqlite3 "$W/nul.db" "UPDATE stats SET $c = NULL WHERE rowid IN (SELECT rowid FROM stats LIMIT 1)
+                         OR (scope = 'pap' AND metric = 'avg_elapsed')"
+    no_crash "$W/nul.db" "a NULL $c in two stats rows"
+done
+rm -f "$W/nul.db" "$W/tables"
+# a fan-in or path length that the database's rows do not hold is refused
+# with a message (no allocation of that size: at most 2 GB of address space)
+for sql in "UPDATE wrappers SET fanin = 2000000000|wrapper 'root': fan-in 2000000000, but 1 contributors" \
+           "UPDATE wrappers SET fanin = 2000000000 WHERE name = 'g0'|wrapper 'g0': fan-in 2000000000, but 3 contributors" \
+           "UPDATE wrappers SET fanin = -7 WHERE name = 'top'|wrapper 'top': fan-in -7, but 2 contributors" \
+           "UPDATE threads SET nstages = 2000000000 WHERE thread = 3|thread 3: 2000000000 wrappers on its path, but 4 steps in paths"; do
+    cp "$G" "$W/big.db"
+    sqlite3 "$W/big.db" "${sql%%|*}"
+    for args in "orders $W/big.db --wrapper g0" "departures $W/big.db --wrapper g0" \
+                "orders $W/big.db --subtree root" "timemap $W/big.db" "pap $W/big.db" \
+                "tree --db $W/big.db" "report $W/big.db"; do
+        # shellcheck disable=SC2086 # word splitting of $args is wanted
+        (ulimit -v 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPVIZ" $args -o "$W/big.out") || exit 1
+        has "$W/out" "the database is damaged"
+    done
+    (ulimit -v 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPANALYZE" "$W/big.db") || exit 1
+done
+rm -rf "$W/big.db" "$W/big.out"
+# a gred of 100 contributors (synth_trace wide, a 128-core node): every chart
+# and the report page are drawn
+"$SYNTH_TRACE" wide "$W/wide" > /dev/null
+"$PAPANALYZE" -q --skip 0 "$W/wide/traces.otf2"
+for args in "orders $W/wide/traces.db --wrapper g" "departures $W/wide/traces.db --wrapper g" \
+            "timemap $W/wide/traces.db" "pap $W/wide/traces.db" "tree $W/wide/traces.db"; do
+    # shellcheck disable=SC2086 # word splitting of $args is wanted
+    quick 0 "" "$PAPVIZ" $args -o "$W/wide.svg"
+    xmllint --noout "$W/wide.svg" || fail "papviz $args: not well-formed"
+done
+quick 0 "Report: $W/wide-report/index.html" "$PAPVIZ" report "$W/wide/traces.db" -o "$W/wide-report"
+has "$W/wide-report/index.html" "departures 91-100 of 100"
+rm -rf "$W/wide" "$W/wide.svg" "$W/wide-report"
+
 echo "viz.sh: ok"
