@@ -245,6 +245,8 @@ static cm_status_t trace_write(ins_trace_t *tr, uint64_t *events, uint64_t *flus
     st = ins__archive_check(tr, ins__defs_write_globals(tr, *rate), "global definitions",
                             st, err);
     st = ins__archive_check(tr, OTF2_Archive_Close(tr->ar), "closing the archive", st, err);
+    if (st == CM_OK)
+        st = ins__archive_write_pathmap(tr, err);
     return rt_mpi_agree(tr->comm, st, err);
 }
 
