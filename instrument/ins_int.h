@@ -114,6 +114,7 @@ struct ins_trace {
     unsigned            ninst;
     MPI_Comm            comm;
     int                 rank, size;
+    int                 node_ranks;  /* ranks sharing this machine's memory */
     char               *dir, *partial, *command;
     OTF2_Archive       *ar;
     rt_hooks_t          hooks;
