@@ -81,7 +81,7 @@ ASAN_CHECK := build/asan/pathmap-check
 # Keep objects of programs: they are not throw-away intermediates.
 .SECONDARY:
 
-.PHONY: all deps test check check-mpi demo check-layers clean help bench asan
+.PHONY: all deps test check check-mpi demo check-layers clean help bench asan soak
 
 all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK)
 
@@ -93,6 +93,7 @@ help:
 	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
 	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
+	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make clean"
 
 deps:
@@ -186,6 +187,9 @@ bench: all
 
 check-layers:
 	@sh scripts/check-layers.sh
+
+soak: all
+	@sh tests/soak/soak.sh
 
 clean:
 	rm -rf build lib bin out

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <otf2/otf2.h>
 
 #include "analyze/an_read_int.h"
+#include "common/cm_hash.h"
 #include "instrument/api/ins_schema.h"
 
 #define AN_MAX_REFS   (1u << 24)   /* definitions per kind we accept */
@@ -270,6 +272,72 @@ static cm_status_t parse_count(an_reader_t *r, const char *prop, const char *s, 
     return CM_OK;
 }
 
+/* A version-2 archive's pathmap file, next to the anchor, into *out (malloc'd). */
+static cm_status_t read_pathmap_file(an_reader_t *r, char **out)
+{
+    const size_t max = (size_t)16 << 20;        /* pathmaps are at most 16 MiB */
+    const char *slash = strrchr(r->anchor, '/');
+    int dirlen = slash != NULL ? (int)(slash - r->anchor) : 1;
+    char *path = NULL, *text = NULL, *name = NULL;
+    size_t len = 0;
+    FILE *fp = NULL;
+    cm_status_t st;
+
+    if ((st = get_prop(r, INS_PROP_PATHMAP_FILE, &name)) != CM_OK)
+        return st;
+    if (strcmp(name, INS_PATHMAP_FILE) != 0)
+        st = CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0, "archive property %s: "
+                       "expected '%s', got '%s'", INS_PROP_PATHMAP_FILE, INS_PATHMAP_FILE,
+                       name);
+    else if (asprintf(&path, "%.*s/%s", dirlen, slash != NULL ? r->anchor : ".",
+                      INS_PATHMAP_FILE) < 0 || (text = malloc(max + 1)) == NULL)
+        st = CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
+    else if ((fp = fopen(path, "rb")) == NULL)
+        st = CM_ERR_AT(r->err, CM_ERR_IO, path, 0, 0, "cannot open the archive's pathmap: "
+                       "%s", strerror(errno));
+    else if ((len = fread(text, 1, max + 1, fp)) > max || ferror(fp))
+        st = CM_ERR_AT(r->err, CM_ERR_IO, path, 0, 0, "cannot read the archive's pathmap%s",
+                       len > max ? ": larger than 16 MiB" : "");
+    if (fp != NULL)
+        fclose(fp);
+    free(name);
+    free(path);
+    if (st != CM_OK) {
+        free(text);
+        return st;
+    }
+    text[len] = '\0';
+    *out = text;
+    return CM_OK;
+}
+
+/*
+ * The pathmap text (docs/trace-format.md): the property of a version-1
+ * archive, or the file of a version-2 one.  Either must hash to
+ * INS_PROP_PATHMAP_HASH, so that a damaged text is refused rather than
+ * taken for another pathmap.
+ */
+static cm_status_t read_pathmap(an_reader_t *r, bool in_file)
+{
+    an_defs_t *d = r->defs;
+    char hash[17];
+    cm_status_t st;
+
+    if ((st = get_prop(r, INS_PROP_PATHMAP_HASH, &d->pathmap_hash)) != CM_OK)
+        return st;
+    st = in_file ? read_pathmap_file(r, &d->pathmap) : get_prop(r, INS_PROP_PATHMAP,
+                                                                &d->pathmap);
+    if (st != CM_OK)
+        return st;
+    snprintf(hash, sizeof(hash), "%016" PRIx64, cm_hash_fnv1a(d->pathmap, strlen(d->pathmap)));
+    if (strcmp(hash, d->pathmap_hash) != 0)
+        return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                         "the pathmap stored in the archive does not match its hash (%s "
+                         "%s, the text hashes to %s): the trace is damaged",
+                         INS_PROP_PATHMAP_HASH, d->pathmap_hash, hash);
+    return CM_OK;
+}
+
 /* The archive properties; the first check tells a foreign trace from ours. */
 static cm_status_t read_props(an_reader_t *r)
 {
@@ -282,13 +350,12 @@ static cm_status_t read_props(an_reader_t *r)
                          "not a paptree trace: no %s property (written by another tool?)",
                          INS_PROP_VERSION);
     d->trace_version = v;
-    if (strcmp(v, INS_SCHEMA_VERSION) != 0)
+    if (strcmp(v, INS_SCHEMA_VERSION) != 0 && strcmp(v, INS_SCHEMA_VERSION_FILE) != 0)
         return CM_ERR_AT(r->err, CM_ERR_UNSUPPORTED, r->anchor, 0, 0,
-                         "paptree trace schema version %s: this papanalyze reads version %s",
-                         v, INS_SCHEMA_VERSION);
-    if ((st = get_prop(r, INS_PROP_PATHMAP, &d->pathmap)) != CM_OK
+                         "paptree trace schema version %s: this papanalyze reads versions "
+                         "%s and %s", v, INS_SCHEMA_VERSION, INS_SCHEMA_VERSION_FILE);
+    if ((st = read_pathmap(r, strcmp(v, INS_SCHEMA_VERSION_FILE) == 0)) != CM_OK
         || (st = get_prop(r, INS_PROP_PATHMAP_PATH, &d->pathmap_path)) != CM_OK
-        || (st = get_prop(r, INS_PROP_PATHMAP_HASH, &d->pathmap_hash)) != CM_OK
         || (st = get_prop(r, INS_PROP_TREE, &d->tree)) != CM_OK
         || (st = get_prop(r, INS_PROP_CLOCK, &d->clock)) != CM_OK
         || (st = get_prop(r, INS_PROP_COMMAND, &d->command)) != CM_OK)

@@ -149,12 +149,20 @@ cm_status_t ins__archive_check(ins_trace_t *tr, OTF2_ErrorCode rc, const char *w
 
 /* ---- opening ------------------------------------------------------------- */
 
+/* Whether the pathmap text goes to INS_PATHMAP_FILE (version 2, ins_schema.h). */
+static bool pathmap_in_file(const ins_trace_t *tr)
+{
+    return tr->pm->len > INS_PATHMAP_PROP_MAX;
+}
+
 static cm_status_t archive_set_properties(ins_trace_t *tr, cm_err_t *err)
 {
+    bool in_file = pathmap_in_file(tr);
     char hash[17], num[32], hosts[32];
     const struct { const char *name, *value; } props[] = {
-        { INS_PROP_VERSION, INS_SCHEMA_VERSION },
-        { INS_PROP_PATHMAP, tr->pm->text },
+        { INS_PROP_VERSION, in_file ? INS_SCHEMA_VERSION_FILE : INS_SCHEMA_VERSION },
+        { in_file ? INS_PROP_PATHMAP_FILE : INS_PROP_PATHMAP,
+          in_file ? INS_PATHMAP_FILE : tr->pm->text },
         { INS_PROP_PATHMAP_PATH, tr->pm->path },
         { INS_PROP_PATHMAP_HASH, hash },
         { INS_PROP_TREE, tr->tree->name },
@@ -197,6 +205,21 @@ cm_status_t ins__archive_open(ins_trace_t *tr, cm_err_t *err)
         (st = archive_set_properties(tr, err)) != CM_OK)
         return st;
     return CM_OK;
+}
+
+cm_status_t ins__archive_write_pathmap(ins_trace_t *tr, cm_err_t *err)
+{
+    char msg[INS_ERR_LEN], *path;
+    int rc;
+
+    if (tr->rank != 0 || !pathmap_in_file(tr))
+        return CM_OK;
+    if ((path = ins__fs_fmt("%s/%s", tr->partial, INS_PATHMAP_FILE)) == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    rc = ins__fs_write(path, tr->pm->text, tr->pm->len, msg, sizeof(msg));
+    free(path);
+    return rc == 0 ? CM_OK
+                   : CM_ERR(err, CM_ERR_IO, "writing trace '%s' failed: %s", tr->dir, msg);
 }
 
 cm_status_t ins__archive_open_events(ins_trace_t *tr, cm_err_t *err)

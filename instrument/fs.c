@@ -36,8 +36,8 @@ static bool is_archive(const char *dir)
 
 /*
  * Something only an OTF2 writer of ours leaves: a directory holding
- * nothing but traces.otf2, traces.def and traces/ (any of them).  The only
- * kind of leftover directory --force may delete.
+ * nothing but traces.otf2, traces.def, traces/ and traces.pathmap (any of
+ * them).  The only kind of leftover directory --force may delete.
  */
 static bool is_ours(const char *dir)
 {
@@ -49,7 +49,8 @@ static bool is_ours(const char *dir)
         ok = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
              strcmp(e->d_name, INS_ARCHIVE_NAME) == 0 ||
              strcmp(e->d_name, INS_ANCHOR_FILE) == 0 ||
-             strcmp(e->d_name, INS_ARCHIVE_NAME ".def") == 0;
+             strcmp(e->d_name, INS_ARCHIVE_NAME ".def") == 0 ||
+             strcmp(e->d_name, INS_PATHMAP_FILE) == 0;
     }
     if (d != NULL)
         closedir(d);
@@ -156,6 +157,27 @@ int ins__fs_commit(const char *dir, const char *partial, char *msg, size_t msgle
 }
 
 /* ---- paths ----------------------------------------------------------------- */
+
+int ins__fs_write(const char *path, const void *data, size_t len, char *msg, size_t msglen)
+{
+    FILE *fp = fopen(path, "wb");
+    int e;
+
+    if (fp == NULL) {
+        snprintf(msg, msglen, "cannot create '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (fwrite(data, 1, len, fp) == len && fflush(fp) == 0 && fsync(fileno(fp)) == 0) {
+        if (fclose(fp) == 0)
+            return 0;
+        e = errno;
+    } else {
+        e = errno;
+        fclose(fp);
+    }
+    snprintf(msg, msglen, "cannot write '%s': %s", path, strerror(e));
+    return -1;
+}
 
 char *ins__fs_fmt(const char *fmt, ...)
 {

@@ -114,6 +114,7 @@ struct ins_trace {
     unsigned            ninst;
     MPI_Comm            comm;
     int                 rank, size;
+    int                 node_ranks;  /* ranks sharing this machine's memory */
     char               *dir, *partial, *command;
     OTF2_Archive       *ar;
     rt_hooks_t          hooks;
@@ -153,6 +154,13 @@ void ins__archive_register_errors(void);
 
 /* Opens tr->partial as an OTF2 archive and sets its properties. */
 cm_status_t ins__archive_open(ins_trace_t *tr, cm_err_t *err);
+
+/*
+ * Rank 0, before the archive closes: a pathmap too long for a property
+ * (INS_PATHMAP_PROP_MAX) into its file in the partial archive; CM_OK on
+ * other ranks and for a shorter pathmap.
+ */
+cm_status_t ins__archive_write_pathmap(ins_trace_t *tr, cm_err_t *err);
 
 /* After the archive is open everywhere: event files and writers. */
 cm_status_t ins__archive_open_events(ins_trace_t *tr, cm_err_t *err);
@@ -195,6 +203,9 @@ int ins__fs_prepare(const char *dir, const char *partial, int force,
 
 /* Rank 0, after a complete write: moves partial to dir (replacing it). */
 int ins__fs_commit(const char *dir, const char *partial, char *msg, size_t msglen);
+
+/* Creates (or truncates) path and writes len bytes of data; 0, or -1 with msg set. */
+int ins__fs_write(const char *path, const void *data, size_t len, char *msg, size_t msglen);
 
 /* Removes a directory tree (partial archives only); 0 or -1 with errno. */
 int ins__fs_remove_tree(const char *path);

@@ -23,7 +23,7 @@ cm_status_t ins__signals_plan(ins_trace_t *tr, cm_err_t *err)
 {
     uint32_t nfiles = 0;
 
-    tr->sig_files = calloc((size_t)tr->nloc * SIG_FILES_PER_LOC + 5, sizeof(char *));
+    tr->sig_files = calloc((size_t)tr->nloc * SIG_FILES_PER_LOC + 6, sizeof(char *));
     if (tr->sig_files == NULL)
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < tr->nloc; i++) {
@@ -35,6 +35,7 @@ cm_status_t ins__signals_plan(ins_trace_t *tr, cm_err_t *err)
     if (tr->rank == 0) {
         tr->sig_files[nfiles++] = ins__fs_fmt("%s/%s", tr->partial, INS_ANCHOR_FILE);
         tr->sig_files[nfiles++] = ins__fs_fmt("%s/%s.def", tr->partial, INS_ARCHIVE_NAME);
+        tr->sig_files[nfiles++] = ins__fs_fmt("%s/%s", tr->partial, INS_PATHMAP_FILE);
     }
     tr->sig_files[nfiles++] = ins__fs_fmt("%s/%s", tr->partial, INS_ARCHIVE_NAME);
     tr->sig_files[nfiles++] = ins__fs_fmt("%s", tr->partial);

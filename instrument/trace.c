@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "instrument/ins_int.h"
 #include "runtime/api/rt_exec.h"   /* rt_mpi_agree */
 
@@ -29,7 +30,40 @@ size_t ins_trace_mem_min(const rt_pathmap_t *pm, const rt_tree_t *tree, unsigned
     return INS_GLOBAL_RES + (size_t)n * (INS_EVT_CHUNKS * INS_EVT_CHUNK + INS_BUF_MIN);
 }
 
+/*
+ * opts.mem = 0 (ins_trace.h): enough for every location of a big host,
+ * bounded by this rank's share of the machine's memory, but never below
+ * what a run needs; a smaller buffer only means more flushes.
+ */
+static size_t trace_mem_default(size_t min, uint32_t nloc, int node_ranks)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t want = min + (size_t)nloc * INS_TRACE_MEM_PER_LOC, cap = SIZE_MAX;
+
+    if (want < INS_TRACE_MEM_DEFAULT)
+        want = INS_TRACE_MEM_DEFAULT;
+    if (pages > 0 && page > 0)
+        cap = (size_t)pages / INS_TRACE_MEM_PHYS_SHARE / (size_t)node_ranks * (size_t)page;
+    if (want > cap)
+        want = cap;
+    return want > min ? want : min;
+}
+
 /* ---- open ------------------------------------------------------------------ */
+
+/* Collective: how many ranks of comm share this rank's machine (1 if unknown). */
+static int trace_node_ranks(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int n = 1;
+
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(node, &n);
+        MPI_Comm_free(&node);
+    }
+    return n > 0 ? n : 1;
+}
 
 static char *str_dup(const char *s)
 {
@@ -66,6 +100,8 @@ static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
     size_t min = ins_trace_mem_min(tr->pm, tr->tree, tr->ninst, tr->rank), per_loc;
 
     tr->nloc = rt_location_list(tr->tree, tr->ninst, (rt_host_id_t)tr->rank, NULL);
+    if (mem == 0)
+        mem = trace_mem_default(min, tr->nloc, tr->node_ranks);
     if (tr->nloc >= INS_LOC_MAX_PER_RANK)
         return CM_ERR(err, CM_ERR_RANGE, "host %s has %u threads to trace; at most %u",
                       tr->pm->hosts[tr->rank].name, tr->nloc, INS_LOC_MAX_PER_RANK - 1);
@@ -157,7 +193,7 @@ static cm_status_t trace_init(ins_trace_t *tr, const rt_pathmap_t *pm, const cha
     if (tr->tree == NULL || ninstances == 0 || (unsigned)tr->size != pm->nhosts)
         return CM_ERR(err, CM_ERR_INVALID, "trace: no tree '%s', no instances, or not one "
                       "rank per host", tree ? tree : "(first)");
-    return trace_alloc(tr, opts->mem ? opts->mem : INS_TRACE_MEM_DEFAULT, err);
+    return trace_alloc(tr, opts->mem, err);
 }
 
 cm_status_t ins_trace_open(const rt_pathmap_t *pm, const char *tree, unsigned ninstances,
@@ -177,6 +213,7 @@ cm_status_t ins_trace_open(const rt_pathmap_t *pm, const char *tree, unsigned ni
     }
     MPI_Comm_rank(tr->comm, &tr->rank);
     MPI_Comm_size(tr->comm, &tr->size);
+    tr->node_ranks = trace_node_ranks(tr->comm);
     ins__archive_register_errors();
     st = trace_init(tr, pm, tree, ninstances, opts, err);
     if ((st = rt_mpi_agree(tr->comm, st, err)) == CM_OK)
@@ -245,6 +282,8 @@ static cm_status_t trace_write(ins_trace_t *tr, uint64_t *events, uint64_t *flus
     st = ins__archive_check(tr, ins__defs_write_globals(tr, *rate), "global definitions",
                             st, err);
     st = ins__archive_check(tr, OTF2_Archive_Close(tr->ar), "closing the archive", st, err);
+    if (st == CM_OK)
+        st = ins__archive_write_pathmap(tr, err);
     return rt_mpi_agree(tr->comm, st, err);
 }
 

@@ -16,13 +16,23 @@
 
 #define INS_SCHEMA_VERSION      "1"
 
+/*
+ * Version 2 is version 1 with the pathmap text in a file of the archive
+ * directory instead of a property (INS_PROP_PATHMAP_FILE below), written
+ * only when the text is longer than INS_PATHMAP_PROP_MAX: a reader that
+ * knows only version 1 then refuses the archive by its version.  Every
+ * other archive stays version 1.
+ */
+#define INS_SCHEMA_VERSION_FILE "2"
+
 /* OTF2_Archive_Open(DIR, INS_ARCHIVE_NAME, ...): the anchor is DIR/traces.otf2 */
 #define INS_ARCHIVE_NAME        "traces"
 #define INS_ANCHOR_FILE         "traces.otf2"
 
 /* ---- archive properties (OTF2_Archive_SetProperty; strings) ---------- */
 #define INS_PROP_VERSION        "PAPTREE::SCHEMA_VERSION"  /* INS_SCHEMA_VERSION */
-#define INS_PROP_PATHMAP        "PAPTREE::PATHMAP"         /* the pathmap text, verbatim */
+#define INS_PROP_PATHMAP        "PAPTREE::PATHMAP"         /* v1: the pathmap text, verbatim */
+#define INS_PROP_PATHMAP_FILE   "PAPTREE::PATHMAP_FILE"    /* v2: INS_PATHMAP_FILE, instead */
 #define INS_PROP_PATHMAP_PATH   "PAPTREE::PATHMAP_PATH"    /* the file it was read from */
 #define INS_PROP_PATHMAP_HASH   "PAPTREE::PATHMAP_HASH"    /* FNV-1a 64 of the text, 16 hex digits */
 #define INS_PROP_TREE           "PAPTREE::TREE"            /* the traced tree's name */
@@ -30,6 +40,17 @@
 #define INS_PROP_HOSTS          "PAPTREE::HOSTS"           /* hosts = ranks, decimal */
 #define INS_PROP_CLOCK          "PAPTREE::CLOCK"           /* INS_CLOCK_TSC or INS_CLOCK_MONO_RAW */
 #define INS_PROP_COMMAND        "PAPTREE::COMMAND"         /* the traced program's argv, space-joined */
+
+/*
+ * The longest pathmap text stored as a property.  OTF2 3.0.2 keeps the
+ * whole anchor file (every property) in one 256 KiB buffer and fails the
+ * archive at close when it overflows, so a longer text is written to
+ * INS_PATHMAP_FILE in the archive directory (next to INS_ANCHOR_FILE),
+ * verbatim; readers take it from there and check it against
+ * INS_PROP_PATHMAP_HASH.  (Pathmaps are at most 16 MiB.)
+ */
+#define INS_PATHMAP_PROP_MAX    ((size_t)128 << 10)
+#define INS_PATHMAP_FILE        "traces.pathmap"
 
 #define INS_CLOCK_TSC           "tsc"
 #define INS_CLOCK_MONO_RAW      "monotonic_raw"

@@ -10,7 +10,8 @@
  * merely consistent with itself.  What is checked, and why:
  *
  *  1. archive properties: schema version, the pathmap text (byte-equal to
- *     the file) and its hash, tree, instance count I, hosts, clock and
+ *     the file; a property, or DIR/traces.pathmap when longer than
+ *     INS_PATHMAP_PROP_MAX) and its hash, tree, instance count I, hosts, clock and
  *     command: an archive must describe itself;
  *  2. the two event attributes (op, bytes) by id, name and type;
  *     (names of definitions the schema leaves free must still be defined
@@ -140,6 +141,7 @@ typedef struct tc_ctx {
     uint64_t nregions;
     bool have_ops;
     uint64_t ops;
+    const char *dir;                /* the archive directory */
     char *pathmap_path;             /* PAPTREE::PATHMAP_PATH */
     char **str;                     /* string definitions by id */
     size_t nstr;
@@ -305,8 +307,8 @@ static char *get_prop(tc_ctx_t *c, OTF2_Reader *rd, const char *name)
     return NULL;
 }
 
-/* False if the archive was recorded with another pathmap. */
-static bool check_pathmap_text(tc_ctx_t *c, const char *v)
+/* False if the archive was recorded with another pathmap; `what` names where v was stored. */
+static bool check_pathmap_text(tc_ctx_t *c, const char *what, const char *v)
 {
     size_t len = strlen(v), i = 0;
 
@@ -314,10 +316,41 @@ static bool check_pathmap_text(tc_ctx_t *c, const char *v)
         i++;
     if (len == c->pm->len && i == len)
         return true;
-    tc_fail(c, "archive property " INS_PROP_PATHMAP ": expected the %zu bytes of %s, got %zu "
-            "bytes differing from byte %zu (recorded with another pathmap? nothing else "
-            "checked)", c->pm->len, c->pm->path, len, i);
+    tc_fail(c, "%s: expected the %zu bytes of %s, got %zu bytes differing from byte %zu "
+            "(recorded with another pathmap? nothing else checked)", what, c->pm->len,
+            c->pm->path, len, i);
     return false;
+}
+
+/*
+ * A version-2 archive's pathmap: no INS_PROP_PATHMAP, INS_PROP_PATHMAP_FILE
+ * naming INS_PATHMAP_FILE, and that file (malloc'd text, NULL if unreadable).
+ */
+static char *get_pathmap_file(tc_ctx_t *c, OTF2_Reader *rd, char *path, size_t pathlen)
+{
+    char *v = NULL, *text;
+    size_t len = 0;
+    FILE *fp;
+
+    if (OTF2_Reader_GetProperty(rd, INS_PROP_PATHMAP, &v) == OTF2_SUCCESS)
+        tc_fail(c, "archive property " INS_PROP_PATHMAP ": expected absent (the pathmap is "
+                "longer than %zu bytes: in " INS_PATHMAP_FILE "), got %zu bytes",
+                INS_PATHMAP_PROP_MAX, v != NULL ? strlen(v) : 0);
+    free(v);
+    v = get_prop(c, rd, INS_PROP_PATHMAP_FILE);
+    if (v != NULL)
+        expect_str(c, INS_PATHMAP_FILE, v, "archive property %s", INS_PROP_PATHMAP_FILE);
+    free(v);
+    snprintf(path, pathlen, "%s/%s", c->dir, INS_PATHMAP_FILE);
+    if ((text = malloc(RT_PATHMAP_BYTES_MAX + 2)) == NULL || (fp = fopen(path, "rb")) == NULL) {
+        tc_fail(c, "%s: expected the pathmap, got %s", path, strerror(errno));
+        free(text);
+        return NULL;
+    }
+    len = fread(text, 1, RT_PATHMAP_BYTES_MAX + 1, fp);
+    fclose(fp);
+    text[len] = '\0';
+    return text;
 }
 
 /* One string property compared with `exp`. */
@@ -333,17 +366,21 @@ static void check_str_prop(tc_ctx_t *c, OTF2_Reader *rd, const char *name, const
 /* Returns false when the rest cannot be checked (pathmap, tree or I unusable). */
 static bool check_properties(tc_ctx_t *c, OTF2_Reader *rd)
 {
-    char *v, hash[32], hosts[16];
+    bool in_file = c->pm->len > INS_PATHMAP_PROP_MAX;     /* version 2 */
+    char *v, hash[32], hosts[16], where[4200] = "archive property " INS_PROP_PATHMAP;
     uint64_t n;
 
-    if ((v = get_prop(c, rd, INS_PROP_PATHMAP)) == NULL || !check_pathmap_text(c, v)) {
+    check_str_prop(c, rd, INS_PROP_VERSION,
+                   in_file ? INS_SCHEMA_VERSION_FILE : INS_SCHEMA_VERSION);
+    v = in_file ? get_pathmap_file(c, rd, where, sizeof(where))
+                : get_prop(c, rd, INS_PROP_PATHMAP);
+    if (v == NULL || !check_pathmap_text(c, where, v)) {
         free(v);
         return false;
     }
     free(v);
     snprintf(hash, sizeof(hash), "%016" PRIx64, c->pm->hash);
     snprintf(hosts, sizeof(hosts), "%u", c->pm->nhosts);
-    check_str_prop(c, rd, INS_PROP_VERSION, INS_SCHEMA_VERSION);
     check_str_prop(c, rd, INS_PROP_PATHMAP_HASH, hash);
     check_str_prop(c, rd, INS_PROP_HOSTS, hosts);
     c->clock_ns = (v = get_prop(c, rd, INS_PROP_CLOCK)) != NULL &&
@@ -1407,6 +1444,7 @@ int main(int argc, char **argv)
         return 2;
     }
     c.pm = pm;
+    c.dir = dir;
     snprintf(anchor, sizeof(anchor), "%s/%s", dir, INS_ANCHOR_FILE);
     if ((fp = fopen(anchor, "rb")) == NULL)
         status = io_error("cannot open %s: %s", anchor, strerror(errno));
