@@ -1,0 +1,74 @@
+/*
+ * t_pathmap_load.c - rt_pathmap_load on what is not a plain short file: a
+ * FIFO (must be refused before it is opened for reading, which would block
+ * until a writer comes), a directory, a path longer than 255 bytes (the
+ * message must name the whole path), and a text with both binary bytes and
+ * a too-long line (binary data is reported first).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tests/tst.h"
+#include "tests/test_list.h"
+#include "runtime/api/rt_pathmap.h"
+
+static char *tmpdir_make(void)
+{
+    char tmpl[] = "/tmp/paptree-load-XXXXXX", *d = mkdtemp(tmpl);
+
+    if (d == NULL)
+        TST_FAIL("mkdtemp: %s", strerror(errno));
+    return strdup(d);
+}
+
+/* Loads path, expects failure, returns the formatted first line. */
+static void load_fails(const char *path, cm_status_t want, char *line, size_t size)
+{
+    rt_pathmap_t *pm = NULL;
+    cm_err_t err;
+
+    cm_err_clear(&err);
+    TST_EQ_STATUS(rt_pathmap_load(path, &pm, &err), want);
+    TST_NULL(pm);
+    cm_err_format(&err, line, size);
+}
+
+/* A file 300+ bytes deep: the message names it whole. */
+void t_pathmap_load_long_path(void)
+{
+    char *dir = tmpdir_make(), path[PATH_MAX], want[PATH_MAX + 256], line[PATH_MAX + 1024];
+    size_t len = (size_t)snprintf(path, sizeof(path), "%s", dir);
+    FILE *fp;
+
+    for (int i = 0; len < 320; i++) {
+        len += (size_t)snprintf(path + len, sizeof(path) - len,
+                                "/level-%02d-of-a-deep-directory", i);
+        TST_EQ_INT(mkdir(path, 0700), 0);
+    }
+    len += (size_t)snprintf(path + len, sizeof(path) - len, "/bad.pm");
+    TST_TRUE(len > 300);
+    fp = fopen(path, "w");
+    TST_NOT_NULL(fp);
+    fputs("host h0\ntree t\ncore c host=h9\n", fp);
+    fclose(fp);
+    load_fails(path, CM_ERR_NAME, line, sizeof(line));
+    snprintf(want, sizeof(want), "%s:3:13: error: unknown host 'h9' (declare it with a 'host' line above)", path);
+    TST_EQ_STR(line, want);
+    /* and one that does not exist */
+    strcat(path, ".missing");
+    load_fails(path, CM_ERR_IO, line, sizeof(line));
+    snprintf(want, sizeof(want), "%s: error: cannot open: No such file or directory", path);
+    TST_EQ_STR(line, want);
+    path[strlen(path) - strlen(".missing")] = '\0';
+    unlink(path);
+    while ((len = strlen(path)) > strlen(dir)) {
+        *strrchr(path, '/') = '\0';
+        rmdir(path);
+    }
+    free(dir);
+}
