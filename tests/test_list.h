@@ -103,6 +103,7 @@ void tst__srcloc_strip(char *line);
     X(pathmap_hash,                  10) \
     X(pathmap_deep_chain,            20) \
     X(pathmap_names,                 10) \
+    X(pathmap_load_not_regular,      10) \
     X(pathmap_load_long_path,        10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \

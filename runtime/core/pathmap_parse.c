@@ -643,9 +643,14 @@ cm_status_t rt_pathmap_load(const char *path, rt_pathmap_t **pm_p, cm_err_t *err
     ssize_t got = 0;
     size_t size;
     cm_status_t st;
-    int fd = open(path, O_RDONLY);
+    int fd;
 
-    if (fd < 0)
+    /* Refuse a FIFO, device or directory before opening it: opening a FIFO
+     * for reading blocks until a writer comes.  O_NONBLOCK covers a file
+     * replaced between stat and open; fstat then checks what was opened. */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "not a regular file");
+    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0)
         return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         close(fd);

@@ -38,6 +38,27 @@ static void load_fails(const char *path, cm_status_t want, char *line, size_t si
     cm_err_format(&err, line, size);
 }
 
+void t_pathmap_load_not_regular(void)
+{
+    char *dir = tmpdir_make(), fifo[256], want[512], line[1024];
+
+    snprintf(fifo, sizeof(fifo), "%s/fifo.pm", dir);
+    TST_EQ_INT(mkfifo(fifo, 0600), 0);
+    /* No writer ever opens it: a loader that opens first blocks here (the
+     * runner's timeout fails the test). */
+    load_fails(fifo, CM_ERR_IO, line, sizeof(line));
+    snprintf(want, sizeof(want), "%s: error: not a regular file", fifo);
+    TST_EQ_STR(line, want);
+    load_fails(dir, CM_ERR_IO, line, sizeof(line));
+    snprintf(want, sizeof(want), "%s: error: not a regular file", dir);
+    TST_EQ_STR(line, want);
+    load_fails("/dev/null", CM_ERR_IO, line, sizeof(line));
+    TST_EQ_STR(line, "/dev/null: error: not a regular file");
+    unlink(fifo);
+    rmdir(dir);
+    free(dir);
+}
+
 /* A file 300+ bytes deep: the message names it whole. */
 void t_pathmap_load_long_path(void)
 {
