@@ -105,6 +105,7 @@ void tst__srcloc_strip(char *line);
     X(pathmap_names,                 10) \
     X(pathmap_load_not_regular,      10) \
     X(pathmap_load_long_path,        10) \
+    X(pathmap_binary_before_long_line, 10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \

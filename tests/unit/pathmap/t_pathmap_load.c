@@ -93,3 +93,25 @@ void t_pathmap_load_long_path(void)
     }
     free(dir);
 }
+
+/* Binary data anywhere is reported before a too-long line, even an earlier one. */
+void t_pathmap_binary_before_long_line(void)
+{
+    size_t cap = 8192, len = 0;
+    char *text = malloc(cap), line[1024];
+    rt_pathmap_t *pm = NULL;
+    cm_err_t err;
+
+    len += (size_t)snprintf(text + len, cap - len, "host h0\n#");
+    memset(text + len, 'x', 5000);
+    len += 5000;
+    len += (size_t)snprintf(text + len, cap - len, "\ntree t\ncore c host=h0 ");
+    text[len++] = '\0';                 /* line 4, column 16 */
+    len += (size_t)snprintf(text + len, cap - len, "\nthreads 0 host=h0 enter=c\n");
+    cm_err_clear(&err);
+    TST_EQ_STATUS(rt_pathmap_parse("b.pm", text, len, &pm, &err), CM_ERR_SYNTAX);
+    TST_NULL(pm);
+    cm_err_format(&err, line, sizeof(line));
+    TST_EQ_STR(line, "b.pm:4:16: error: binary data (byte 0x00); a pathmap is text");
+    free(text);
+}
