@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -33,6 +34,7 @@
 
 #define GSUM_SIZES_MAX 32
 #define GSUM_VARIANTS  64
+#define GSUM_TUPLE_MAX ((size_t)1 << 30)   /* the runtime's largest tuple */
 
 typedef struct gsum_opts {
     const char *pathmap, *tree;
@@ -90,7 +92,8 @@ static void usage(FILE *fp)
 "  -n, --iterations N    allreduces per thread, measured (default 10000)\n"
 "  -w, --warmup N        allreduces before measuring (default 100)\n"
 "  -s, --size LIST       tuple bytes, comma-separated, each a multiple of the\n"
-"                        element size (default 4; the paper used 4 and 256)\n"
+"                        element size (default 4; the paper used 4 and 256);\n"
+"                        at most 32 sizes of up to 1G, K/M/G suffixes allowed\n"
 "      --native          one contributor per rank calling MPI_Allreduce\n"
 "      --type T          element type with --native: int32 (default), int64, double\n"
 "      --op OP           reduction with --native: sum (default), min, max\n"
@@ -107,22 +110,47 @@ static void usage(FILE *fp)
 "Open MPI binds each rank to one core, so add 'mpirun --bind-to none'.\n");
 }
 
-static int parse_long(const char *opt, const char *s, long min, long *v)
+/*
+ * This rank's first option error.  Options are parsed on every rank after
+ * MPI has started; the ranks then agree on the outcome (agree_parse), so a
+ * rank whose own arguments are wrong (an MPMD launch) stops the others too.
+ */
+static char g_perr[512];
+
+static int perr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int perr(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (g_perr[0] == '\0') {
+        va_start(ap, fmt);
+        vsnprintf(g_perr, sizeof(g_perr), fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* An integer min..max; above max (or beyond a long) says what the maximum is. */
+static int parse_long(const char *opt, const char *s, long min, long max, long *v)
 {
     char *end;
-    long x = strtol(s, &end, 10);
+    long x;
 
-    if (*s == '\0' || *end != '\0' || x < min || x > INT_MAX) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: %s: '%s' is not an integer >= %ld\n", opt, s, min);
-        return -1;
-    }
+    errno = 0;
+    x = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || x < min || (errno == ERANGE && x == LONG_MIN))
+        return perr("%s: '%s' is not an integer >= %ld", opt, s, min);
+    if (x > max || errno == ERANGE)
+        return perr("%s: '%s' is too large: at most %ld", opt, s, max);
     *v = x;
     return 0;
 }
 
-/* A byte count with an optional K, M or G suffix (powers of 1024). */
-static int parse_bytes(const char *opt, const char *s, size_t *v)
+/*
+ * A byte count with an optional K, M or G suffix (powers of 1024; KiB, MiB
+ * and GiB too).  0 ok, -1 not such a number, -2 more than SIZE_MAX.
+ */
+static int scan_bytes(const char *s, size_t *v)
 {
     char *end;
     unsigned long long n;
@@ -133,30 +161,74 @@ static int parse_bytes(const char *opt, const char *s, size_t *v)
     if (*end == 'K' || *end == 'k') shift = 10, end++;
     else if (*end == 'M' || *end == 'm') shift = 20, end++;
     else if (*end == 'G' || *end == 'g') shift = 30, end++;
-    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || n == 0 ||
-        n > (SIZE_MAX >> shift)) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: %s: '%s' is not a size (a positive number, optionally "
-                    "followed by K, M or G)\n", opt, s);
+    if (shift != 0 && strcmp(end, "iB") == 0)
+        end += 2;
+    if (end == s || *end != '\0' || s[0] == '-' || s[0] == '+' || s[0] == ' ' || n == 0)
         return -1;
-    }
+    if (errno == ERANGE || n > (SIZE_MAX >> shift))
+        return -2;
     *v = (size_t)n << shift;
     return 0;
 }
 
+/* "1GiB", "512MiB", "4KiB" when exact, else the number of bytes. */
+static const char *size_name(size_t bytes, char *buf, size_t size)
+{
+    if (bytes >= ((size_t)1 << 30) && bytes % ((size_t)1 << 30) == 0)
+        snprintf(buf, size, "%zuGiB", bytes >> 30);
+    else if (bytes >= ((size_t)1 << 20) && bytes % ((size_t)1 << 20) == 0)
+        snprintf(buf, size, "%zuMiB", bytes >> 20);
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, size, "%zuKiB", bytes >> 10);
+    else
+        snprintf(buf, size, "%zu", bytes);
+    return buf;
+}
+
+static int parse_bytes(const char *opt, const char *s, size_t *v)
+{
+    int rc = scan_bytes(s, v);
+
+    if (rc == -2)
+        return perr("%s: '%s' is too large: at most %zu bytes", opt, s, (size_t)SIZE_MAX);
+    if (rc != 0)
+        return perr("%s: '%s' is not a size (a positive number, optionally followed by "
+                    "K, M or G)", opt, s);
+    return 0;
+}
+
+/* -s LIST: 1..32 sizes, each 1 byte..1 GiB; says which item is wrong. */
 static int parse_sizes(gsum_opts_t *o, const char *list)
 {
-    char buf[512], *save = NULL, *tok;
-    long v;
+    const char *p = list;
+    int count = 1;
+    char name[32];
 
-    snprintf(buf, sizeof(buf), "%s", list);
+    for (const char *c = list; *c; c++)
+        count += *c == ',';
     o->nsizes = 0;
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (o->nsizes == GSUM_SIZES_MAX || parse_long("-s", tok, 1, &v) != 0)
-            return -1;
-        o->sizes[o->nsizes++] = (size_t)v;
+    for (int pos = 1; ; pos++) {
+        size_t len = strcspn(p, ","), v = 0;
+        char item[64];
+        int rc;
+
+        if (len == 0)
+            return perr("-s: empty item at position %d of '%s'", pos, list);
+        if (pos > GSUM_SIZES_MAX)
+            return perr("-s: %d sizes; at most %d", count, GSUM_SIZES_MAX);
+        snprintf(item, sizeof(item), "%.*s", (int)len, p);
+        rc = len < sizeof(item) ? scan_bytes(item, &v) : -2;
+        if (rc == -1)
+            return perr("-s: '%s' is not an integer >= 1 (bytes, optionally followed by "
+                        "K, M or G)", item);
+        if (rc == -2 || v > GSUM_TUPLE_MAX)
+            return perr("-s: '%s' is too large: at most %zu (%s)", item, GSUM_TUPLE_MAX,
+                        size_name(GSUM_TUPLE_MAX, name, sizeof(name)));
+        o->sizes[o->nsizes++] = v;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
     }
-    return o->nsizes > 0 ? 0 : -1;
 }
 
 static int parse_enum(const char *opt, const char *s, const char *const *names,
@@ -168,13 +240,11 @@ static int parse_enum(const char *opt, const char *s, const char *const *names,
             return 0;
         }
     }
-    if (g_rank == 0)
-        fprintf(stderr, "gsum: %s: unknown '%s' (expected %s, %s or %s)\n", opt, s,
-                names[0], names[1], names[2]);
-    return -1;
+    return perr("%s: unknown '%s' (expected %s, %s or %s)", opt, s, names[0], names[1],
+                names[2]);
 }
 
-/* 0 ok, 1 help printed, -1 error (printed on rank 0). */
+/* 0 ok, 1 --help, -1 error (in g_perr, printed after agree_parse). */
 static int parse_args(int argc, char **argv, gsum_opts_t *o)
 {
     static const struct option longopts[] = {
@@ -194,47 +264,41 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
     o->sizes[0] = 4;
     o->nsizes = 1;
     o->spin_ns = o->yield_ns = -1;
-    opterr = g_rank == 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, "p:t:n:w:s:h", longopts, NULL)) != -1) {
+    opterr = 0;                         /* our messages, through perr */
+    while (rc == 0 && (c = getopt_long(argc, argv, ":p:t:n:w:s:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'p': o->pathmap = optarg; break;
         case 't': o->tree = optarg; break;
-        case 'n': rc = parse_long("-n", optarg, 1, &o->iters); break;
-        case 'w': rc = parse_long("-w", optarg, 0, &o->warmup); break;
+        case 'n': rc = parse_long("-n", optarg, 1, INT_MAX, &o->iters); break;
+        case 'w': rc = parse_long("-w", optarg, 0, INT_MAX, &o->warmup); break;
         case 's': rc = parse_sizes(o, optarg); break;
         case 'N': o->native = 1; break;
         case 'T': rc = parse_enum("--type", optarg, types, &e); o->dtype = (rt_dtype_t)e; break;
         case 'O': rc = parse_enum("--op", optarg, ops, &e); o->op = (rt_op_t)e; break;
-        case 'S': rc = parse_long("--spin-ns", optarg, 0, &v); o->spin_ns = v; break;
-        case 'Y': rc = parse_long("--yield-ns", optarg, 0, &v); o->yield_ns = v; break;
+        case 'S': rc = parse_long("--spin-ns", optarg, 0, INT_MAX, &v); o->spin_ns = v; break;
+        case 'Y': rc = parse_long("--yield-ns", optarg, 0, INT_MAX, &v); o->yield_ns = v; break;
         case 'R': o->trace_dir = optarg; break;
         case 'M': rc = parse_bytes("--trace-mem", optarg, &o->trace_mem); break;
         case 'F': o->force = 1; break;
-        case 'h': if (g_rank == 0) usage(stdout); return 1;
-        default: rc = -1; break;
+        case 'h': return 1;
+        case ':': rc = perr("option '%s' needs a value", argv[optind - 1]); break;
+        default:
+            if (optopt != 0)
+                rc = perr("unknown option '-%c'", optopt);
+            else
+                rc = perr("unknown option '%s'", argv[optind - 1]);
+            break;
         }
     }
-    if (rc == 0 && optind < argc) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: unexpected argument '%s'\n", argv[optind]);
-        rc = -1;
-    }
-    if (rc == 0 && !o->native == !o->pathmap) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: give either -p PATHMAP or --native\n");
-        rc = -1;
-    }
-    if (rc == 0 && o->native && (o->trace_dir || o->trace_mem || o->force)) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: --trace, --trace-mem and --force trace a pathmap's "
-                    "tree; they do not apply to --native\n");
-        rc = -1;
-    }
-    if (rc == 0 && !o->trace_dir && (o->trace_mem || o->force)) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: --trace-mem and --force need --trace DIR\n");
-        rc = -1;
-    }
+    if (rc == 0 && optind < argc)
+        rc = perr("unexpected argument '%s'", argv[optind]);
+    if (rc == 0 && !o->native == !o->pathmap)
+        rc = perr("give either -p PATHMAP or --native");
+    if (rc == 0 && o->native && (o->trace_dir || o->trace_mem || o->force))
+        rc = perr("--trace, --trace-mem and --force trace a pathmap's tree; they do not "
+                  "apply to --native");
+    if (rc == 0 && !o->trace_dir && (o->trace_mem || o->force))
+        rc = perr("--trace-mem and --force need --trace DIR");
     return rc;
 }
 
@@ -677,8 +741,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     rc = parse_args(argc, argv, &o);
     if (rc != 0) {
+        if (rc > 0 && g_rank == 0)
+            usage(stdout);
         if (rc < 0 && g_rank == 0)
-            fprintf(stderr, "gsum: try 'gsum --help'\n");
+            fprintf(stderr, "gsum: %s\ngsum: try 'gsum --help'\n", g_perr);
         MPI_Finalize();
         return rc < 0 ? 2 : 0;
     }
