@@ -302,6 +302,148 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
     return rc;
 }
 
+/* ---- agreement across ranks ---------------------------------------- */
+
+/*
+ * Collective, right after parse_args on every rank (MPI is up, so a rank
+ * that failed is not gone): 0 run, 1 --help was given (its lowest rank
+ * printed the usage), 2 some rank's options are wrong.  The lowest failing
+ * rank prints its message and 'try --help'; another failing rank prints its
+ * own only if it differs; every other rank names the rank that failed.
+ */
+static int agree_parse(int rc)
+{
+    int mine[4] = { rc >= 0, g_rank, rc != 1, g_rank }, low[4];
+    char first[sizeof(g_perr)];
+
+    MPI_Allreduce(mine, low, 2, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
+    if (low[0] == 0) {                  /* low[1]: the lowest failing rank */
+        memcpy(first, g_perr, sizeof(first));
+        MPI_Bcast(first, (int)sizeof(first), MPI_CHAR, low[1], MPI_COMM_WORLD);
+        if (rc < 0 && (g_rank == low[1] || strcmp(g_perr, first) != 0))
+            fprintf(stderr, "gsum: rank %d: %s\n", g_rank, g_perr);
+        else if (rc >= 0)
+            fprintf(stderr, "gsum: rank %d: rank %d could not parse its options (see its "
+                    "message); giving up\n", g_rank, low[1]);
+        if (g_rank == low[1])
+            fprintf(stderr, "gsum: try 'gsum --help'\n");
+        return 2;
+    }
+    if (low[2] == 0) {                  /* low[3]: the lowest rank given --help */
+        if (g_rank == low[3])
+            usage(stdout);
+        return 1;
+    }
+    return 0;
+}
+
+/* What must be the same on every rank, in a form that MPI can gather. */
+typedef struct gsum_agreed {
+    int64_t  native, iters, warmup, dtype, op, trace, nsizes;
+    uint64_t sizes[GSUM_SIZES_MAX];
+    char     tree[64];                  /* "" = the first tree */
+} gsum_agreed_t;
+
+enum { AG_MODE, AG_TREE, AG_ITERS, AG_WARMUP, AG_SIZES, AG_TYPE, AG_OP, AG_TRACE, AG_N };
+
+static void agreed_of(const gsum_opts_t *o, gsum_agreed_t *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->native = o->native;
+    a->iters = o->iters;
+    a->warmup = o->warmup;
+    a->dtype = o->dtype;
+    a->op = o->op;
+    a->trace = o->trace_dir != NULL;
+    a->nsizes = o->nsizes;
+    for (int i = 0; i < o->nsizes; i++)
+        a->sizes[i] = o->sizes[i];
+    snprintf(a->tree, sizeof(a->tree), "%s", o->tree ? o->tree : "");
+}
+
+static int agreed_same(const gsum_agreed_t *a, const gsum_agreed_t *b, int field)
+{
+    switch (field) {
+    case AG_MODE:   return a->native == b->native;
+    case AG_TREE:   return a->native || b->native || strcmp(a->tree, b->tree) == 0;
+    case AG_ITERS:  return a->iters == b->iters;
+    case AG_WARMUP: return a->warmup == b->warmup;
+    case AG_SIZES:  return a->nsizes == b->nsizes &&
+                           memcmp(a->sizes, b->sizes, sizeof(a->sizes)) == 0;
+    case AG_TYPE:   return !a->native || !b->native || a->dtype == b->dtype;
+    case AG_OP:     return !a->native || !b->native || a->op == b->op;
+    default:        return a->trace == b->trace;
+    }
+}
+
+/* The option as the user would write it: "-n 500", "-s 4,256". */
+static const char *agreed_text(const gsum_agreed_t *a, int field, char *buf, size_t size)
+{
+    static const char *const types[] = { "int32", "int64", "double" };
+    static const char *const ops[] = { "sum", "min", "max" };
+    size_t len;
+    char name[32];
+
+    switch (field) {
+    case AG_MODE:   snprintf(buf, size, "%s", a->native ? "--native" : "-p (a pathmap)"); break;
+    case AG_TREE:   snprintf(buf, size, "-t %s", a->tree[0] ? a->tree : "(the first tree)"); break;
+    case AG_ITERS:  snprintf(buf, size, "-n %lld", (long long)a->iters); break;
+    case AG_WARMUP: snprintf(buf, size, "-w %lld", (long long)a->warmup); break;
+    case AG_TYPE:   snprintf(buf, size, "--type %s", types[a->dtype % 3]); break;
+    case AG_OP:     snprintf(buf, size, "--op %s", ops[a->op % 3]); break;
+    case AG_TRACE:  snprintf(buf, size, "%s", a->trace ? "--trace" : "no --trace"); break;
+    default:
+        len = (size_t)snprintf(buf, size, "-s ");
+        for (int64_t i = 0; i < a->nsizes && len < size; i++)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "",
+                                    size_name((size_t)a->sizes[i], name, sizeof(name)));
+        break;
+    }
+    return buf;
+}
+
+/*
+ * Collective: every rank compares its options with rank 0's and says, for
+ * each option that differs somewhere, which rank differs and how.  0 when
+ * all agree.  (The pathmap is compared by content later, by rt_exec_create:
+ * ranks may read it from different paths.)
+ */
+static int agree_options(const gsum_opts_t *o)
+{
+    gsum_agreed_t mine, *all;
+    int size, differ = 0;
+    char a[640], b[640];
+
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    agreed_of(o, &mine);
+    if ((all = malloc((size_t)size * sizeof(*all))) == NULL) {
+        fprintf(stderr, "gsum: rank %d: out of memory comparing options\n", g_rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Allgather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE,
+                  MPI_COMM_WORLD);
+    for (int f = 0; f < AG_N; f++) {
+        int r = 1;
+
+        while (r < size && agreed_same(&all[0], &all[r], f))
+            r++;
+        if (r == size)
+            continue;
+        differ = 1;
+        if (!agreed_same(&all[0], &mine, f))
+            fprintf(stderr, "gsum: rank %d: %s differs from rank 0's %s\n", g_rank,
+                    agreed_text(&mine, f, a, sizeof(a)), agreed_text(&all[0], f, b, sizeof(b)));
+        else
+            fprintf(stderr, "gsum: rank %d: rank %d's %s differs from rank 0's %s\n", g_rank,
+                    r, agreed_text(&all[r], f, a, sizeof(a)),
+                    agreed_text(&all[0], f, b, sizeof(b)));
+    }
+    if (differ && g_rank == 0)
+        fprintf(stderr, "gsum: give every rank the same options\n");
+    free(all);
+    return differ;
+}
+
 /* ---- contributions and expected results ---------------------------- */
 
 static void put_value(rt_dtype_t dtype, void *buf, size_t j, uint64_t v)
@@ -739,14 +881,14 @@ int main(int argc, char **argv)
         return 1;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    rc = parse_args(argc, argv, &o);
+    /* Every rank parses, then all agree: a rank whose options are wrong
+     * (MPMD launches give ranks different ones) stops the others too. */
+    rc = agree_parse(parse_args(argc, argv, &o));
+    if (rc == 0 && agree_options(&o) != 0)
+        rc = 2;
     if (rc != 0) {
-        if (rc > 0 && g_rank == 0)
-            usage(stdout);
-        if (rc < 0 && g_rank == 0)
-            fprintf(stderr, "gsum: %s\ngsum: try 'gsum --help'\n", g_perr);
         MPI_Finalize();
-        return rc < 0 ? 2 : 0;
+        return rc == 1 ? 0 : 2;
     }
     o.command = cm_argv_join(argc, argv);
     rc = o.native ? run_native(&o) : run_tree(&o);
