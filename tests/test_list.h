@@ -282,6 +282,7 @@ static const tst_entry_t tst_list[] = {
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
     { "gsum_mpmd",             TST_SH, NULL, "sh tests/mpi/gsum-mpmd.sh",              NULL, 0, 300 },
+    { "gsum_wrong_result",     TST_SH, NULL, "sh tests/mpi/gsum-wrong-result.sh",      NULL, 0, 300 },
     { "gsum_output",           TST_SH, NULL, "sh tests/mpi/gsum-output.sh",            NULL, 0, 60 },
     { "trace_archive",         TST_SH, NULL, "sh tests/mpi/trace-archive.sh",          NULL, 0, 240 },
     { "trace_errors",          TST_SH, NULL, "sh tests/mpi/trace-errors.sh",           NULL, 0, 300 },

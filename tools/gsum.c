@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -473,9 +474,23 @@ static void fill_inputs(const gsum_run_t *r, uint32_t id, unsigned char *in)
     }
 }
 
+/*
+ * For tests only: PAPTREE_GSUM_TEST_WRONG=1 makes every expected value off
+ * by one, so that every thread finds a wrong result in its first operation
+ * at the same moment (tests/mpi/gsum-wrong-result.sh).  Read here, where
+ * the expected tuples are built, never in the timed loop.
+ */
+static uint64_t test_wrong_offset(void)
+{
+    const char *v = getenv("PAPTREE_GSUM_TEST_WRONG");
+
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
 static void fill_expected(gsum_run_t *r)
 {
     size_t elem = rt_dtype_size(r->dtype), n = r->bytes / elem;
+    uint64_t off = test_wrong_offset();
 
     for (unsigned v = 0; v < r->variants; v++) {
         for (size_t j = 0; j < n; j++) {
@@ -484,9 +499,23 @@ static void fill_expected(gsum_run_t *r)
                 x = r->sum_ids + (uint64_t)r->nthreads * c;
             else
                 x = (r->op == RT_OP_MIN ? r->min_id : r->max_id) + 1 + c;
-            put_value(r->dtype, r->expected + v * r->bytes, j, x);
+            put_value(r->dtype, r->expected + v * r->bytes, j, x + off);
         }
     }
+}
+
+/*
+ * The first thread of this rank to find a wrong result reports it and
+ * aborts the job; any other thread that finds one meanwhile waits for the
+ * abort to end the process: two threads inside MPI_Abort at once can crash
+ * Open MPI, and one report is what the user needs.
+ */
+static atomic_int g_wrong;
+
+static void wait_for_abort(void)
+{
+    for (;;)
+        pause();
 }
 
 static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
@@ -496,6 +525,8 @@ static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
 
     if (memcmp(out, want, r->bytes) == 0)
         return;
+    if (atomic_exchange(&g_wrong, 1) != 0)
+        wait_for_abort();
     for (size_t j = 0; j < r->bytes / elem; j++) {
         if (memcmp((const char *)out + j * elem, want + j * elem, elem) == 0)
             continue;
