@@ -543,6 +543,140 @@ static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
     MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
+/* ---- memory --------------------------------------------------------- */
+
+/* "3.0 GiB", "512.0 MiB": amounts of memory in messages. */
+static const char *mem_name(uint64_t bytes, char *buf, size_t size)
+{
+    if (bytes >= ((uint64_t)1 << 30))
+        snprintf(buf, size, "%.1f GiB", (double)bytes / (double)((uint64_t)1 << 30));
+    else if (bytes >= ((uint64_t)1 << 20))
+        snprintf(buf, size, "%.1f MiB", (double)bytes / (double)((uint64_t)1 << 20));
+    else
+        snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
+    return buf;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/*
+ * Gsum's own tuple buffers, sized for the sizes of -s: a thread's inputs
+ * (and the expected results) hold V variants of a size, its output one
+ * tuple.  V falls with the size (variants_for), so the largest size does
+ * not always need the most.
+ */
+static void tuple_buffers(const gsum_opts_t *o, size_t *in_p, size_t *out_p)
+{
+    size_t in = 0, out = 0;
+
+    for (int s = 0; s < o->nsizes; s++) {
+        size_t b = o->sizes[s], v = variants_for(b) * b;
+        in = v > in ? v : in;
+        out = b > out ? b : out;
+    }
+    *in_p = in;
+    *out_p = out;
+}
+
+/* The machine's memory; for tests only, PAPTREE_GSUM_TEST_MEM stands in. */
+static uint64_t machine_memory(void)
+{
+    const char *v = getenv("PAPTREE_GSUM_TEST_MEM");
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    size_t n;
+
+    if (v != NULL && scan_bytes(v, &n) == 0)
+        return n;
+    return pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : UINT64_MAX;
+}
+
+/* What one rank needs, by kind. */
+typedef struct gsum_need {
+    uint32_t threads;            /* contributors on this rank */
+    uint64_t per_thread;         /* inputs + output */
+    uint64_t expected;
+    uint64_t tree;               /* rt_tree_tuple_bytes; none with --native */
+    uint64_t trace;              /* --trace-mem */
+} gsum_need_t;
+
+/*
+ * Collective, before anything large is allocated: when the ranks on one
+ * machine need more memory together than it has, each of them says what
+ * it needs, the others name the first, and all return -1 (exit 1).
+ */
+static int check_memory(const gsum_opts_t *o, size_t max_bytes, const gsum_need_t *n)
+{
+    uint64_t need = sat_add(sat_add(sat_mul(n->threads, n->per_thread), n->expected),
+                            sat_add(n->tree, n->trace));
+    uint64_t node_need = need, have = machine_memory();
+    int nnode = 1;
+    MPI_Comm node;
+    cm_status_t st = CM_OK;
+    cm_err_t err;
+    char prefix[32], a[32], b[32], c[32], d[32], e[32], f[32], g[32], size[32];
+
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                            &node) == MPI_SUCCESS) {
+        MPI_Allreduce(&need, &node_need, 1, MPI_UINT64_T, MPI_SUM, node);
+        MPI_Comm_size(node, &nnode);
+        MPI_Comm_free(&node);
+    }
+    if (node_need > have) {
+        char tail[160], tree[96] = "", trace[96] = "";
+
+        if (!o->native)
+            snprintf(tree, sizeof(tree), " + %s of tree buffers", mem_name(n->tree, c, sizeof(c)));
+        if (n->trace != 0)
+            snprintf(trace, sizeof(trace), " + %s of trace buffers",
+                     mem_name(n->trace, d, sizeof(d)));
+        if (nnode > 1)
+            snprintf(tail, sizeof(tail), "the %d ranks on this machine need %s together, and "
+                     "it has %s", nnode, mem_name(node_need, e, sizeof(e)),
+                     mem_name(have, f, sizeof(f)));
+        else
+            snprintf(tail, sizeof(tail), "this machine has %s", mem_name(have, f, sizeof(f)));
+        fprintf(stderr, "gsum: -s %s needs %s of memory on rank %d (%u thread%s x %s of tuples "
+                "+ %s of expected results%s%s); %s\n", size_name(max_bytes, size, sizeof(size)),
+                mem_name(need, g, sizeof(g)), g_rank, n->threads, n->threads == 1 ? "" : "s",
+                mem_name(n->per_thread, a, sizeof(a)), mem_name(n->expected, b, sizeof(b)),
+                tree, trace, tail);
+        st = CM_ERR_NOMEM;
+    }
+    cm_err_clear(&err);
+    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
+        snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
+        if (st == CM_OK)
+            cm_err_print(stderr, prefix, &err);
+        return -1;
+    }
+    return 0;
+}
+
+/* malloc that says which buffer of how many bytes it could not get. */
+static void *gsum_alloc(size_t bytes, const char *what, long thread)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    char m[32];
+
+    if (p == NULL) {
+        if (thread >= 0)
+            fprintf(stderr, "gsum: rank %d: cannot allocate thread %ld's %s (%s): %s\n", g_rank,
+                    thread, what, mem_name(bytes, m, sizeof(m)), strerror(errno));
+        else
+            fprintf(stderr, "gsum: rank %d: cannot allocate the %s (%s): %s\n", g_rank, what,
+                    mem_name(bytes, m, sizeof(m)), strerror(errno));
+    }
+    return p;
+}
+
 /* ---- the tree run ---------------------------------------------------- */
 
 enum { MARK_NONE, MARK_LOOP_START, MARK_LOOP_END };
@@ -663,22 +797,45 @@ static int check_sizes(const gsum_opts_t *o, rt_dtype_t dtype, size_t *max_p)
     return 0;
 }
 
-static void run_threads(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
+/*
+ * Every thread's tuples and the expected results, before any thread starts
+ * (so that a failure can still be agreed on); each failure names its buffer.
+ */
+static cm_status_t alloc_tuples(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
 {
-    size_t maxb = 0;
+    size_t in, out;
 
-    for (int s = 0; s < r->o->nsizes; s++)
-        maxb = r->o->sizes[s] > maxb ? r->o->sizes[s] : maxb;
-    r->expected = malloc(GSUM_VARIANTS * maxb);
+    tuple_buffers(r->o, &in, &out);
+    if ((r->expected = gsum_alloc(in, "expected results", -1)) == NULL)
+        return CM_ERR_NOMEM;
     for (uint32_t i = 0; i < nlocal; i++) {
         th[i].run = r;
         th[i].local = i;
         th[i].id = rt_exec_local_thread(r->ex, i)->id;
-        th[i].in = malloc(GSUM_VARIANTS * maxb);
-        th[i].out = malloc(maxb);
-        if (!th[i].in || !th[i].out || !r->expected ||
-            pthread_create(&th[i].thread, NULL, gsum_thread_main, &th[i]) != 0) {
-            fprintf(stderr, "gsum: rank %d: cannot start thread %u\n", g_rank, th[i].id);
+        if ((th[i].in = gsum_alloc(in, "input tuples", th[i].id)) == NULL ||
+            (th[i].out = gsum_alloc(out, "result tuple", th[i].id)) == NULL)
+            return CM_ERR_NOMEM;
+    }
+    return CM_OK;
+}
+
+static void free_tuples(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
+{
+    for (uint32_t i = 0; th != NULL && i < nlocal; i++) {
+        free(th[i].in);
+        free(th[i].out);
+    }
+    free(r->expected);
+}
+
+static void run_threads(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
+{
+    for (uint32_t i = 0; i < nlocal; i++) {
+        int e = pthread_create(&th[i].thread, NULL, gsum_thread_main, &th[i]);
+
+        if (e != 0) {                   /* others may be running: no way back */
+            fprintf(stderr, "gsum: rank %d: cannot start thread %u: %s\n", g_rank, th[i].id,
+                    strerror(e));
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
@@ -690,12 +847,8 @@ static void run_threads(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
         barrier_all(r, 1, MARK_LOOP_START);
         barrier_all(r, 1, MARK_LOOP_END);
     }
-    for (uint32_t i = 0; i < nlocal; i++) {
+    for (uint32_t i = 0; i < nlocal; i++)
         pthread_join(th[i].thread, NULL);
-        free(th[i].in);
-        free(th[i].out);
-    }
-    free(r->expected);
 }
 
 static void tree_stats(gsum_run_t *r)
@@ -737,6 +890,26 @@ static int close_trace(const gsum_opts_t *o, gsum_run_t *r, const char *prefix)
     return 0;
 }
 
+/* Collective: what this rank will hold for the tree run, against the machine. */
+static int check_tree_memory(const gsum_opts_t *o, const rt_pathmap_t *pm,
+                             const rt_exec_params_t *params)
+{
+    const rt_tree_t *t = rt_pathmap_tree(pm, o->tree);
+    gsum_need_t need = { 0, 0, 0, 0, 0 };
+    size_t in, out;
+
+    tuple_buffers(o, &in, &out);
+    for (uint32_t i = 0; i < t->nthreads; i++)
+        need.threads += t->threads[i].host == (rt_host_id_t)g_rank;
+    need.per_thread = (uint64_t)in + out;
+    need.expected = in;
+    need.tree = rt_tree_tuple_bytes(t, (rt_host_id_t)g_rank, params->ninstances,
+                                    params->max_bytes);
+    if (o->trace_dir != NULL)
+        need.trace = o->trace_mem ? o->trace_mem : INS_TRACE_MEM_DEFAULT;
+    return check_memory(o, params->max_bytes, &need);
+}
+
 static int run_tree(const gsum_opts_t *o)
 {
     rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns, NULL };
@@ -767,6 +940,10 @@ static int run_tree(const gsum_opts_t *o)
         rt_pathmap_destroy(pm);
         return 1;
     }
+    if (check_tree_memory(o, pm, &params) != 0) {
+        rt_pathmap_destroy(pm);
+        return 1;
+    }
     memset(&r, 0, sizeof(r));
     r.o = o;
     if (o->trace_dir != NULL) {
@@ -794,11 +971,27 @@ static int run_tree(const gsum_opts_t *o)
     r.elapsed = calloc((size_t)(nlocal + 1) * o->nsizes, sizeof(*r.elapsed));
     per_op = calloc(nlocal + 1, sizeof(*per_op));
     if (th == NULL || r.elapsed == NULL || per_op == NULL) {
-        fprintf(stderr, "%sout of memory\n", prefix);
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        fprintf(stderr, "%scannot allocate the records of %u threads\n", prefix, nlocal);
+        st = CM_ERR_NOMEM;
+    } else {
+        st = alloc_tuples(&r, th, nlocal);
+    }
+    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
+        if (st == CM_OK)                /* another rank failed; say which */
+            cm_err_print(stderr, prefix, &err);
+        free_tuples(&r, th, nlocal);
+        free(per_op);
+        free(r.elapsed);
+        free(th);
+        rt_exec_destroy(r.ex);
+        if (r.trace != NULL)                  /* discards the archive */
+            (void)ins_trace_close(r.trace, &(ins_trace_summary_t){ 0 }, &err);
+        rt_pathmap_destroy(pm);
+        return 1;
     }
     pthread_barrier_init(&r.barrier, NULL, nlocal + 1);
     run_threads(&r, th, nlocal);
+    free_tuples(&r, th, nlocal);
     rt_exec_destroy(r.ex);
     print_header();
     for (int s = 0; s < o->nsizes; s++) {
@@ -858,11 +1051,20 @@ static int run_native(const gsum_opts_t *o)
 {
     gsum_run_t r;
     MPI_Comm comm[2];
-    unsigned char *in, *out;
-    size_t maxb;
+    unsigned char *in = NULL, *out = NULL;
+    gsum_need_t need = { 1, 0, 0, 0, 0 };
+    size_t maxb, in_b, out_b;
+    cm_status_t st = CM_OK;
+    cm_err_t err;
+    char prefix[32];
     int size;
 
     if (check_sizes(o, o->dtype, &maxb) != 0)
+        return 1;
+    tuple_buffers(o, &in_b, &out_b);
+    need.per_thread = (uint64_t)in_b + out_b;
+    need.expected = in_b;
+    if (check_memory(o, maxb, &need) != 0)
         return 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     memset(&r, 0, sizeof(r));
@@ -873,11 +1075,20 @@ static int run_native(const gsum_opts_t *o)
     r.min_id = 0;
     r.max_id = (uint32_t)size - 1;
     r.sum_ids = (uint64_t)size * (uint64_t)(size + 1) / 2;
-    in = malloc(GSUM_VARIANTS * maxb);
-    out = malloc(maxb);
-    r.expected = malloc(GSUM_VARIANTS * maxb);
-    if (!in || !out || !r.expected)
-        MPI_Abort(MPI_COMM_WORLD, 1);
+    if ((in = gsum_alloc(in_b, "input tuples", g_rank)) == NULL ||
+        (out = gsum_alloc(out_b, "result tuple", g_rank)) == NULL ||
+        (r.expected = gsum_alloc(in_b, "expected results", -1)) == NULL)
+        st = CM_ERR_NOMEM;
+    cm_err_clear(&err);
+    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
+        snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
+        if (st == CM_OK)
+            cm_err_print(stderr, prefix, &err);
+        free(in);
+        free(out);
+        free(r.expected);
+        return 1;
+    }
     MPI_Comm_dup(MPI_COMM_WORLD, &comm[0]);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm[1]);
     if (g_rank == 0)

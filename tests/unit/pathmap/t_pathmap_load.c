@@ -115,3 +115,29 @@ void t_pathmap_binary_before_long_line(void)
     TST_EQ_STR(line, "b.pm:4:16: error: binary data (byte 0x00); a pathmap is text");
     free(text);
 }
+
+/* rt_tree_tuple_bytes on the documented example (docs/pathmap.md), by hand:
+ * h0 holds core root, greds top and g0 and serves link p1 (parent top);
+ * h1 holds gred g1 and the client side of p1 (no buffer). */
+void t_pathmap_tuple_bytes(void)
+{
+    static const char text[] =
+        "host h0\nhost h1\ntree sum\ncore root host=h0\ngred top host=h0 parent=root\n"
+        "gred g0 host=h0 parent=top\nproxy p1 host=h1 parent=top\n"
+        "gred g1 host=h1 parent=p1\nthreads 0-1 host=h0 enter=g0\n"
+        "threads 2-3 host=h1 enter=g1\n";
+    rt_pathmap_t *pm = NULL;
+    const rt_tree_t *t;
+    cm_err_t err;
+
+    cm_err_clear(&err);
+    TST_EQ_STATUS(rt_pathmap_parse("x.pm", text, strlen(text), &pm, &err), CM_OK);
+    t = rt_pathmap_tree(pm, NULL);
+    /* 100-byte tuples: a gred holds 2 x 128, the core 100, the link 2 x 100. */
+    TST_EQ_UINT(rt_tree_tuple_bytes(t, 0, 1, 100), 2 * 256 + 100 + 200);
+    TST_EQ_UINT(rt_tree_tuple_bytes(t, 0, 2, 100), 2 * (2 * 256 + 100 + 200));
+    TST_EQ_UINT(rt_tree_tuple_bytes(t, 1, 2, 100), 2 * 256);
+    /* 1 GiB tuples, 2 instances: h0 2 x (2 x 2 + 1 + 2) GiB = 14 GiB. */
+    TST_EQ_UINT(rt_tree_tuple_bytes(t, 0, 2, (size_t)1 << 30), (uint64_t)14 << 30);
+    rt_pathmap_destroy(pm);
+}
