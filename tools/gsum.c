@@ -191,7 +191,8 @@ static int parse_bytes(const char *opt, const char *s, size_t *v)
     int rc = scan_bytes(s, v);
 
     if (rc == -2)
-        return perr("%s: '%s' is too large: at most %zu bytes", opt, s, (size_t)SIZE_MAX);
+        return perr("%s: '%s' is not a size: too large, at most %zu bytes", opt, s,
+                    (size_t)SIZE_MAX);
     if (rc != 0)
         return perr("%s: '%s' is not a size (a positive number, optionally followed by "
                     "K, M or G)", opt, s);
@@ -282,7 +283,7 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
         case 'M': rc = parse_bytes("--trace-mem", optarg, &o->trace_mem); break;
         case 'F': o->force = 1; break;
         case 'h': return 1;
-        case ':': rc = perr("option '%s' needs a value", argv[optind - 1]); break;
+        case ':': rc = perr("option '%s' requires an argument", argv[optind - 1]); break;
         default:
             if (optopt != 0)
                 rc = perr("unknown option '-%c'", optopt);

@@ -50,7 +50,7 @@ done
 run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -n -5
 expect_count "$tmp/out" 1 "-n: '-5' is not an integer >= 1"
 run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/demo.pathmap --trace "$tmp/t" --trace-mem 99999999999G
-expect_count "$tmp/out" 1 "--trace-mem: '99999999999G' is too large"
+expect_count "$tmp/out" 1 "--trace-mem: '99999999999G' is not a size: too large, at most 18446744073709551615 bytes"
 
 # A FIFO given as the pathmap is refused, not opened (that blocks until a
 # writer comes); so is a directory.  pathmap-check likewise.
