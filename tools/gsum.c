@@ -546,6 +546,24 @@ static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
     MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
+/*
+ * Collective: 0 when every rank's step succeeded.  Otherwise -1 everywhere;
+ * a failing rank has said why, and the others name the first that failed.
+ */
+static int agree_all(cm_status_t st)
+{
+    char prefix[32];
+    cm_err_t err;
+
+    cm_err_clear(&err);
+    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) == CM_OK)
+        return 0;
+    snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
+    if (st == CM_OK)
+        cm_err_print(stderr, prefix, &err);
+    return -1;
+}
+
 /* ---- memory --------------------------------------------------------- */
 
 /* "3.0 GiB", "512.0 MiB": amounts of memory in messages. */
@@ -623,8 +641,7 @@ static int check_memory(const gsum_opts_t *o, size_t max_bytes, const gsum_need_
     int nnode = 1;
     MPI_Comm node;
     cm_status_t st = CM_OK;
-    cm_err_t err;
-    char prefix[32], a[32], b[32], c[32], d[32], e[32], f[32], g[32], size[32];
+    char a[32], b[32], c[32], d[32], e[32], f[32], g[32], size[32];
 
     if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                             &node) == MPI_SUCCESS) {
@@ -653,14 +670,7 @@ static int check_memory(const gsum_opts_t *o, size_t max_bytes, const gsum_need_
                 tree, trace, tail);
         st = CM_ERR_NOMEM;
     }
-    cm_err_clear(&err);
-    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
-        snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
-        if (st == CM_OK)
-            cm_err_print(stderr, prefix, &err);
-        return -1;
-    }
-    return 0;
+    return agree_all(st);
 }
 
 /* malloc that says which buffer of how many bytes it could not get. */
@@ -937,9 +947,7 @@ static int run_tree(const gsum_opts_t *o)
              CM_ERR(&err, CM_ERR_NAME, "pathmap '%s' has no tree '%s'", o->pathmap, o->tree);
     if (st != CM_OK)
         cm_err_print(stderr, prefix, &err);
-    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
-        if (st == CM_OK)                /* another rank failed; say which */
-            cm_err_print(stderr, prefix, &err);
+    if (agree_all(st) != 0) {
         rt_pathmap_destroy(pm);
         return 1;
     }
@@ -979,9 +987,7 @@ static int run_tree(const gsum_opts_t *o)
     } else {
         st = alloc_tuples(&r, th, nlocal);
     }
-    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
-        if (st == CM_OK)                /* another rank failed; say which */
-            cm_err_print(stderr, prefix, &err);
+    if (agree_all(st) != 0) {
         free_tuples(&r, th, nlocal);
         free(per_op);
         free(r.elapsed);
@@ -1058,8 +1064,6 @@ static int run_native(const gsum_opts_t *o)
     gsum_need_t need = { 1, 0, 0, 0, 0 };
     size_t maxb, in_b, out_b;
     cm_status_t st = CM_OK;
-    cm_err_t err;
-    char prefix[32];
     int size;
 
     if (check_sizes(o, o->dtype, &maxb) != 0)
@@ -1082,11 +1086,7 @@ static int run_native(const gsum_opts_t *o)
         (out = gsum_alloc(out_b, "result tuple", g_rank)) == NULL ||
         (r.expected = gsum_alloc(in_b, "expected results", -1)) == NULL)
         st = CM_ERR_NOMEM;
-    cm_err_clear(&err);
-    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
-        snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
-        if (st == CM_OK)
-            cm_err_print(stderr, prefix, &err);
+    if (agree_all(st) != 0) {
         free(in);
         free(out);
         free(r.expected);
