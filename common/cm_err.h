@@ -14,10 +14,13 @@
 #ifndef CM_ERR_H
 #define CM_ERR_H
 
+#include <limits.h>
 #include <stdio.h>
 #include "common/cm_status.h"
 
-#define CM_ERR_PATH_MAX 256
+/* A whole path (PATH_MAX counts the NUL): the message must name a file
+ * that exists, so a deep path is never cut. */
+#define CM_ERR_PATH_MAX PATH_MAX
 #define CM_ERR_MSG_MAX  512
 
 typedef struct cm_err {

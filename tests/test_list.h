@@ -103,6 +103,10 @@ void tst__srcloc_strip(char *line);
     X(pathmap_hash,                  10) \
     X(pathmap_deep_chain,            20) \
     X(pathmap_names,                 10) \
+    X(pathmap_load_not_regular,      10) \
+    X(pathmap_load_long_path,        10) \
+    X(pathmap_binary_before_long_line, 10) \
+    X(pathmap_tuple_bytes,           10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
@@ -278,6 +282,9 @@ static const tst_entry_t tst_list[] = {
     { "runner_select",         TST_SH, NULL, "sh tests/infra/runner-select.sh",        NULL, 0, 60 },
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
+    { "gsum_mpmd",             TST_SH, NULL, "sh tests/mpi/gsum-mpmd.sh",              NULL, 0, 300 },
+    { "gsum_wrong_result",     TST_SH, NULL, "sh tests/mpi/gsum-wrong-result.sh",      NULL, 0, 300 },
+    { "gsum_memory",           TST_SH, NULL, "sh tests/mpi/gsum-memory.sh",            NULL, 0, 300 },
     { "gsum_output",           TST_SH, NULL, "sh tests/mpi/gsum-output.sh",            NULL, 0, 60 },
     { "trace_archive",         TST_SH, NULL, "sh tests/mpi/trace-archive.sh",          NULL, 0, 240 },
     { "trace_errors",          TST_SH, NULL, "sh tests/mpi/trace-errors.sh",           NULL, 0, 300 },

@@ -20,6 +20,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -33,6 +35,7 @@
 
 #define GSUM_SIZES_MAX 32
 #define GSUM_VARIANTS  64
+#define GSUM_TUPLE_MAX ((size_t)1 << 30)   /* the runtime's largest tuple */
 
 typedef struct gsum_opts {
     const char *pathmap, *tree;
@@ -90,7 +93,8 @@ static void usage(FILE *fp)
 "  -n, --iterations N    allreduces per thread, measured (default 10000)\n"
 "  -w, --warmup N        allreduces before measuring (default 100)\n"
 "  -s, --size LIST       tuple bytes, comma-separated, each a multiple of the\n"
-"                        element size (default 4; the paper used 4 and 256)\n"
+"                        element size (default 4; the paper used 4 and 256);\n"
+"                        at most 32 sizes of up to 1G, K/M/G suffixes allowed\n"
 "      --native          one contributor per rank calling MPI_Allreduce\n"
 "      --type T          element type with --native: int32 (default), int64, double\n"
 "      --op OP           reduction with --native: sum (default), min, max\n"
@@ -108,22 +112,47 @@ static void usage(FILE *fp)
 "Open MPI binds each rank to one core, so add 'mpirun --bind-to none'.\n");
 }
 
-static int parse_long(const char *opt, const char *s, long min, long *v)
+/*
+ * This rank's first option error.  Options are parsed on every rank after
+ * MPI has started; the ranks then agree on the outcome (agree_parse), so a
+ * rank whose own arguments are wrong (an MPMD launch) stops the others too.
+ */
+static char g_perr[512];
+
+static int perr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int perr(const char *fmt, ...)
+{
+    va_list ap;
+
+    if (g_perr[0] == '\0') {
+        va_start(ap, fmt);
+        vsnprintf(g_perr, sizeof(g_perr), fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* An integer min..max; above max (or beyond a long) says what the maximum is. */
+static int parse_long(const char *opt, const char *s, long min, long max, long *v)
 {
     char *end;
-    long x = strtol(s, &end, 10);
+    long x;
 
-    if (*s == '\0' || *end != '\0' || x < min || x > INT_MAX) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: %s: '%s' is not an integer >= %ld\n", opt, s, min);
-        return -1;
-    }
+    errno = 0;
+    x = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || x < min || (errno == ERANGE && x == LONG_MIN))
+        return perr("%s: '%s' is not an integer >= %ld", opt, s, min);
+    if (x > max || errno == ERANGE)
+        return perr("%s: '%s' is too large: at most %ld", opt, s, max);
     *v = x;
     return 0;
 }
 
-/* A byte count with an optional K, M or G suffix (powers of 1024). */
-static int parse_bytes(const char *opt, const char *s, size_t *v)
+/*
+ * A byte count with an optional K, M or G suffix (powers of 1024; KiB, MiB
+ * and GiB too).  0 ok, -1 not such a number, -2 more than SIZE_MAX.
+ */
+static int scan_bytes(const char *s, size_t *v)
 {
     char *end;
     unsigned long long n;
@@ -134,30 +163,75 @@ static int parse_bytes(const char *opt, const char *s, size_t *v)
     if (*end == 'K' || *end == 'k') shift = 10, end++;
     else if (*end == 'M' || *end == 'm') shift = 20, end++;
     else if (*end == 'G' || *end == 'g') shift = 30, end++;
-    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || n == 0 ||
-        n > (SIZE_MAX >> shift)) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: %s: '%s' is not a size (a positive number, optionally "
-                    "followed by K, M or G)\n", opt, s);
+    if (shift != 0 && strcmp(end, "iB") == 0)
+        end += 2;
+    if (end == s || *end != '\0' || s[0] == '-' || s[0] == '+' || s[0] == ' ' || n == 0)
         return -1;
-    }
+    if (errno == ERANGE || n > (SIZE_MAX >> shift))
+        return -2;
     *v = (size_t)n << shift;
     return 0;
 }
 
+/* "1GiB", "512MiB", "4KiB" when exact, else the number of bytes. */
+static const char *size_name(size_t bytes, char *buf, size_t size)
+{
+    if (bytes >= ((size_t)1 << 30) && bytes % ((size_t)1 << 30) == 0)
+        snprintf(buf, size, "%zuGiB", bytes >> 30);
+    else if (bytes >= ((size_t)1 << 20) && bytes % ((size_t)1 << 20) == 0)
+        snprintf(buf, size, "%zuMiB", bytes >> 20);
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, size, "%zuKiB", bytes >> 10);
+    else
+        snprintf(buf, size, "%zu", bytes);
+    return buf;
+}
+
+static int parse_bytes(const char *opt, const char *s, size_t *v)
+{
+    int rc = scan_bytes(s, v);
+
+    if (rc == -2)
+        return perr("%s: '%s' is not a size: too large, at most %zu bytes", opt, s,
+                    (size_t)SIZE_MAX);
+    if (rc != 0)
+        return perr("%s: '%s' is not a size (a positive number, optionally followed by "
+                    "K, M or G)", opt, s);
+    return 0;
+}
+
+/* -s LIST: 1..32 sizes, each 1 byte..1 GiB; says which item is wrong. */
 static int parse_sizes(gsum_opts_t *o, const char *list)
 {
-    char buf[512], *save = NULL, *tok;
-    long v;
+    const char *p = list;
+    int count = 1;
+    char name[32];
 
-    snprintf(buf, sizeof(buf), "%s", list);
+    for (const char *c = list; *c; c++)
+        count += *c == ',';
     o->nsizes = 0;
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (o->nsizes == GSUM_SIZES_MAX || parse_long("-s", tok, 1, &v) != 0)
-            return -1;
-        o->sizes[o->nsizes++] = (size_t)v;
+    for (int pos = 1; ; pos++) {
+        size_t len = strcspn(p, ","), v = 0;
+        char item[64];
+        int rc;
+
+        if (len == 0)
+            return perr("-s: empty item at position %d of '%s'", pos, list);
+        if (pos > GSUM_SIZES_MAX)
+            return perr("-s: %d sizes; at most %d", count, GSUM_SIZES_MAX);
+        snprintf(item, sizeof(item), "%.*s", (int)len, p);
+        rc = len < sizeof(item) ? scan_bytes(item, &v) : -2;
+        if (rc == -1)
+            return perr("-s: '%s' is not an integer >= 1 (bytes, optionally followed by "
+                        "K, M or G)", item);
+        if (rc == -2 || v > GSUM_TUPLE_MAX)
+            return perr("-s: '%s' is too large: at most %zu (%s)", item, GSUM_TUPLE_MAX,
+                        size_name(GSUM_TUPLE_MAX, name, sizeof(name)));
+        o->sizes[o->nsizes++] = v;
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
     }
-    return o->nsizes > 0 ? 0 : -1;
 }
 
 static int parse_enum(const char *opt, const char *s, const char *const *names,
@@ -169,13 +243,11 @@ static int parse_enum(const char *opt, const char *s, const char *const *names,
             return 0;
         }
     }
-    if (g_rank == 0)
-        fprintf(stderr, "gsum: %s: unknown '%s' (expected %s, %s or %s)\n", opt, s,
-                names[0], names[1], names[2]);
-    return -1;
+    return perr("%s: unknown '%s' (expected %s, %s or %s)", opt, s, names[0], names[1],
+                names[2]);
 }
 
-/* 0 ok, 1 help printed, -1 error (printed on rank 0). */
+/* 0 ok, 1 --help, -1 error (in g_perr, printed after agree_parse). */
 static int parse_args(int argc, char **argv, gsum_opts_t *o)
 {
     static const struct option longopts[] = {
@@ -195,48 +267,186 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
     o->sizes[0] = 4;
     o->nsizes = 1;
     o->spin_ns = o->yield_ns = -1;
-    opterr = g_rank == 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, "p:t:n:w:s:h", longopts, NULL)) != -1) {
+    opterr = 0;                         /* our messages, through perr */
+    while (rc == 0 && (c = getopt_long(argc, argv, ":p:t:n:w:s:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'p': o->pathmap = optarg; break;
         case 't': o->tree = optarg; break;
-        case 'n': rc = parse_long("-n", optarg, 1, &o->iters); break;
-        case 'w': rc = parse_long("-w", optarg, 0, &o->warmup); break;
+        case 'n': rc = parse_long("-n", optarg, 1, INT_MAX, &o->iters); break;
+        case 'w': rc = parse_long("-w", optarg, 0, INT_MAX, &o->warmup); break;
         case 's': rc = parse_sizes(o, optarg); break;
         case 'N': o->native = 1; break;
         case 'T': rc = parse_enum("--type", optarg, types, &e); o->dtype = (rt_dtype_t)e; break;
         case 'O': rc = parse_enum("--op", optarg, ops, &e); o->op = (rt_op_t)e; break;
-        case 'S': rc = parse_long("--spin-ns", optarg, 0, &v); o->spin_ns = v; break;
-        case 'Y': rc = parse_long("--yield-ns", optarg, 0, &v); o->yield_ns = v; break;
+        case 'S': rc = parse_long("--spin-ns", optarg, 0, INT_MAX, &v); o->spin_ns = v; break;
+        case 'Y': rc = parse_long("--yield-ns", optarg, 0, INT_MAX, &v); o->yield_ns = v; break;
         case 'R': o->trace_dir = optarg; break;
         case 'M': rc = parse_bytes("--trace-mem", optarg, &o->trace_mem); break;
         case 'F': o->force = 1; break;
-        case 'h': if (g_rank == 0) usage(stdout); return 1;
-        default: rc = -1; break;
+        case 'h': return 1;
+        case ':': rc = perr("option '%s' requires an argument", argv[optind - 1]); break;
+        default:
+            if (optopt != 0)
+                rc = perr("unknown option '-%c'", optopt);
+            else
+                rc = perr("unknown option '%s'", argv[optind - 1]);
+            break;
         }
     }
-    if (rc == 0 && optind < argc) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: unexpected argument '%s'\n", argv[optind]);
-        rc = -1;
-    }
-    if (rc == 0 && !o->native == !o->pathmap) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: give either -p PATHMAP or --native\n");
-        rc = -1;
-    }
-    if (rc == 0 && o->native && (o->trace_dir || o->trace_mem || o->force)) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: --trace, --trace-mem and --force trace a pathmap's "
-                    "tree; they do not apply to --native\n");
-        rc = -1;
-    }
-    if (rc == 0 && !o->trace_dir && (o->trace_mem || o->force)) {
-        if (g_rank == 0)
-            fprintf(stderr, "gsum: --trace-mem and --force need --trace DIR\n");
-        rc = -1;
-    }
+    if (rc == 0 && optind < argc)
+        rc = perr("unexpected argument '%s'", argv[optind]);
+    if (rc == 0 && !o->native == !o->pathmap)
+        rc = perr("give either -p PATHMAP or --native");
+    if (rc == 0 && o->native && (o->trace_dir || o->trace_mem || o->force))
+        rc = perr("--trace, --trace-mem and --force trace a pathmap's tree; they do not "
+                  "apply to --native");
+    if (rc == 0 && !o->trace_dir && (o->trace_mem || o->force))
+        rc = perr("--trace-mem and --force need --trace DIR");
     return rc;
+}
+
+/* ---- agreement across ranks ---------------------------------------- */
+
+/*
+ * Collective, right after parse_args on every rank (MPI is up, so a rank
+ * that failed is not gone): 0 run, 1 --help was given (its lowest rank
+ * printed the usage), 2 some rank's options are wrong.  The lowest failing
+ * rank prints its message and 'try --help'; another failing rank prints its
+ * own only if it differs; every other rank names the rank that failed.
+ */
+static int agree_parse(int rc)
+{
+    int mine[4] = { rc >= 0, g_rank, rc != 1, g_rank }, low[4];
+    char first[sizeof(g_perr)];
+
+    MPI_Allreduce(mine, low, 2, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
+    if (low[0] == 0) {                  /* low[1]: the lowest failing rank */
+        memcpy(first, g_perr, sizeof(first));
+        MPI_Bcast(first, (int)sizeof(first), MPI_CHAR, low[1], MPI_COMM_WORLD);
+        if (rc < 0 && (g_rank == low[1] || strcmp(g_perr, first) != 0))
+            fprintf(stderr, "gsum: rank %d: %s\n", g_rank, g_perr);
+        else if (rc >= 0)
+            fprintf(stderr, "gsum: rank %d: rank %d could not parse its options (see its "
+                    "message); giving up\n", g_rank, low[1]);
+        if (g_rank == low[1])
+            fprintf(stderr, "gsum: try 'gsum --help'\n");
+        return 2;
+    }
+    if (low[2] == 0) {                  /* low[3]: the lowest rank given --help */
+        if (g_rank == low[3])
+            usage(stdout);
+        return 1;
+    }
+    return 0;
+}
+
+/* What must be the same on every rank, in a form that MPI can gather. */
+typedef struct gsum_agreed {
+    int64_t  native, iters, warmup, dtype, op, trace, nsizes;
+    uint64_t sizes[GSUM_SIZES_MAX];
+    uint64_t tree_hash;                 /* of the whole -t name */
+    char     tree[64];                  /* "" = the first tree; shown cut to 63 bytes */
+} gsum_agreed_t;
+
+enum { AG_MODE, AG_TREE, AG_ITERS, AG_WARMUP, AG_SIZES, AG_TYPE, AG_OP, AG_TRACE, AG_N };
+
+static void agreed_of(const gsum_opts_t *o, gsum_agreed_t *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->native = o->native;
+    a->iters = o->iters;
+    a->warmup = o->warmup;
+    a->dtype = o->dtype;
+    a->op = o->op;
+    a->trace = o->trace_dir != NULL;
+    a->nsizes = o->nsizes;
+    for (int i = 0; i < o->nsizes; i++)
+        a->sizes[i] = o->sizes[i];
+    snprintf(a->tree, sizeof(a->tree), "%s", o->tree ? o->tree : "");
+    a->tree_hash = rt_hash_fnv1a(o->tree ? o->tree : "", o->tree ? strlen(o->tree) : 0);
+}
+
+static int agreed_same(const gsum_agreed_t *a, const gsum_agreed_t *b, int field)
+{
+    switch (field) {
+    case AG_MODE:   return a->native == b->native;
+    case AG_TREE:   return a->native || b->native || a->tree_hash == b->tree_hash;
+    case AG_ITERS:  return a->iters == b->iters;
+    case AG_WARMUP: return a->warmup == b->warmup;
+    case AG_SIZES:  return a->nsizes == b->nsizes &&
+                           memcmp(a->sizes, b->sizes, sizeof(a->sizes)) == 0;
+    case AG_TYPE:   return !a->native || !b->native || a->dtype == b->dtype;
+    case AG_OP:     return !a->native || !b->native || a->op == b->op;
+    default:        return a->trace == b->trace;
+    }
+}
+
+/* The option as the user would write it: "-n 500", "-s 4,256". */
+static const char *agreed_text(const gsum_agreed_t *a, int field, char *buf, size_t size)
+{
+    static const char *const types[] = { "int32", "int64", "double" };
+    static const char *const ops[] = { "sum", "min", "max" };
+    size_t len;
+    char name[32];
+
+    switch (field) {
+    case AG_MODE:   snprintf(buf, size, "%s", a->native ? "--native" : "-p (a pathmap)"); break;
+    case AG_TREE:   snprintf(buf, size, "-t %s", a->tree[0] ? a->tree : "(the first tree)"); break;
+    case AG_ITERS:  snprintf(buf, size, "-n %lld", (long long)a->iters); break;
+    case AG_WARMUP: snprintf(buf, size, "-w %lld", (long long)a->warmup); break;
+    case AG_TYPE:   snprintf(buf, size, "--type %s", types[a->dtype % 3]); break;
+    case AG_OP:     snprintf(buf, size, "--op %s", ops[a->op % 3]); break;
+    case AG_TRACE:  snprintf(buf, size, "%s", a->trace ? "--trace" : "no --trace"); break;
+    default:
+        len = (size_t)snprintf(buf, size, "-s ");
+        for (int64_t i = 0; i < a->nsizes && len < size; i++)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "",
+                                    size_name((size_t)a->sizes[i], name, sizeof(name)));
+        break;
+    }
+    return buf;
+}
+
+/*
+ * Collective: every rank compares its options with rank 0's and says, for
+ * each option that differs somewhere, which rank differs and how.  0 when
+ * all agree.  (The pathmap is compared by content later, by rt_exec_create:
+ * ranks may read it from different paths.)
+ */
+static int agree_options(const gsum_opts_t *o)
+{
+    gsum_agreed_t mine, *all;
+    int size, differ = 0;
+    char a[640], b[640];
+
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    agreed_of(o, &mine);
+    if ((all = malloc((size_t)size * sizeof(*all))) == NULL) {
+        fprintf(stderr, "gsum: rank %d: out of memory comparing options\n", g_rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Allgather(&mine, (int)sizeof(mine), MPI_BYTE, all, (int)sizeof(mine), MPI_BYTE,
+                  MPI_COMM_WORLD);
+    for (int f = 0; f < AG_N; f++) {
+        int r = 1;
+
+        while (r < size && agreed_same(&all[0], &all[r], f))
+            r++;
+        if (r == size)
+            continue;
+        differ = 1;
+        if (!agreed_same(&all[0], &mine, f))
+            fprintf(stderr, "gsum: rank %d: %s differs from rank 0's %s\n", g_rank,
+                    agreed_text(&mine, f, a, sizeof(a)), agreed_text(&all[0], f, b, sizeof(b)));
+        else
+            fprintf(stderr, "gsum: rank %d: rank %d's %s differs from rank 0's %s\n", g_rank,
+                    r, agreed_text(&all[r], f, a, sizeof(a)),
+                    agreed_text(&all[0], f, b, sizeof(b)));
+    }
+    if (differ && g_rank == 0)
+        fprintf(stderr, "gsum: give every rank the same options\n");
+    free(all);
+    return differ;
 }
 
 /* ---- contributions and expected results ---------------------------- */
@@ -268,9 +478,23 @@ static void fill_inputs(const gsum_run_t *r, uint32_t id, unsigned char *in)
     }
 }
 
+/*
+ * For tests only: PAPTREE_GSUM_TEST_WRONG=1 makes every expected value off
+ * by one, so that every thread finds a wrong result in its first operation
+ * at the same moment (tests/mpi/gsum-wrong-result.sh).  Read here, where
+ * the expected tuples are built, never in the timed loop.
+ */
+static uint64_t test_wrong_offset(void)
+{
+    const char *v = getenv("PAPTREE_GSUM_TEST_WRONG");
+
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
 static void fill_expected(gsum_run_t *r)
 {
     size_t elem = rt_dtype_size(r->dtype), n = r->bytes / elem;
+    uint64_t off = test_wrong_offset();
 
     for (unsigned v = 0; v < r->variants; v++) {
         for (size_t j = 0; j < n; j++) {
@@ -279,9 +503,23 @@ static void fill_expected(gsum_run_t *r)
                 x = r->sum_ids + (uint64_t)r->nthreads * c;
             else
                 x = (r->op == RT_OP_MIN ? r->min_id : r->max_id) + 1 + c;
-            put_value(r->dtype, r->expected + v * r->bytes, j, x);
+            put_value(r->dtype, r->expected + v * r->bytes, j, x + off);
         }
     }
+}
+
+/*
+ * The first thread of this rank to find a wrong result reports it and
+ * aborts the job; any other thread that finds one meanwhile waits for the
+ * abort to end the process: two threads inside MPI_Abort at once can crash
+ * Open MPI, and one report is what the user needs.
+ */
+static atomic_int g_wrong;
+
+static void wait_for_abort(void)
+{
+    for (;;)
+        pause();
 }
 
 static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
@@ -291,6 +529,8 @@ static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
 
     if (memcmp(out, want, r->bytes) == 0)
         return;
+    if (atomic_exchange(&g_wrong, 1) != 0)
+        wait_for_abort();
     for (size_t j = 0; j < r->bytes / elem; j++) {
         if (memcmp((const char *)out + j * elem, want + j * elem, elem) == 0)
             continue;
@@ -305,6 +545,150 @@ static void verify(const gsum_run_t *r, uint32_t id, long k, const void *out)
     }
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+/*
+ * Collective: 0 when every rank's step succeeded.  Otherwise -1 everywhere;
+ * a failing rank has said why, and the others name the first that failed.
+ */
+static int agree_all(cm_status_t st)
+{
+    char prefix[32];
+    cm_err_t err;
+
+    cm_err_clear(&err);
+    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) == CM_OK)
+        return 0;
+    snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
+    if (st == CM_OK)
+        cm_err_print(stderr, prefix, &err);
+    return -1;
+}
+
+/* ---- memory --------------------------------------------------------- */
+
+/* "3.0 GiB", "512.0 MiB": amounts of memory in messages. */
+static const char *mem_name(uint64_t bytes, char *buf, size_t size)
+{
+    if (bytes >= ((uint64_t)1 << 30))
+        snprintf(buf, size, "%.1f GiB", (double)bytes / (double)((uint64_t)1 << 30));
+    else if (bytes >= ((uint64_t)1 << 20))
+        snprintf(buf, size, "%.1f MiB", (double)bytes / (double)((uint64_t)1 << 20));
+    else
+        snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
+    return buf;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/*
+ * Gsum's own tuple buffers, sized for the sizes of -s: a thread's inputs
+ * (and the expected results) hold V variants of a size, its output one
+ * tuple.  V falls with the size (variants_for), so the largest size does
+ * not always need the most.
+ */
+static void tuple_buffers(const gsum_opts_t *o, size_t *in_p, size_t *out_p)
+{
+    size_t in = 0, out = 0;
+
+    for (int s = 0; s < o->nsizes; s++) {
+        size_t b = o->sizes[s], v = variants_for(b) * b;
+        in = v > in ? v : in;
+        out = b > out ? b : out;
+    }
+    *in_p = in;
+    *out_p = out;
+}
+
+/* The machine's memory; for tests only, PAPTREE_GSUM_TEST_MEM stands in. */
+static uint64_t machine_memory(void)
+{
+    const char *v = getenv("PAPTREE_GSUM_TEST_MEM");
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    size_t n;
+
+    if (v != NULL && scan_bytes(v, &n) == 0)
+        return n;
+    return pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : UINT64_MAX;
+}
+
+/* What one rank needs, by kind. */
+typedef struct gsum_need {
+    uint32_t threads;            /* contributors on this rank */
+    uint64_t per_thread;         /* inputs + output */
+    uint64_t expected;
+    uint64_t tree;               /* rt_tree_tuple_bytes; none with --native */
+    uint64_t trace;              /* --trace-mem */
+} gsum_need_t;
+
+/*
+ * Collective, before anything large is allocated: when the ranks on one
+ * machine need more memory together than it has, each of them says what
+ * it needs, the others name the first, and all return -1 (exit 1).
+ */
+static int check_memory(const gsum_opts_t *o, size_t max_bytes, const gsum_need_t *n)
+{
+    uint64_t need = sat_add(sat_add(sat_mul(n->threads, n->per_thread), n->expected),
+                            sat_add(n->tree, n->trace));
+    uint64_t node_need = need, have = machine_memory();
+    int nnode = 1;
+    MPI_Comm node;
+    cm_status_t st = CM_OK;
+    char a[32], b[32], c[32], d[32], e[32], f[32], g[32], size[32];
+
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                            &node) == MPI_SUCCESS) {
+        MPI_Allreduce(&need, &node_need, 1, MPI_UINT64_T, MPI_SUM, node);
+        MPI_Comm_size(node, &nnode);
+        MPI_Comm_free(&node);
+    }
+    if (node_need > have) {
+        char tail[160], tree[96] = "", trace[96] = "";
+
+        if (!o->native)
+            snprintf(tree, sizeof(tree), " + %s of tree buffers", mem_name(n->tree, c, sizeof(c)));
+        if (n->trace != 0)
+            snprintf(trace, sizeof(trace), " + %s of trace buffers",
+                     mem_name(n->trace, d, sizeof(d)));
+        if (nnode > 1)
+            snprintf(tail, sizeof(tail), "the %d ranks on this machine need %s together, and "
+                     "it has %s", nnode, mem_name(node_need, e, sizeof(e)),
+                     mem_name(have, f, sizeof(f)));
+        else
+            snprintf(tail, sizeof(tail), "this machine has %s", mem_name(have, f, sizeof(f)));
+        fprintf(stderr, "gsum: -s %s needs %s of memory on rank %d (%u thread%s x %s of tuples "
+                "+ %s of expected results%s%s); %s\n", size_name(max_bytes, size, sizeof(size)),
+                mem_name(need, g, sizeof(g)), g_rank, n->threads, n->threads == 1 ? "" : "s",
+                mem_name(n->per_thread, a, sizeof(a)), mem_name(n->expected, b, sizeof(b)),
+                tree, trace, tail);
+        st = CM_ERR_NOMEM;
+    }
+    return agree_all(st);
+}
+
+/* malloc that says which buffer of how many bytes it could not get. */
+static void *gsum_alloc(size_t bytes, const char *what, long thread)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    char m[32];
+
+    if (p == NULL) {
+        if (thread >= 0)
+            fprintf(stderr, "gsum: rank %d: cannot allocate thread %ld's %s (%s): %s\n", g_rank,
+                    thread, what, mem_name(bytes, m, sizeof(m)), strerror(errno));
+        else
+            fprintf(stderr, "gsum: rank %d: cannot allocate the %s (%s): %s\n", g_rank, what,
+                    mem_name(bytes, m, sizeof(m)), strerror(errno));
+    }
+    return p;
 }
 
 /* ---- the tree run ---------------------------------------------------- */
@@ -427,22 +811,45 @@ static int check_sizes(const gsum_opts_t *o, rt_dtype_t dtype, size_t *max_p)
     return 0;
 }
 
-static void run_threads(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
+/*
+ * Every thread's tuples and the expected results, before any thread starts
+ * (so that a failure can still be agreed on); each failure names its buffer.
+ */
+static cm_status_t alloc_tuples(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
 {
-    size_t maxb = 0;
+    size_t in, out;
 
-    for (int s = 0; s < r->o->nsizes; s++)
-        maxb = r->o->sizes[s] > maxb ? r->o->sizes[s] : maxb;
-    r->expected = malloc(GSUM_VARIANTS * maxb);
+    tuple_buffers(r->o, &in, &out);
+    if ((r->expected = gsum_alloc(in, "expected results", -1)) == NULL)
+        return CM_ERR_NOMEM;
     for (uint32_t i = 0; i < nlocal; i++) {
         th[i].run = r;
         th[i].local = i;
         th[i].id = rt_exec_local_thread(r->ex, i)->id;
-        th[i].in = malloc(GSUM_VARIANTS * maxb);
-        th[i].out = malloc(maxb);
-        if (!th[i].in || !th[i].out || !r->expected ||
-            pthread_create(&th[i].thread, NULL, gsum_thread_main, &th[i]) != 0) {
-            fprintf(stderr, "gsum: rank %d: cannot start thread %u\n", g_rank, th[i].id);
+        if ((th[i].in = gsum_alloc(in, "input tuples", th[i].id)) == NULL ||
+            (th[i].out = gsum_alloc(out, "result tuple", th[i].id)) == NULL)
+            return CM_ERR_NOMEM;
+    }
+    return CM_OK;
+}
+
+static void free_tuples(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
+{
+    for (uint32_t i = 0; th != NULL && i < nlocal; i++) {
+        free(th[i].in);
+        free(th[i].out);
+    }
+    free(r->expected);
+}
+
+static void run_threads(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
+{
+    for (uint32_t i = 0; i < nlocal; i++) {
+        int e = pthread_create(&th[i].thread, NULL, gsum_thread_main, &th[i]);
+
+        if (e != 0) {                   /* others may be running: no way back */
+            fprintf(stderr, "gsum: rank %d: cannot start thread %u: %s\n", g_rank, th[i].id,
+                    strerror(e));
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
@@ -454,12 +861,8 @@ static void run_threads(gsum_run_t *r, gsum_thread_t *th, uint32_t nlocal)
         barrier_all(r, 1, MARK_LOOP_START);
         barrier_all(r, 1, MARK_LOOP_END);
     }
-    for (uint32_t i = 0; i < nlocal; i++) {
+    for (uint32_t i = 0; i < nlocal; i++)
         pthread_join(th[i].thread, NULL);
-        free(th[i].in);
-        free(th[i].out);
-    }
-    free(r->expected);
 }
 
 static void tree_stats(gsum_run_t *r)
@@ -501,6 +904,26 @@ static int close_trace(const gsum_opts_t *o, gsum_run_t *r, const char *prefix)
     return 0;
 }
 
+/* Collective: what this rank will hold for the tree run, against the machine. */
+static int check_tree_memory(const gsum_opts_t *o, const rt_pathmap_t *pm,
+                             const rt_exec_params_t *params)
+{
+    const rt_tree_t *t = rt_pathmap_tree(pm, o->tree);
+    gsum_need_t need = { 0, 0, 0, 0, 0 };
+    size_t in, out;
+
+    tuple_buffers(o, &in, &out);
+    for (uint32_t i = 0; i < t->nthreads; i++)
+        need.threads += t->threads[i].host == (rt_host_id_t)g_rank;
+    need.per_thread = (uint64_t)in + out;
+    need.expected = in;
+    need.tree = rt_tree_tuple_bytes(t, (rt_host_id_t)g_rank, params->ninstances,
+                                    params->max_bytes);
+    if (o->trace_dir != NULL)
+        need.trace = o->trace_mem ? o->trace_mem : INS_TRACE_MEM_DEFAULT;
+    return check_memory(o, params->max_bytes, &need);
+}
+
 static int run_tree(const gsum_opts_t *o)
 {
     rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns, NULL };
@@ -525,9 +948,11 @@ static int run_tree(const gsum_opts_t *o)
              CM_ERR(&err, CM_ERR_NAME, "pathmap '%s' has no tree '%s'", o->pathmap, o->tree);
     if (st != CM_OK)
         cm_err_print(stderr, prefix, &err);
-    if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK) {
-        if (st == CM_OK)                /* another rank failed; say which */
-            cm_err_print(stderr, prefix, &err);
+    if (agree_all(st) != 0) {
+        rt_pathmap_destroy(pm);
+        return 1;
+    }
+    if (check_tree_memory(o, pm, &params) != 0) {
         rt_pathmap_destroy(pm);
         return 1;
     }
@@ -558,11 +983,25 @@ static int run_tree(const gsum_opts_t *o)
     r.elapsed = calloc((size_t)(nlocal + 1) * o->nsizes, sizeof(*r.elapsed));
     per_op = calloc(nlocal + 1, sizeof(*per_op));
     if (th == NULL || r.elapsed == NULL || per_op == NULL) {
-        fprintf(stderr, "%sout of memory\n", prefix);
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        fprintf(stderr, "%scannot allocate the records of %u threads\n", prefix, nlocal);
+        st = CM_ERR_NOMEM;
+    } else {
+        st = alloc_tuples(&r, th, nlocal);
+    }
+    if (agree_all(st) != 0) {
+        free_tuples(&r, th, nlocal);
+        free(per_op);
+        free(r.elapsed);
+        free(th);
+        rt_exec_destroy(r.ex);
+        if (r.trace != NULL)                  /* discards the archive */
+            (void)ins_trace_close(r.trace, &(ins_trace_summary_t){ 0 }, &err);
+        rt_pathmap_destroy(pm);
+        return 1;
     }
     pthread_barrier_init(&r.barrier, NULL, nlocal + 1);
     run_threads(&r, th, nlocal);
+    free_tuples(&r, th, nlocal);
     rt_exec_destroy(r.ex);
     print_header();
     for (int s = 0; s < o->nsizes; s++) {
@@ -622,11 +1061,18 @@ static int run_native(const gsum_opts_t *o)
 {
     gsum_run_t r;
     MPI_Comm comm[2];
-    unsigned char *in, *out;
-    size_t maxb;
+    unsigned char *in = NULL, *out = NULL;
+    gsum_need_t need = { 1, 0, 0, 0, 0 };
+    size_t maxb, in_b, out_b;
+    cm_status_t st = CM_OK;
     int size;
 
     if (check_sizes(o, o->dtype, &maxb) != 0)
+        return 1;
+    tuple_buffers(o, &in_b, &out_b);
+    need.per_thread = (uint64_t)in_b + out_b;
+    need.expected = in_b;
+    if (check_memory(o, maxb, &need) != 0)
         return 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     memset(&r, 0, sizeof(r));
@@ -637,11 +1083,16 @@ static int run_native(const gsum_opts_t *o)
     r.min_id = 0;
     r.max_id = (uint32_t)size - 1;
     r.sum_ids = (uint64_t)size * (uint64_t)(size + 1) / 2;
-    in = malloc(GSUM_VARIANTS * maxb);
-    out = malloc(maxb);
-    r.expected = malloc(GSUM_VARIANTS * maxb);
-    if (!in || !out || !r.expected)
-        MPI_Abort(MPI_COMM_WORLD, 1);
+    if ((in = gsum_alloc(in_b, "input tuples", g_rank)) == NULL ||
+        (out = gsum_alloc(out_b, "result tuple", g_rank)) == NULL ||
+        (r.expected = gsum_alloc(in_b, "expected results", -1)) == NULL)
+        st = CM_ERR_NOMEM;
+    if (agree_all(st) != 0) {
+        free(in);
+        free(out);
+        free(r.expected);
+        return 1;
+    }
     MPI_Comm_dup(MPI_COMM_WORLD, &comm[0]);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm[1]);
     if (g_rank == 0)
@@ -676,12 +1127,14 @@ int main(int argc, char **argv)
         return 1;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    rc = parse_args(argc, argv, &o);
+    /* Every rank parses, then all agree: a rank whose options are wrong
+     * (MPMD launches give ranks different ones) stops the others too. */
+    rc = agree_parse(parse_args(argc, argv, &o));
+    if (rc == 0 && agree_options(&o) != 0)
+        rc = 2;
     if (rc != 0) {
-        if (rc < 0 && g_rank == 0)
-            fprintf(stderr, "gsum: try 'gsum --help'\n");
         MPI_Finalize();
-        return rc < 0 ? 2 : 0;
+        return rc == 1 ? 0 : 2;
     }
     o.command = cm_argv_join(argc, argv);
     rc = o.native ? run_native(&o) : run_tree(&o);

@@ -139,6 +139,17 @@ static inline uint32_t rt_node_fanin(const rt_node_t *node)
 }
 
 /* Names for printing: "core", "gred", "proxy" (cm_kind_name); "int32", ...; "sum", ... */
+/*
+ * The bytes of tuple buffers that rt_exec_create allocates on `host` for
+ * `ninstances` instances of `tree` with tuples of up to `max_bytes`: per
+ * instance, each gred's accumulator and result (rounded up to 64 bytes),
+ * the core's store, and an in and an out buffer for each proxy link served
+ * there (a proxy whose parent is on `host`).  Programs check it against the
+ * machine's memory before they start (gsum).
+ */
+uint64_t rt_tree_tuple_bytes(const rt_tree_t *tree, rt_host_id_t host, unsigned ninstances,
+                             size_t max_bytes);
+
 const char *rt_node_kind_name(rt_node_kind_t kind);
 const char *rt_dtype_name(rt_dtype_t dtype);
 const char *rt_op_name(rt_op_t op);

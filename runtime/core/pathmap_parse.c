@@ -539,6 +539,32 @@ static cm_status_t pm_statement(pm_builder_t *b, const pm_line_t *line,
 
 /* ---- the file --------------------------------------------------------- */
 
+/*
+ * Binary data anywhere in the file is its first error, before a line that
+ * is too long or any statement: a control byte other than tab, or a CR
+ * that does not end a line (CRLF, or CR at the end of the text).
+ */
+static cm_status_t pm_check_binary(pm_builder_t *b, const char *text, size_t len,
+                                   cm_err_t *err)
+{
+    unsigned lineno = 1;
+    size_t start = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+
+        if (c == '\n') {
+            lineno++;
+            start = i + 1;
+        } else if (((c < 0x20 && c != '\t') || c == 0x7f) &&
+                   !(c == '\r' && (i + 1 == len || text[i + 1] == '\n'))) {
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, lineno, (unsigned)(i - start) + 1,
+                           "binary data (byte 0x%02x); a pathmap is text", c);
+        }
+    }
+    return CM_OK;
+}
+
 /* Runs every line of text through the splitter and the statements. */
 static cm_status_t pm_lines(pm_builder_t *b, const char *text, size_t len,
                             uint32_t *nstatements_p, cm_err_t *err)
@@ -620,6 +646,8 @@ cm_status_t rt_pathmap_parse(const char *path, const char *text, size_t len,
     if (b.arena == NULL || b.host_used == NULL || b.trees == NULL)
         st = CM_ERR(err, CM_ERR_NOMEM, "out of memory");
     else
+        st = pm_check_binary(&b, text, len, err);
+    if (st == CM_OK)
         st = pm_lines(&b, text, len, &nstatements, err);
     if (st == CM_OK && b.in_tree)
         st = pm_tree_finish(&b, err);
@@ -643,9 +671,14 @@ cm_status_t rt_pathmap_load(const char *path, rt_pathmap_t **pm_p, cm_err_t *err
     ssize_t got = 0;
     size_t size;
     cm_status_t st;
-    int fd = open(path, O_RDONLY);
+    int fd;
 
-    if (fd < 0)
+    /* Refuse a FIFO, device or directory before opening it: opening a FIFO
+     * for reading blocks until a writer comes.  O_NONBLOCK covers a file
+     * replaced between stat and open; fstat then checks what was opened. */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "not a regular file");
+    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)) < 0)
         return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         close(fd);

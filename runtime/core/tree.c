@@ -30,6 +30,25 @@ uint32_t rt_tree_path_len(const rt_tree_t *tree, const rt_thread_map_t *thread)
     return tree->nodes[thread->enter].depth + 1;
 }
 
+uint64_t rt_tree_tuple_bytes(const rt_tree_t *tree, rt_host_id_t host, unsigned ninstances,
+                             size_t max_bytes)
+{
+    uint64_t tuple = max_bytes, rounded = (tuple + 63) & ~(uint64_t)63, per = 0;
+
+    for (uint32_t i = 0; i < tree->nnodes; i++) {
+        const rt_node_t *n = &tree->nodes[i];
+
+        if (n->host == host && n->kind == RT_NODE_GRED)
+            per += 2 * (rounded ? rounded : 64);     /* rt_gred_init */
+        else if (n->host == host && n->kind == RT_NODE_CORE)
+            per += tuple;                            /* the core's store */
+        else if (n->kind == RT_NODE_PROXY && n->host != host &&
+                 tree->nodes[n->parent].host == host)
+            per += 2 * tuple;                        /* a service's in and out */
+    }
+    return per * ninstances;
+}
+
 const char *rt_node_kind_name(rt_node_kind_t kind)
 {
     return cm_kind_name((cm_kind_t)kind);

@@ -24,4 +24,41 @@ run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/local/gred-1x2.pathma
 expect_count "$tmp/out" 1 "-s 6 is not a multiple of the 4-byte int32 element"
 run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p /nonexistent.pathmap
 expect_count "$tmp/out" 1 "/nonexistent.pathmap: error: cannot open: No such file or directory"
+
+# -s: say what is wrong with the list, not only "try --help".
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -s ,,,
+expect_count "$tmp/out" 1 "-s: empty item at position 1 of ',,,'"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -s 4,,8
+expect_count "$tmp/out" 1 "-s: empty item at position 2 of '4,,8'"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -s 4,
+expect_count "$tmp/out" 1 "-s: empty item at position 2 of '4,'"
+sizes33=$(seq -s, 4 4 132)
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -s "$sizes33"
+expect_count "$tmp/out" 1 "-s: 33 sizes; at most 32"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -s 2G
+expect_count "$tmp/out" 1 "-s: '2G' is too large: at most 1073741824 (1GiB)"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -s 4,x
+expect_count "$tmp/out" 1 "-s: 'x' is not an integer >= 1"
+
+# Numbers above an option's maximum say so (not "not an integer").
+for opt in -n -w --spin-ns --yield-ns; do
+    for v in 3000000000 99999999999999999999999; do
+        run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native $opt $v
+        expect_count "$tmp/out" 1 "$opt: '$v' is too large: at most 2147483647"
+    done
+done
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -n -5
+expect_count "$tmp/out" 1 "-n: '-5' is not an integer >= 1"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/demo.pathmap --trace "$tmp/t" --trace-mem 99999999999G
+expect_count "$tmp/out" 1 "--trace-mem: '99999999999G' is not a size: too large, at most 18446744073709551615 bytes"
+
+# A FIFO given as the pathmap is refused, not opened (that blocks until a
+# writer comes); so is a directory.  pathmap-check likewise.
+mkfifo "$tmp/fifo.pm"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p "$tmp/fifo.pm" -n 10
+expect_count "$tmp/out" 1 "$tmp/fifo.pm: error: not a regular file"
+run_fails 60 "$tmp/out" bin/pathmap-check "$tmp/fifo.pm"
+expect_count "$tmp/out" 1 "$tmp/fifo.pm: error: not a regular file"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p "$tmp" -n 10
+expect_count "$tmp/out" 1 "$tmp: error: not a regular file"
 echo "gsum-args: ok"

@@ -66,3 +66,12 @@ expect 78-crlf-unknown-wait "5:30: error: unknown wait mode 'fast' (expected aut
 printf 'host h0\r\ntree t\r\ncore c host=h0\r\nthreads 0 host=h0 enter=\r\n' \
     > 79-crlf-empty-value-at-eol.pm
 expect 79-crlf-empty-value-at-eol "4:25: error: empty value for 'enter='"
+
+# Binary data is looked for in the whole file before line lengths: a NUL
+# on line 4 is reported, not the 5000-byte comment of line 2.
+{
+    printf 'host h0\n#'
+    n_bytes 4999 x
+    printf '\ntree t\ncore c host=h0 \000\nthreads 0 host=h0 enter=c\n'
+} > 85-binary-after-long-line.pm
+expect 85-binary-after-long-line "4:16: error: binary data (byte 0x00); a pathmap is text"
