@@ -10,20 +10,29 @@
  * memory, not by the thread's stack.
  *
  * When traced, every wrapper the thread runs is reported to the hooks
- * (rt_hooks.h): ENTER before it, LEAVE after it.
+ * (rt_hooks.h): ENTER before it, LEAVE after it.  Traced or not, the
+ * location notes each wrapper it enters and each wait it starts for the
+ * watchdog (watchdog_int.h): two stores to its own cache line.
  */
 #include <string.h>
 #include "runtime/exec/exec_int.h"
 
-static bool path_gred(rt_node_state_t *st, const void **cur, void *out,
-                      size_t bytes)
+/*
+ * A gred: true for the last arrival, which carries the accumulator on;
+ * the others wait for the result.  `carried` and the notes are for the
+ * watchdog (watchdog_int.h).
+ */
+static bool path_gred(rt_node_state_t *st, const void **cur, void *out, size_t bytes,
+                      rt_site_t *site, unsigned instance, rt_node_id_t id, uint64_t seq)
 {
     rt_gred_ticket_t ticket;
 
     if (rt_gred_arrive(&st->gred, *cur, bytes, &ticket)) {
         *cur = rt_gred_acc(&st->gred);
+        atomic_store_explicit(&st->carried, seq + 1, memory_order_relaxed);
         return true;                     /* last: continue down */
     }
+    rt__progress_note(&site->progress, RT_WHERE_GRED, instance, id);
     rt_gred_wait(&st->gred, &ticket, out);
     return false;
 }
@@ -35,20 +44,21 @@ static void path_core(rt_node_state_t *st, const void *cur, void *out, size_t by
 }
 
 /*
- * The walk.  `site` is a compile-time NULL in the untraced copy, so the
+ * The walk.  `traced` is a compile-time false in the untraced copy, so the
  * compiler removes every report from it (EventSpace inserted its event
  * collectors only into traced paths; we do the same with two copies).
  */
 static inline __attribute__((always_inline))
 void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
-              const void *in, void *out, size_t bytes, rt_site_t *site)
+              const void *in, void *out, size_t bytes, rt_site_t *site, bool traced)
 {
     const void *cur = in;
-    uint64_t seq = site != NULL ? site->seq[instance]++ : 0;
+    uint64_t seq = atomic_load_explicit(&site->ops[instance], memory_order_relaxed);
     uint32_t i;
 
+    atomic_store_explicit(&site->ops[instance], seq + 1, memory_order_relaxed);
 #define VISIT(what, node) do { \
-        if (site != NULL) \
+        if (traced) \
             ex->hooks.visit(site->loc, (what), instance, (node), seq, bytes); \
     } while (0)
 
@@ -57,13 +67,15 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
         rt_node_state_t *st = rt__exec_state(ex, instance, id);
         rt_node_kind_t kind = ex->tree->nodes[id].kind;
 
+        rt__progress_note(&site->progress, RT_WHERE_RUN, instance, id);
         VISIT(RT_VISIT_ENTER, id);
         if (kind == RT_NODE_GRED) {
-            if (path_gred(st, &cur, out, bytes))
+            if (path_gred(st, &cur, out, bytes, site, instance, id, seq))
                 continue;
         } else if (kind == RT_NODE_CORE) {
             path_core(st, cur, out, bytes);
         } else {
+            rt__progress_note(&site->progress, RT_WHERE_PROXY, instance, id);
             rt__proxy_call(ex, st, cur, out, bytes);
         }
         break;
@@ -80,8 +92,8 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
 void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
                        const void *in, void *out, size_t bytes, rt_site_t *site)
 {
-    if (site == NULL)
-        run_path(ex, instance, path, in, out, bytes, NULL);
+    if (ex->traced)
+        run_path(ex, instance, path, in, out, bytes, site, true);
     else
-        run_path(ex, instance, path, in, out, bytes, site);
+        run_path(ex, instance, path, in, out, bytes, site, false);
 }
