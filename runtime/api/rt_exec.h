@@ -41,12 +41,12 @@ typedef struct rt_exec_params {
  * The stall watchdog.  With params->watchdog_s > 0 each rank runs a thread
  * that wakes a few times a second.  If some thread of the rank is inside
  * the tree (in rt_exec_allreduce, or a service thread serving a request)
- * and no location of the rank has made progress for watchdog_s seconds, it
- * prints on stderr, line by line, where each of the rank's threads is (the
- * wrapper, tree instance and operation it waits in, and for what: a gred's
- * missing contributors, a proxy's reply from host X, a link's next
- * request), tells every other rank to print the same, and after
- * RT_EXEC_WATCHDOG_GRACE_S seconds calls MPI_Abort(MPI_COMM_WORLD,
+ * and no location of the rank has started an operation for watchdog_s
+ * seconds, it prints on stderr, line by line, where each of the rank's
+ * threads is (the wrapper, tree instance and operation it waits in, and for
+ * what: a gred's missing contributors, a proxy's reply from host X, a
+ * link's next request), tells every other rank to print the same, and
+ * after RT_EXEC_WATCHDOG_GRACE_S seconds calls MPI_Abort(MPI_COMM_WORLD,
  * RT_EXEC_WATCHDOG_CODE).  Time outside the tree never counts, so the
  * timeout must only exceed the longest time a thread can wait inside for
  * another one (the slowest thread's work between two allreduces).
@@ -83,7 +83,9 @@ cm_status_t rt_exec_create(const rt_pathmap_t *pm, const rt_exec_params_t *param
 
 /*
  * Collective: call after every local thread's last allreduce.  Waits until
- * all ranks are done, stops the service threads and frees the executor.
+ * all ranks are done (the watchdog still watching, and printing if another
+ * rank's fires), stops the service and watchdog threads and frees the
+ * executor.
  */
 cm_status_t rt_exec_destroy(rt_exec_t *exec);
 

@@ -17,8 +17,6 @@ typedef struct rt_node_state {
     unsigned char *store;       /* core: the stored tuple */
     int            peer;        /* proxy: rank of the parent's host */
     int            tag;         /* proxy: this link's MPI tag */
-    _Atomic uint64_t carried;   /* gred: operations its last arrival carried
-                                   on to the parent (for the watchdog) */
 } rt_node_state_t;
 
 /*
@@ -31,14 +29,14 @@ typedef struct rt_path {
 } rt_path_t;
 
 /*
- * What a location keeps on its thread: the observer's handle, its record
+ * What a location keeps on its thread: the observer's handle, where it is
  * for the watchdog, and its count of operations started per instance (the
- * `seq` of rt_hooks.h, and the operation the watchdog names).  Written by
+ * `seq` of rt_hooks.h, and the watchdog's measure of progress).  Written by
  * its thread only; aligned so that threads never share a line they write.
  */
 typedef struct rt_site {
     void             *loc;      /* NULL when not traced */
-    rt_progress_t     progress;
+    _Atomic uint64_t  where;    /* watchdog_int.h */
     _Atomic uint64_t  ops[EXEC_INSTANCES_MAX];
 } __attribute__((aligned(64))) rt_site_t;
 
@@ -89,7 +87,7 @@ static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
 /*
  * Runs a path: the walk down, the proxy or core at its end, the walk up.
  * site is the calling location's.  The caller notes where the location is
- * once the path has returned (rt__progress_note).
+ * once the path has returned (rt__where_set).
  */
 void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
                        const void *in, void *out, size_t bytes, rt_site_t *site);

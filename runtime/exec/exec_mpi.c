@@ -411,7 +411,7 @@ void rt_exec_allreduce(rt_exec_t *ex, uint32_t local, unsigned instance,
                        "out of range", local, instance, bytes);
     site = &ex->sites[local];
     rt__exec_run_path(ex, instance, &ex->local_paths[local], in, out, bytes, site);
-    rt__progress_note(&site->progress, RT_WHERE_OUTSIDE, instance, 0);
+    rt__where_set(&site->where, RT_WHERE_OUTSIDE, instance, 0);
 }
 
 const rt_tree_t *rt_exec_tree(const rt_exec_t *ex) { return ex->tree; }

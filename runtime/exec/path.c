@@ -11,28 +11,27 @@
  *
  * When traced, every wrapper the thread runs is reported to the hooks
  * (rt_hooks.h): ENTER before it, LEAVE after it.  Traced or not, the
- * location notes each wrapper it enters and each wait it starts for the
- * watchdog (watchdog_int.h): two stores to its own cache line.
+ * location records for the watchdog (watchdog_int.h) that it enters the
+ * tree and each wait it starts, in its own cache line: nothing per wrapper
+ * it merely passes through.
  */
 #include <string.h>
 #include "runtime/exec/exec_int.h"
 
 /*
  * A gred: true for the last arrival, which carries the accumulator on;
- * the others wait for the result.  `carried` and the notes are for the
- * watchdog (watchdog_int.h).
+ * the others note that they wait (for the watchdog) and wait.
  */
 static bool path_gred(rt_node_state_t *st, const void **cur, void *out, size_t bytes,
-                      rt_site_t *site, unsigned instance, rt_node_id_t id, uint64_t seq)
+                      rt_site_t *site, unsigned instance, rt_node_id_t id)
 {
     rt_gred_ticket_t ticket;
 
     if (rt_gred_arrive(&st->gred, *cur, bytes, &ticket)) {
         *cur = rt_gred_acc(&st->gred);
-        atomic_store_explicit(&st->carried, seq + 1, memory_order_relaxed);
         return true;                     /* last: continue down */
     }
-    rt__progress_note(&site->progress, RT_WHERE_GRED, instance, id);
+    rt__where_set(&site->where, RT_WHERE_GRED, instance, id);
     rt_gred_wait(&st->gred, &ticket, out);
     return false;
 }
@@ -57,6 +56,7 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
     uint32_t i;
 
     atomic_store_explicit(&site->ops[instance], seq + 1, memory_order_relaxed);
+    rt__where_set(&site->where, RT_WHERE_RUN, instance, path->nodes[0]);
 #define VISIT(what, node) do { \
         if (traced) \
             ex->hooks.visit(site->loc, (what), instance, (node), seq, bytes); \
@@ -67,15 +67,14 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
         rt_node_state_t *st = rt__exec_state(ex, instance, id);
         rt_node_kind_t kind = ex->tree->nodes[id].kind;
 
-        rt__progress_note(&site->progress, RT_WHERE_RUN, instance, id);
         VISIT(RT_VISIT_ENTER, id);
         if (kind == RT_NODE_GRED) {
-            if (path_gred(st, &cur, out, bytes, site, instance, id, seq))
+            if (path_gred(st, &cur, out, bytes, site, instance, id))
                 continue;
         } else if (kind == RT_NODE_CORE) {
             path_core(st, cur, out, bytes);
         } else {
-            rt__progress_note(&site->progress, RT_WHERE_PROXY, instance, id);
+            rt__where_set(&site->where, RT_WHERE_PROXY, instance, id);
             rt__proxy_call(ex, st, cur, out, bytes);
         }
         break;

@@ -8,21 +8,27 @@
  * or a proxy forever, and the job hangs until a batch system kills it,
  * saying nothing.  The watchdog turns that into a report and an abort.
  *
- * Detecting.  Each location notes every wrapper it enters, every wait it
- * starts and its leaving the tree in its own record (watchdog_int.h).  The
- * thread here wakes every tick (timeout / 8, within 10 ms..500 ms, on a
- * condition variable so that rt_exec_destroy stops it at once), sums the
- * records' steps and looks whether some location is inside the tree.  The
- * clock restarts whenever the sum changes or nobody is inside, so time
- * between allreduces never counts; when it reaches the timeout, it fires.
- * A single counter bumped by everyone would be one cache line written by
- * every thread at every wrapper, the very traffic the gred avoids.
+ * Detecting.  Each location counts the operations it starts and notes
+ * where it is when it enters the tree, starts a wait and leaves the tree,
+ * in its own record (watchdog_int.h).  The thread here wakes every tick
+ * (timeout / 8, within 10 ms..500 ms, on a condition variable so that
+ * rt_exec_destroy stops it at once), sums the operation counts of every
+ * location and instance, and looks whether some location is inside the
+ * tree.  The clock restarts whenever the sum changes or nobody is inside,
+ * so time between allreduces never counts; when it reaches the timeout, it
+ * fires.  Operations started are the right measure: a stuck operation
+ * stops every location of the tree before its next one, and an operation
+ * that ends lets its threads start the next one or leave the tree.  One
+ * counter shared by the executor would be a cache line written by every
+ * thread in every operation, the very traffic the gred avoids.
  *
  * Reporting.  Read racily, good enough for a job that stands still.  Who
  * has contributed to gred g in operation s of an instance: a thread that
- * enters at g iff it has started operation s (its ops > s); a child gred
- * iff its last arrival carried s on (carried > s); a child proxy iff the
- * link it reaches on this host has received request s (the link's ops > s).
+ * enters at g iff it has started operation s (its ops > s); a child proxy
+ * iff the link that serves it on this host has received request s (the
+ * link's ops > s); a child gred iff every thread and link of this host
+ * that feeds it has (a gred carries on as soon as its last contribution is
+ * in), which costs the walk no store of its own.
  *
  * Every rank prints.  The rank whose clock runs out prints, sends a
  * one-int notice to every other rank on tag WD_TAG of the executor's
@@ -96,7 +102,7 @@ static uint64_t site_ops(const rt_site_t *site, unsigned instance)
 
 static uint64_t site_where(const rt_site_t *site)
 {
-    return atomic_load_explicit(&site->progress.where, memory_order_relaxed);
+    return atomic_load_explicit(&site->where, memory_order_relaxed);
 }
 
 static const char *host_name(const rt_exec_t *ex, rt_host_id_t host)
@@ -112,6 +118,32 @@ static const rt_site_t *link_site(const rt_exec_t *ex, rt_node_id_t proxy, unsig
             return ex->services[i].site;
     }
     return NULL;
+}
+
+/* Whether `top` is on this host's part of the path that starts at `from`. */
+static bool feeds(const rt_tree_t *tree, rt_node_id_t from, rt_node_id_t top)
+{
+    for (rt_node_id_t n = from; n != RT_ID_NONE; n = tree->nodes[n].parent) {
+        if (n == top)
+            return true;
+        if (tree->nodes[n].kind != RT_NODE_GRED)
+            break;
+    }
+    return false;
+}
+
+/* Whether gred g has carried operation op of instance on to its parent. */
+static bool gred_carried(const rt_exec_t *ex, rt_node_id_t g, unsigned instance, uint64_t op)
+{
+    for (uint32_t i = 0; i < ex->nlocations; i++) {
+        const rt_location_t *loc = &ex->locations[i];
+
+        if (loc->kind == RT_LOCATION_LINK && loc->instance != instance)
+            continue;
+        if (feeds(ex->tree, loc->enter, g) && site_ops(&ex->sites[i], instance) <= op)
+            return false;
+    }
+    return true;
 }
 
 static void add_location_name(const rt_exec_t *ex, const rt_location_t *loc, wd_text_t *t)
@@ -169,8 +201,7 @@ static void add_contributors(rt_exec_t *ex, rt_node_id_t g, unsigned instance, u
         if (child->parent != g || n == g)
             continue;
         if (child->kind == RT_NODE_GRED) {
-            if (atomic_load_explicit(&rt__exec_state(ex, instance, n)->carried,
-                                     memory_order_relaxed) > op) {
+            if (gred_carried(ex, n, instance, op)) {
                 arrived++;
                 continue;
             }
@@ -223,8 +254,8 @@ static void add_where(rt_exec_t *ex, uint32_t index, bool full, wd_text_t *t)
                  inst, host_name(ex, node->host));
         break;
     case RT_WHERE_RUN:
-        text_add(t, "runs %s %s, instance %u, op %llu", rt_node_kind_name(node->kind),
-                 node->name, inst, (unsigned long long)op);
+        text_add(t, "runs its path from %s %s, instance %u, op %llu, without waiting",
+                 rt_node_kind_name(node->kind), node->name, inst, (unsigned long long)op);
         break;
     case RT_WHERE_GRED:
         text_add(t, "waits in gred %s, instance %u, op %llu", node->name, inst,
@@ -326,20 +357,21 @@ static void wd_check_notice(rt_watchdog_t *wd)
 }
 
 /* One tick: restart the clock on progress or when nobody is inside. */
-static void wd_tick(rt_watchdog_t *wd, uint64_t *last_steps, uint64_t *since)
+static void wd_tick(rt_watchdog_t *wd, uint64_t *last_ops, uint64_t *since)
 {
     rt_exec_t *ex = wd->ex;
-    uint64_t steps = 0, now = rt_wait_now_ns();
+    uint64_t ops = 0, now = rt_wait_now_ns();
     bool inside = false;
 
     for (uint32_t i = 0; i < ex->nlocations; i++) {
         rt_where_t what = rt__where_what(site_where(&ex->sites[i]));
 
-        steps += atomic_load_explicit(&ex->sites[i].progress.steps, memory_order_relaxed);
+        for (unsigned k = 0; k < ex->ninstances; k++)
+            ops += site_ops(&ex->sites[i], k);
         inside |= what != RT_WHERE_OUTSIDE && what != RT_WHERE_LISTEN;
     }
-    if (!inside || steps != *last_steps) {
-        *last_steps = steps;
+    if (!inside || ops != *last_ops) {
+        *last_ops = ops;
         *since = now;
     } else if (now - *since >= wd->timeout_ns) {
         wd_fire(wd, now - *since);
@@ -350,7 +382,7 @@ static void wd_tick(rt_watchdog_t *wd, uint64_t *last_steps, uint64_t *since)
 static void *wd_main(void *arg)
 {
     rt_watchdog_t *wd = arg;
-    uint64_t last_steps = UINT64_MAX, since = rt_wait_now_ns();
+    uint64_t last_ops = UINT64_MAX, since = rt_wait_now_ns();
 
     pthread_mutex_lock(&wd->mutex);
     while (!wd->stop) {
@@ -361,7 +393,7 @@ static void *wd_main(void *arg)
         if (wd->stop)
             break;
         pthread_mutex_unlock(&wd->mutex);
-        wd_tick(wd, &last_steps, &since);
+        wd_tick(wd, &last_ops, &since);
         pthread_mutex_lock(&wd->mutex);
     }
     pthread_mutex_unlock(&wd->mutex);

@@ -3,12 +3,13 @@
  * the stall watchdog, and the watchdog's start and stop (watchdog.c).
  *
  * Every location (a computational thread, or the service thread of a link)
- * owns one rt_progress_t on its own cache line.  Only its thread writes it,
- * with relaxed stores: a step count, bumped at every note, and a `where`
- * word saying what the thread does now (rt_where_t, tree instance, wrapper).
- * The watchdog thread reads them racily, to sum the steps and to say where
- * each thread waits; nothing else reads them.  A note costs two stores to a
- * line the thread already owns.
+ * keeps, on its own cache line (rt_site_t), its count of operations started
+ * per instance, which is the watchdog's measure of progress, and a `where`
+ * word saying what it does (rt_where_t, tree instance, wrapper), set when
+ * it enters the tree, starts a wait and leaves the tree.  Only its thread
+ * writes them, with relaxed stores; the watchdog thread reads them racily.
+ * A wrapper passed through without waiting costs nothing, an operation a
+ * few stores to a line the thread owns.
  */
 #ifndef WATCHDOG_INT_H
 #define WATCHDOG_INT_H
@@ -22,25 +23,22 @@
 typedef enum {
     RT_WHERE_OUTSIDE = 0,   /* computational thread between allreduces */
     RT_WHERE_LISTEN,        /* service thread waiting for its link's next request */
-    RT_WHERE_RUN,           /* running `node` (arriving, reducing, the core's copy) */
+    RT_WHERE_RUN,           /* walking its path from `node`, not waiting */
     RT_WHERE_GRED,          /* waiting in gred `node` for the operation's result */
     RT_WHERE_PROXY,         /* in proxy `node`: sending, then waiting for the reply */
     RT_WHERE_REPLY          /* service thread sending the result back to its client */
 } rt_where_t;
 
-typedef struct rt_progress {
-    _Atomic uint64_t steps;  /* notes made so far */
-    _Atomic uint64_t where;  /* what << 56 | instance << 32 | node */
-} rt_progress_t;
-
-static inline void rt__progress_note(rt_progress_t *p, rt_where_t what, unsigned instance,
-                                     rt_node_id_t node)
+static inline uint64_t rt__where_word(rt_where_t what, unsigned instance, rt_node_id_t node)
 {
-    uint64_t steps = atomic_load_explicit(&p->steps, memory_order_relaxed);
+    return (uint64_t)what << 56 | (uint64_t)instance << 32 | node;
+}
 
-    atomic_store_explicit(&p->where, (uint64_t)what << 56 | (uint64_t)instance << 32 | node,
-                          memory_order_relaxed);
-    atomic_store_explicit(&p->steps, steps + 1, memory_order_relaxed);
+/* The location enters or leaves the tree, or starts a wait, there. */
+static inline void rt__where_set(_Atomic uint64_t *where, rt_where_t what, unsigned instance,
+                                 rt_node_id_t node)
+{
+    atomic_store_explicit(where, rt__where_word(what, instance, node), memory_order_relaxed);
 }
 
 static inline rt_where_t   rt__where_what(uint64_t w)     { return (rt_where_t)(w >> 56); }
