@@ -420,12 +420,16 @@ static cm_status_t wd_init_sync(rt_watchdog_t *wd)
     return st;
 }
 
-static void wd_cancel_notice(rt_watchdog_t *wd)
+/* Cancels the notice's receive and frees wd; its thread has stopped. */
+static void wd_free(rt_watchdog_t *wd)
 {
-    if (wd->notice == MPI_REQUEST_NULL)
-        return;
-    MPI_Cancel(&wd->notice);
-    MPI_Wait(&wd->notice, MPI_STATUS_IGNORE);
+    if (wd->notice != MPI_REQUEST_NULL) {
+        MPI_Cancel(&wd->notice);
+        MPI_Wait(&wd->notice, MPI_STATUS_IGNORE);
+    }
+    pthread_cond_destroy(&wd->cond);
+    pthread_mutex_destroy(&wd->mutex);
+    free(wd);
 }
 
 cm_status_t rt__watchdog_start(rt_exec_t *ex, double seconds, rt_watchdog_t **wd_p)
@@ -450,15 +454,14 @@ cm_status_t rt__watchdog_start(rt_exec_t *ex, double seconds, rt_watchdog_t **wd
     }
     wd->notice = MPI_REQUEST_NULL;
     if (MPI_Irecv(&wd->notice_buf, 1, MPI_INT, MPI_ANY_SOURCE, WD_TAG, ex->comm,
-                  &wd->notice) != MPI_SUCCESS)
+                  &wd->notice) != MPI_SUCCESS) {
+        wd->notice = MPI_REQUEST_NULL;
         st = CM_ERR_MPI;
+    }
     else if (pthread_create(&wd->thread, NULL, wd_main, wd) != 0)
         st = CM_ERR_THREAD;
     if (st != CM_OK) {
-        wd_cancel_notice(wd);
-        pthread_cond_destroy(&wd->cond);
-        pthread_mutex_destroy(&wd->mutex);
-        free(wd);
+        wd_free(wd);
         return st;
     }
     *wd_p = wd;
@@ -474,8 +477,5 @@ void rt__watchdog_stop(rt_watchdog_t *wd)
     pthread_cond_signal(&wd->cond);
     pthread_mutex_unlock(&wd->mutex);
     pthread_join(wd->thread, NULL);
-    wd_cancel_notice(wd);
-    pthread_cond_destroy(&wd->cond);
-    pthread_mutex_destroy(&wd->mutex);
-    free(wd);
+    wd_free(wd);
 }
