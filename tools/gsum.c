@@ -46,6 +46,7 @@ typedef struct gsum_opts {
     rt_dtype_t  dtype;           /* --native only; else the tree's */
     rt_op_t     op;
     int64_t     spin_ns, yield_ns;
+    long        watchdog_s;      /* --watchdog; 0 = none */
     const char *trace_dir;       /* --trace */
     size_t      trace_mem;       /* --trace-mem; 0 = default */
     int         force;
@@ -100,6 +101,9 @@ static void usage(FILE *fp)
 "      --op OP           reduction with --native: sum (default), min, max\n"
 "      --spin-ns N       wait budget: spin this long before yielding\n"
 "      --yield-ns N      then yield this long before blocking (default: auto)\n"
+"      --watchdog S      if threads inside the tree make no progress for S seconds,\n"
+"                        print where each waits on every rank and abort the job\n"
+"                        (default 60; 0 = off)\n"
 "      --trace DIR       record every wrapper visit into the OTF2 archive DIR\n"
 "                        (anchor DIR/traces.otf2; see docs/trace-format.md)\n"
 "      --trace-mem SIZE  memory for buffered events per rank, e.g. 512K, 64M, 2G\n"
@@ -255,7 +259,8 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
         { "warmup", 1, 0, 'w' }, { "size", 1, 0, 's' }, { "native", 0, 0, 'N' },
         { "type", 1, 0, 'T' }, { "op", 1, 0, 'O' }, { "spin-ns", 1, 0, 'S' },
         { "yield-ns", 1, 0, 'Y' }, { "trace", 1, 0, 'R' }, { "trace-mem", 1, 0, 'M' },
-        { "force", 0, 0, 'F' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+        { "force", 0, 0, 'F' }, { "watchdog", 1, 0, 'D' }, { "help", 0, 0, 'h' },
+        { 0, 0, 0, 0 } };
     static const char *const types[] = { "int32", "int64", "double" };
     static const char *const ops[] = { "sum", "min", "max" };
     int c, rc = 0, e;
@@ -267,6 +272,7 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
     o->sizes[0] = 4;
     o->nsizes = 1;
     o->spin_ns = o->yield_ns = -1;
+    o->watchdog_s = 60;
     opterr = 0;                         /* our messages, through perr */
     while (rc == 0 && (c = getopt_long(argc, argv, ":p:t:n:w:s:h", longopts, NULL)) != -1) {
         switch (c) {
@@ -283,6 +289,7 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
         case 'R': o->trace_dir = optarg; break;
         case 'M': rc = parse_bytes("--trace-mem", optarg, &o->trace_mem); break;
         case 'F': o->force = 1; break;
+        case 'D': rc = parse_long("--watchdog", optarg, 0, 7 * 24 * 3600, &o->watchdog_s); break;
         case 'h': return 1;
         case ':': rc = perr("option '%s' requires an argument", argv[optind - 1]); break;
         default:
@@ -926,7 +933,8 @@ static int check_tree_memory(const gsum_opts_t *o, const rt_pathmap_t *pm,
 
 static int run_tree(const gsum_opts_t *o)
 {
-    rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns, NULL };
+    rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns, NULL,
+                                (double)o->watchdog_s };
     rt_pathmap_t *pm = NULL;
     gsum_run_t r;
     gsum_thread_t *th;

@@ -34,7 +34,27 @@ typedef struct rt_exec_params {
     int64_t     spin_ns;       /* wait budgets; < 0 = rt_wait_policy_auto */
     int64_t     yield_ns;
     const rt_hooks_t *hooks;   /* wrapper-visit observer (rt_hooks.h); NULL = none */
+    double      watchdog_s;    /* stall watchdog (below); 0 = none */
 } rt_exec_params_t;
+
+/*
+ * The stall watchdog.  With params->watchdog_s > 0 each rank runs a thread
+ * that wakes a few times a second.  If some thread of the rank is inside
+ * the tree (in rt_exec_allreduce, or a service thread serving a request)
+ * and no location of the rank has started an operation for watchdog_s
+ * seconds, it prints on stderr, line by line, where each of the rank's
+ * threads is (the wrapper, tree instance and operation it waits in, and for
+ * what: a gred's missing contributors, a proxy's reply from host X, a
+ * link's next request), tells every other rank to print the same, and
+ * after RT_EXEC_WATCHDOG_GRACE_S seconds calls MPI_Abort(MPI_COMM_WORLD,
+ * RT_EXEC_WATCHDOG_CODE).  Time outside the tree never counts, so the
+ * timeout must only exceed the longest time a thread can wait inside for
+ * another one (the slowest thread's work between two allreduces).
+ * docs/runtime.md shows a report.
+ */
+#define RT_EXEC_WATCHDOG_CODE    3
+#define RT_EXEC_WATCHDOG_GRACE_S 2
+#define RT_EXEC_WATCHDOG_MAX_S   (7 * 24 * 3600.0)   /* larger is refused */
 
 /*
  * MPI_Init_thread asking for MPI_THREAD_MULTIPLE.  CM_ERR_UNSUPPORTED (with
@@ -54,14 +74,18 @@ cm_status_t rt_mpi_agree(MPI_Comm comm, cm_status_t local, cm_err_t *err);
 /*
  * Collective over comm: checks that comm has one rank per host and that
  * every rank parsed the same pathmap text (hash), sets up the tree's state
- * and starts this host's service threads.  pm must outlive the executor.
+ * and starts this host's service threads (and the watchdog's, if asked).
+ * CM_ERR_INVALID for a watchdog_s that is negative, not a number or above
+ * RT_EXEC_WATCHDOG_MAX_S.  pm must outlive the executor.
  */
 cm_status_t rt_exec_create(const rt_pathmap_t *pm, const rt_exec_params_t *params,
                            MPI_Comm comm, rt_exec_t **exec_p, cm_err_t *err);
 
 /*
  * Collective: call after every local thread's last allreduce.  Waits until
- * all ranks are done, stops the service threads and frees the executor.
+ * all ranks are done (the watchdog still watching, and printing if another
+ * rank's fires), stops the service and watchdog threads and frees the
+ * executor.
  */
 cm_status_t rt_exec_destroy(rt_exec_t *exec);
 

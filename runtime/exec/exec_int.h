@@ -7,6 +7,9 @@
 #include <pthread.h>
 #include "runtime/api/rt_exec.h"
 #include "runtime/api/rt_gred.h"
+#include "runtime/exec/watchdog_int.h"
+
+#define EXEC_INSTANCES_MAX 64       /* tree instances per executor */
 
 /* Per (instance, node) on this host; indexed instance * nnodes + node. */
 typedef struct rt_node_state {
@@ -26,13 +29,15 @@ typedef struct rt_path {
 } rt_path_t;
 
 /*
- * What a traced location needs on its thread: the observer's handle and
- * its count of operations per instance.  One cache line each, so that
- * threads never share a line they write.
+ * What a location keeps on its thread: the observer's handle, where it is
+ * for the watchdog, and its count of operations started per instance (the
+ * `seq` of rt_hooks.h, and the watchdog's measure of progress).  Written by
+ * its thread only; aligned so that threads never share a line they write.
  */
 typedef struct rt_site {
-    void     *loc;
-    uint64_t *seq;              /* [ninstances] */
+    void             *loc;      /* NULL when not traced */
+    _Atomic uint64_t  where;    /* watchdog_int.h */
+    _Atomic uint64_t  ops[EXEC_INSTANCES_MAX];
 } __attribute__((aligned(64))) rt_site_t;
 
 /* A service thread: serves one proxy link of one instance. */
@@ -45,7 +50,7 @@ typedef struct rt_service {
     int                peer;    /* the client's rank */
     int                tag;
     rt_path_t          path;    /* starts at the proxy's parent */
-    rt_site_t         *site;    /* NULL when not traced */
+    rt_site_t         *site;    /* its location's */
     unsigned char     *in, *out;
     int                started;
 } rt_service_t;
@@ -67,10 +72,10 @@ struct rt_exec {
     rt_service_t           *services;
     uint32_t                nservices;
     rt_node_id_t           *path_pool;   /* backing store of every rt_path_t */
-    rt_hooks_t              hooks;       /* valid when sites != NULL */
-    rt_site_t              *sites;       /* [nlocations], by location index;
-                                            NULL when not traced */
-    uint64_t               *seq_pool;    /* backing store of every site's seq */
+    rt_hooks_t              hooks;       /* valid when traced */
+    bool                    traced;
+    rt_site_t              *sites;       /* [nlocations], by location index */
+    rt_watchdog_t          *watchdog;    /* NULL when none */
 };
 
 static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
@@ -81,7 +86,8 @@ static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
 
 /*
  * Runs a path: the walk down, the proxy or core at its end, the walk up.
- * site is the calling location's, or NULL when the executor is not traced.
+ * site is the calling location's.  The caller notes where the location is
+ * once the path has returned (rt__where_set).
  */
 void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
                        const void *in, void *out, size_t bytes, rt_site_t *site);

@@ -86,8 +86,11 @@ static cm_status_t exec_check_job(rt_exec_t *ex, const rt_exec_params_t *params,
         return CM_ERR(err, CM_ERR_INVALID,
                       "tuple size %zu is not a positive multiple of %zu bytes (%s) "
                       "up to 1 GiB", params->max_bytes, elem, rt_dtype_name(ex->tree->dtype));
-    if (params->ninstances == 0 || params->ninstances > 64)
-        return CM_ERR(err, CM_ERR_INVALID, "instances must be 1..64");
+    if (params->ninstances == 0 || params->ninstances > EXEC_INSTANCES_MAX)
+        return CM_ERR(err, CM_ERR_INVALID, "instances must be 1..%d", EXEC_INSTANCES_MAX);
+    if (!(params->watchdog_s >= 0 && params->watchdog_s <= RT_EXEC_WATCHDOG_MAX_S))
+        return CM_ERR(err, CM_ERR_INVALID, "watchdog of %g s: give 0 (none) to %.0f seconds",
+                      params->watchdog_s, RT_EXEC_WATCHDOG_MAX_S);
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);
     if (flag && (int64_t)ex->tree->nnodes * params->ninstances >= *tag_ub)
         return CM_ERR(err, CM_ERR_RANGE, "too many links for MPI tags (tag_ub %d)",
@@ -232,33 +235,32 @@ static cm_status_t exec_refused(const rt_exec_t *ex, const rt_location_t *where,
 }
 
 /*
- * Registers every location of this host with the hooks, in index order.
+ * Every location's site, and with hooks its registration, in index order.
  * A refusal is reported here, naming the location, since only the
  * observer knows why (ins_trace refuses a location it did not expect).
  */
 static cm_status_t exec_init_sites(rt_exec_t *ex, const rt_hooks_t *hooks, cm_err_t *err)
 {
     uint32_t nsites = ex->nlocations;
-    size_t stride = (ex->ninstances + 7) / 8 * 8;   /* whole cache lines */
 
-    ex->hooks = *hooks;
     ex->sites = aligned_alloc(64, (size_t)(nsites + 1) * sizeof(*ex->sites));
-    ex->seq_pool = aligned_alloc(64, (nsites + 1) * stride * sizeof(uint64_t));
-    if (ex->sites == NULL || ex->seq_pool == NULL)
+    if (ex->sites == NULL)
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory setting up tree '%s'",
                       ex->tree->name);
-    memset(ex->seq_pool, 0, (nsites + 1) * stride * sizeof(uint64_t));
-    for (uint32_t i = 0; i < nsites; i++) {
-        const rt_location_t *where = &ex->locations[i];
-        rt_site_t *site = &ex->sites[i];
-
-        site->seq = ex->seq_pool + i * stride;
-        site->loc = hooks->location(hooks->ud, where);
-        if (site->loc == NULL)
-            return exec_refused(ex, where, err);
-    }
+    memset(ex->sites, 0, (size_t)(nsites + 1) * sizeof(*ex->sites));
     for (uint32_t s = 0; s < ex->nservices; s++)
         ex->services[s].site = &ex->sites[ex->services[s].where->index];
+    if (hooks == NULL)
+        return CM_OK;
+    ex->hooks = *hooks;
+    ex->traced = true;
+    for (uint32_t i = 0; i < nsites; i++) {
+        const rt_location_t *where = &ex->locations[i];
+
+        ex->sites[i].loc = hooks->location(hooks->ud, where);
+        if (ex->sites[i].loc == NULL)
+            return exec_refused(ex, where, err);
+    }
     return CM_OK;
 }
 
@@ -301,7 +303,6 @@ static void exec_free(rt_exec_t *ex)
     free(ex->local_paths);
     free(ex->path_pool);
     free(ex->sites);
-    free(ex->seq_pool);
     free(ex->locations);
     if (ex->comm != MPI_COMM_NULL)
         MPI_Comm_free(&ex->comm);
@@ -344,13 +345,16 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
         st = exec_init_state(ex);
     if (st != CM_OK)
         CM_ERR(err, st, "out of memory setting up tree '%s'", ex->tree->name);
-    if (st == CM_OK && params->hooks != NULL)
+    if (st == CM_OK)
         st = exec_init_sites(ex, params->hooks, err);
     if ((st = rt_mpi_agree(ex->comm, st, err)) != CM_OK)
         return st;
     st = exec_start_services(ex);
     if (st != CM_OK)
         CM_ERR(err, st, "cannot start service threads");
+    if (st == CM_OK && params->watchdog_s > 0 &&
+        (st = rt__watchdog_start(ex, params->watchdog_s, &ex->watchdog)) != CM_OK)
+        CM_ERR(err, st, "cannot start the watchdog");
     return rt_mpi_agree(ex->comm, st, err);
 }
 
@@ -368,6 +372,7 @@ cm_status_t rt_exec_create(const rt_pathmap_t *pm, const rt_exec_params_t *param
     MPI_Comm_size(comm, &ex->size);
     st = exec_setup(ex, params, comm, err);
     if (st != CM_OK) {
+        rt__watchdog_stop(ex->watchdog);
         /* Services that did start are stopped by a collective teardown. */
         for (uint32_t i = 0; i < ex->nservices; i++) {
             if (ex->services[i].started)
@@ -383,8 +388,11 @@ cm_status_t rt_exec_create(const rt_pathmap_t *pm, const rt_exec_params_t *param
 cm_status_t rt_exec_destroy(rt_exec_t *ex)
 {
     /* After the barrier no operation is in flight anywhere: every thread
-     * has returned from its last allreduce, so every link is idle. */
+     * has returned from its last allreduce, so every link is idle.  The
+     * watchdog stays up until then: a rank whose threads are all done still
+     * prints its state here when a stuck rank's watchdog fires. */
     rt__exec_mpi_check(ex, MPI_Barrier(ex->comm), "MPI_Barrier (teardown)");
+    rt__watchdog_stop(ex->watchdog);
     exec_stop_links(ex);
     for (uint32_t i = 0; i < ex->nservices; i++)
         pthread_join(ex->services[i].thread, NULL);
@@ -395,12 +403,15 @@ cm_status_t rt_exec_destroy(rt_exec_t *ex)
 void rt_exec_allreduce(rt_exec_t *ex, uint32_t local, unsigned instance,
                        const void *in, void *out, size_t bytes)
 {
+    rt_site_t *site;
+
     if (local >= ex->nlocal || instance >= ex->ninstances || bytes == 0 ||
         bytes > ex->max_bytes || bytes % rt_dtype_size(ex->tree->dtype) != 0)
         rt__exec_fatal(ex, "rt_exec_allreduce(local %u, instance %u, %zu bytes): "
                        "out of range", local, instance, bytes);
-    rt__exec_run_path(ex, instance, &ex->local_paths[local], in, out, bytes,
-                      ex->sites != NULL ? &ex->sites[local] : NULL);
+    site = &ex->sites[local];
+    rt__exec_run_path(ex, instance, &ex->local_paths[local], in, out, bytes, site);
+    rt__where_set(&site->where, RT_WHERE_OUTSIDE, instance, 0);
 }
 
 const rt_tree_t *rt_exec_tree(const rt_exec_t *ex) { return ex->tree; }

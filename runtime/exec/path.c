@@ -10,13 +10,20 @@
  * memory, not by the thread's stack.
  *
  * When traced, every wrapper the thread runs is reported to the hooks
- * (rt_hooks.h): ENTER before it, LEAVE after it.
+ * (rt_hooks.h): ENTER before it, LEAVE after it.  Traced or not, the
+ * location records for the watchdog (watchdog_int.h) that it enters the
+ * tree and each wait it starts, in its own cache line: nothing per wrapper
+ * it merely passes through.
  */
 #include <string.h>
 #include "runtime/exec/exec_int.h"
 
-static bool path_gred(rt_node_state_t *st, const void **cur, void *out,
-                      size_t bytes)
+/*
+ * A gred: true for the last arrival, which carries the accumulator on;
+ * the others note that they wait (for the watchdog) and wait.
+ */
+static bool path_gred(rt_node_state_t *st, const void **cur, void *out, size_t bytes,
+                      rt_site_t *site, unsigned instance, rt_node_id_t id)
 {
     rt_gred_ticket_t ticket;
 
@@ -24,6 +31,7 @@ static bool path_gred(rt_node_state_t *st, const void **cur, void *out,
         *cur = rt_gred_acc(&st->gred);
         return true;                     /* last: continue down */
     }
+    rt__where_set(&site->where, RT_WHERE_GRED, instance, id);
     rt_gred_wait(&st->gred, &ticket, out);
     return false;
 }
@@ -35,20 +43,22 @@ static void path_core(rt_node_state_t *st, const void *cur, void *out, size_t by
 }
 
 /*
- * The walk.  `site` is a compile-time NULL in the untraced copy, so the
+ * The walk.  `traced` is a compile-time false in the untraced copy, so the
  * compiler removes every report from it (EventSpace inserted its event
  * collectors only into traced paths; we do the same with two copies).
  */
 static inline __attribute__((always_inline))
 void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
-              const void *in, void *out, size_t bytes, rt_site_t *site)
+              const void *in, void *out, size_t bytes, rt_site_t *site, bool traced)
 {
     const void *cur = in;
-    uint64_t seq = site != NULL ? site->seq[instance]++ : 0;
+    uint64_t seq = atomic_load_explicit(&site->ops[instance], memory_order_relaxed);
     uint32_t i;
 
+    atomic_store_explicit(&site->ops[instance], seq + 1, memory_order_relaxed);
+    rt__where_set(&site->where, RT_WHERE_RUN, instance, path->nodes[0]);
 #define VISIT(what, node) do { \
-        if (site != NULL) \
+        if (traced) \
             ex->hooks.visit(site->loc, (what), instance, (node), seq, bytes); \
     } while (0)
 
@@ -59,11 +69,12 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
 
         VISIT(RT_VISIT_ENTER, id);
         if (kind == RT_NODE_GRED) {
-            if (path_gred(st, &cur, out, bytes))
+            if (path_gred(st, &cur, out, bytes, site, instance, id))
                 continue;
         } else if (kind == RT_NODE_CORE) {
             path_core(st, cur, out, bytes);
         } else {
+            rt__where_set(&site->where, RT_WHERE_PROXY, instance, id);
             rt__proxy_call(ex, st, cur, out, bytes);
         }
         break;
@@ -80,8 +91,8 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
 void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
                        const void *in, void *out, size_t bytes, rt_site_t *site)
 {
-    if (site == NULL)
-        run_path(ex, instance, path, in, out, bytes, NULL);
+    if (ex->traced)
+        run_path(ex, instance, path, in, out, bytes, site, true);
     else
-        run_path(ex, instance, path, in, out, bytes, site);
+        run_path(ex, instance, path, in, out, bytes, site, false);
 }

@@ -69,6 +69,7 @@ void *rt__service_main(void *arg)
         MPI_Request req;
         int got;
 
+        rt__where_set(&svc->site->where, RT_WHERE_LISTEN, svc->instance, svc->proxy);
         rt__exec_mpi_check(ex, MPI_Irecv(svc->in, (int)ex->max_bytes, MPI_BYTE,
                                          svc->peer, svc->tag, ex->comm, &req),
                            "MPI_Irecv (service)");
@@ -77,6 +78,7 @@ void *rt__service_main(void *arg)
             break;                       /* stop request */
         rt__exec_run_path(ex, svc->instance, &svc->path, svc->in, svc->out,
                           (size_t)got, svc->site);
+        rt__where_set(&svc->site->where, RT_WHERE_REPLY, svc->instance, svc->proxy);
         rt__exec_mpi_check(ex, MPI_Send(svc->out, got, MPI_BYTE, svc->peer, svc->tag,
                                         ex->comm), "MPI_Send (service reply)");
     }
