@@ -21,7 +21,10 @@ SQLITE_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -pthread $(WARN)
+# SANITIZE: compile and link flags of a sanitizer tree (build/san/NAME, below);
+# empty in the plain build.  Last, so its -O1 wins over CFLAGS' -O2.
+SANITIZE ?=
+CFLAGS   += -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(SANITIZE)
 CPPFLAGS += -I.
 LDLIBS   := -pthread -lm
 
@@ -65,11 +68,20 @@ MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
 TTOOL_SRC := $(wildcard tests/tools/*.c)
 TTOOLS    := $(TTOOL_SRC:tests/tools/%.c=build/tests/%)
 
+# libFuzzer targets: tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput,
+# seeds in tests/fuzz/NAME/.  A new input format is one more word here and its
+# source file.  Built with clang in build/san/fuzz/ (make fuzz); the same
+# sources linked with tests/fuzz/replay.c (a main that feeds it files) are
+# build/tests/fuzz_NAME, which replay the corpora in every build (make test).
+FUZZ_TARGETS := pathmap trace
+FUZZ_OBJ     := $(FUZZ_TARGETS:%=build/obj/tests/fuzz/fuzz_%.o) build/obj/tests/fuzz/replay.o
+FUZZ_REPLAY  := $(FUZZ_TARGETS:%=build/tests/fuzz_%)
+FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # Every object the build makes; each has a dependency file (-MMD) that is
 # included at the end, so touching any header rebuilds what includes it.
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
-            $(TTOOL_SRC:%.c=build/obj/%.o)
+            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% tests/%,$1)
 
@@ -81,9 +93,11 @@ ASAN_CHECK := build/asan/pathmap-check
 # Keep objects of programs: they are not throw-away intermediates.
 .SECONDARY:
 
-.PHONY: all deps test check check-mpi demo check-layers clean help bench asan soak
+.PHONY: all deps test check check-mpi demo check-layers clean help bench asan \
+        check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak
 
-all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK)
+all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
+     $(FUZZ_REPLAY)
 
 help:
 	@echo "make            build lib/libpaptree.a, bin/*, the test runner"
@@ -94,6 +108,9 @@ help:
 	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
+	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
+	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle"
+	@echo "make fuzz        each libFuzzer target for FUZZ_SECONDS (default 600) s; fuzz-short: 60 s"
 	@echo "make clean"
 
 deps:
@@ -151,6 +168,19 @@ build/tests/%: build/obj/tests/tools/%.o $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
+# A fuzz target's replay program: the plain build's compiler and flags.
+$(FUZZ_REPLAY): build/tests/fuzz_%: build/obj/tests/fuzz/fuzz_%.o build/obj/tests/fuzz/replay.o \
+                $(ANA_LIB) $(LIB)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+
+# The fuzzer itself (only in build/san/fuzz, where CC is clang and SANITIZE
+# has -fsanitize=fuzzer-no-link): libFuzzer's main instead of replay.c.
+fuzz-build: $(FUZZ_BIN)
+$(FUZZ_BIN): build/fuzz/fuzz_%: build/obj/tests/fuzz/fuzz_%.o $(ANA_LIB) $(LIB)
+	@mkdir -p build/fuzz
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+
 asan: $(ASAN_CHECK)
 $(ASAN_CHECK): $(ASAN_SRC) $(wildcard common/*.h runtime/api/*.h runtime/core/*.h)
 	@mkdir -p build/asan
@@ -190,6 +220,73 @@ check-layers:
 
 soak: all
 	@sh tests/soak/soak.sh
+
+# ---- sanitizer trees ---------------------------------------------------
+# build/san/NAME/ is a root of its own: its bin/, lib/ and build/ are real
+# directories, everything else of the checkout is a symlink to it.  A sub-make
+# runs this Makefile there with SANITIZE set, so `bin/gsum`,
+# `build/tests/exec_oracle` and `build/run_tests` are the sanitized ones, and
+# the runner, started from there, finds its root there (the directory above
+# build/) and runs every test, script and README command unchanged against
+# them.  The plain build's paths stay as they are.
+SAN_LINKS := $(filter-out bin build lib out,$(wildcard *))
+SAN_MAKE   = $(MAKE) --no-print-directory -C build/san/$1
+ASAN_RUN_FLAGS := $(ASAN_FLAGS)
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+              -fno-sanitize-recover=all
+# Sanitizer options for the runs (the runner appends its exit codes to these).
+# Leaks: LSan stays on, with Open MPI's own leaks suppressed (the file says
+# which).  fast_unwind_on_malloc=0: Open MPI is built without frame pointers,
+# so the fast unwinder stops inside it and no suppression could match; the
+# slow one costs little here.  allocator_may_return_null=1: a huge calloc
+# returns NULL, as in the plain build, instead of aborting (OTF2 asks for
+# 32 GB on a bent anchor file, and says so when it gets NULL).  mpirun itself
+# is not instrumented.
+SAN_SUPP    = $(CURDIR)/tests/sanitizers
+ASAN_ENV    = ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:detect_stack_use_after_return=1:allocator_may_return_null=1 \
+              LSAN_OPTIONS=suppressions=$(SAN_SUPP)/lsan.supp:print_suppressions=0 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+TSAN_ENV    = TSAN_OPTIONS="suppressions=$(SAN_SUPP)/tsan.supp second_deadlock_stack=1 history_size=4"
+# What check-asan runs: the runner's selection (empty: the whole suite).
+ASAN_TESTS ?=
+# Timeouts of the suite under each sanitizer (PAPTREE_TEST_TIMEOUT_SCALE).
+ASAN_TIMEOUT_SCALE ?= 4
+TSAN_TIMEOUT_SCALE ?= 6
+# The runtime's tests under TSan: gred and the waiting it uses (unit), Gsum on
+# every sample and the oracle (MPI), Gsum's options and output, and traced
+# runs (instrument/'s per-thread OTF2 writers) checked by trace_check (sh).
+TSAN_TESTS ?= --kind unit --kind mpi --kind sh gred_ wait_phases reduce_kernels gsum_ oracle_ \
+              trace_archive
+
+san-tree:
+	@for t in asan tsan fuzz; do mkdir -p build/san/$$t; \
+	  for f in $(SAN_LINKS); do ln -sfn ../../../$$f build/san/$$t/$$f; done; done
+
+check-asan: san-tree
+	@sh scripts/deps.sh
+	@+$(call SAN_MAKE,asan) SANITIZE='$(ASAN_RUN_FLAGS)' all
+	@cd build/san/asan && $(ASAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(ASAN_TIMEOUT_SCALE) \
+	  build/run_tests $(ASAN_TESTS)
+
+check-tsan: san-tree
+	@sh scripts/deps.sh
+	@+$(call SAN_MAKE,tsan) SANITIZE='$(TSAN_FLAGS)' build/run_tests bin/gsum build/tests/exec_oracle \
+	  build/tests/trace_check
+	@cd build/san/tsan && $(TSAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(TSAN_TIMEOUT_SCALE) \
+	  build/run_tests $(TSAN_TESTS)
+
+# make fuzz: each target for FUZZ_SECONDS; new inputs in build/fuzz-corpus/NAME/,
+# crashes in build/fuzz-crashes/NAME/ (copy each into tests/fuzz/NAME/ once
+# fixed: the replay test keeps it fixed).  Last line: "N passed, N failed".
+FUZZ_SECONDS ?= 600
+fuzz: san-tree
+	@sh scripts/deps.sh
+	@+$(call SAN_MAKE,fuzz) CC=clang SANITIZE='$(FUZZ_FLAGS)' fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
 clean:
 	rm -rf build lib bin out

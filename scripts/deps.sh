@@ -8,10 +8,12 @@ set -eu
 
 # libxml2-utils (xmllint), chromium and python3 (reads its PNG) check papviz's
 # SVG and HTML in the tests; iproute2 (ip) makes the network namespaces of
-# tests/mpi/netns-tcp.sh.
+# tests/mpi/netns-tcp.sh.  clang builds the libFuzzer targets (make fuzz);
+# its sanitizer and libFuzzer runtimes are in libclang-rt-14-dev, which clang
+# only recommends (Debian 12's clang is 14).
 PKGS="openmpi-bin libopenmpi-dev libotf2-trace-dev libopen-trace-format2-dev
 otf2-tools libsqlite3-dev sqlite3 pkg-config libxml2-utils chromium python3
-iproute2"
+iproute2 clang libclang-rt-14-dev"
 
 # Prints the packages of $PKGS that are not installed, space-separated.
 missing() {

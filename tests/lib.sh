@@ -18,7 +18,18 @@ expect_count() {
   [ "$n" -ge "$2" ] || { cat "$1" >&2; fail "expected '$3' on >= $2 lines of $1, found $n"; }
 }
 
-# run_fails SECONDS OUTFILE CMD...: CMD must exit non-zero (not by timeout).
+# no_sanitizer_report FILE WHAT: fails if FILE holds a sanitizer's report.
+# Under `make check-asan`/`check-tsan` a report also makes the program exit
+# non-zero, which a command that must fail would take for the failure it
+# expects; every sanitizer ends its report with this SUMMARY line.
+no_sanitizer_report() {
+  if grep -q '^SUMMARY: [A-Za-z]*Sanitizer' "$1"; then
+    cat "$1" >&2; fail "sanitizer report: $2"
+  fi
+}
+
+# run_fails SECONDS OUTFILE CMD...: CMD must exit non-zero (not by timeout,
+# not by a sanitizer's report).
 run_fails() {
   secs=$1 out=$2; shift 2
   set +e
@@ -27,4 +38,5 @@ run_fails() {
   set -e
   [ "$rc" -ne 124 ] || { cat "$out" >&2; fail "hung: killed after ${secs}s: $*"; }
   [ "$rc" -ne 0 ] || { cat "$out" >&2; fail "succeeded but should have failed: $*"; }
+  no_sanitizer_report "$out" "$*"
 }

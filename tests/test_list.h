@@ -298,6 +298,7 @@ static const tst_entry_t tst_list[] = {
     { "analyze_bad_input",     TST_SH, NULL, "sh tests/analyze/bad-input.sh",          NULL, 0, 600 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
+    { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },
 
     /* corpus: bad pathmaps, each with the exact message expected */
     { "pathmap_bad",      TST_CORPUS, NULL, "bin/pathmap-check",        "tests/pathmap/bad", 0, 10 },

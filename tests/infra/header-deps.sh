@@ -20,7 +20,10 @@ mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "$@"; }
 mk -q all 2>/dev/null || fail "the build is not up to date: run make all first"
 
 # header -> the .c files that include it, transitively (one "H C" line each).
-git ls-files --cached --others --exclude-standard '*.c' '*.h' > "$tmp/files"
+# Asked of the checkout this script is in: under make check-asan the current
+# directory is build/san/asan, whose sources are symlinks into it.
+src=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
+git -C "$src" ls-files --cached --others --exclude-standard '*.c' '*.h' > "$tmp/files"
 python3 - "$tmp/files" > "$tmp/expect" <<'PYEND'
 import re, sys
 files = open(sys.argv[1]).read().split()
