@@ -242,12 +242,13 @@ FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame
 # slow one costs little here.  allocator_may_return_null=1: a huge calloc
 # returns NULL, as in the plain build, instead of aborting (OTF2 asks for
 # 32 GB on a bent anchor file, and says so when it gets NULL).  mpirun itself
-# is not instrumented.
+# is not instrumented.  PAPTREE_SANITIZER tells the tests which sanitizer runs
+# (tests/lib.sh: mem_cap).
 SAN_SUPP    = $(CURDIR)/tests/sanitizers
-ASAN_ENV    = ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:detect_stack_use_after_return=1:allocator_may_return_null=1 \
+ASAN_ENV    = PAPTREE_SANITIZER=address ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:detect_stack_use_after_return=1:allocator_may_return_null=1 \
               LSAN_OPTIONS=suppressions=$(SAN_SUPP)/lsan.supp:print_suppressions=0 \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-TSAN_ENV    = TSAN_OPTIONS="suppressions=$(SAN_SUPP)/tsan.supp second_deadlock_stack=1 history_size=4"
+TSAN_ENV    = PAPTREE_SANITIZER=thread TSAN_OPTIONS="suppressions=$(SAN_SUPP)/tsan.supp second_deadlock_stack=1 history_size=4"
 # What check-asan runs: the runner's selection (empty: the whole suite).
 ASAN_TESTS ?=
 # Timeouts of the suite under each sanitizer (PAPTREE_TEST_TIMEOUT_SCALE).

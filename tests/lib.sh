@@ -40,3 +40,19 @@ run_fails() {
   [ "$rc" -ne 0 ] || { cat "$out" >&2; fail "succeeded but should have failed: $*"; }
   no_sanitizer_report "$out" "$*"
 }
+
+# mem_cap TOTAL_KB [ONE_KB]: caps the memory of what this (sub)shell runs
+# next, to show that a bad size drives no allocation.  Plain builds: the
+# address space, `ulimit -v TOTAL_KB`.  Under AddressSanitizer
+# (PAPTREE_SANITIZER=address, set by make check-asan), whose shadow memory
+# reserves terabytes of address space, the same cap through ASan's allocator:
+# any one allocation over ONE_KB (default TOTAL_KB) returns NULL, as it
+# would fail under the ulimit.
+mem_cap() {
+  if [ "${PAPTREE_SANITIZER:-}" = address ]; then
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=$(( ${2:-$1} / 1024 )):allocator_may_return_null=1"
+    export ASAN_OPTIONS
+  else
+    ulimit -v "$1"
+  fi
+}

@@ -19,7 +19,7 @@ tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT
 
 # Refused at once, under a 512 MB address-space limit and a minute.
-( ulimit -v 524288; timeout 60 $CLVBENCH --max-p 8192 --mem-limit 1G ) >"$tmp/out" 2>"$tmp/err"
+( mem_cap 524288; timeout 60 $CLVBENCH --max-p 8192 --mem-limit 1G ) >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] && grep -qF "clvbench: error: P = N = 4096: the clv and clv-linear schedules would take about 2.00 GiB (134217728 steps of 16 bytes): over the memory limit of 1.00 GiB (--mem-limit" "$tmp/err" ||
     fail "--max-p 8192 --mem-limit 1G: exit $st: $(cat "$tmp/err")"

@@ -13,6 +13,7 @@
 #     0.5028 ms.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
 PAPSIM=bin/papsim
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -111,7 +112,7 @@ $PAPSIM -P 1 --bytes 4 --beta 0 ring >"$tmp/out" 2>"$tmp/err" || fail "P=1 exite
 # is over --mem-limit is refused at once, with the figures; the ring at
 # P = 8192 is 268 M steps, 4 GiB, and must be refused without allocating
 # them (under a 512 MB address-space limit, in well under a minute).
-( ulimit -v 524288; timeout 60 $PAPSIM -P 8192 --mem-limit 1G ring ) >"$tmp/out" 2>"$tmp/err"
+( mem_cap 524288; timeout 60 $PAPSIM -P 8192 --mem-limit 1G ring ) >"$tmp/out" 2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] && grep -qF "papsim: ring: the schedule would take about 4.00 GiB (268402688 steps of 16 bytes): over the memory limit of 1.00 GiB (--mem-limit" "$tmp/err" ||
     fail "ring P=8192 over --mem-limit 1G: exit $st: $(cat "$tmp/err")"

@@ -430,10 +430,10 @@ for sql in "UPDATE wrappers SET fanin = 2000000000|wrapper 'root': fan-in 200000
                 "orders $W/big.db --subtree root" "timemap $W/big.db" "pap $W/big.db" \
                 "tree --db $W/big.db" "report $W/big.db"; do
         # shellcheck disable=SC2086 # word splitting of $args is wanted
-        (ulimit -v 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPVIZ" $args -o "$W/big.out") || exit 1
+        (mem_cap 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPVIZ" $args -o "$W/big.out") || exit 1
         has "$W/out" "the database is damaged"
     done
-    (ulimit -v 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPANALYZE" "$W/big.db") || exit 1
+    (mem_cap 2000000; quick 1 "big.db: error: ${sql#*|}" "$PAPANALYZE" "$W/big.db") || exit 1
 done
 rm -rf "$W/big.db" "$W/big.out"
 # a gred of 100 contributors (synth_trace wide, a 128-core node): every chart
