@@ -433,7 +433,7 @@ static cm_status_t section_orders(rep_t *r, int64_t node, int64_t bytes, const c
 {
     /* the fan-in is the contributors' count: an_db_open_read checked it */
     int64_t P = query_int(r, 0, "SELECT fanin FROM wrappers WHERE node = %lld", (long long)node);
-    char title[256], name[96] = "?", tname[112];
+    char title[320], name[96] = "?", tname[112];
     sqlite3_stmt *st = NULL;
     cm_status_t ret = CM_OK;
 
