@@ -273,7 +273,7 @@ check-asan: san-tree
 check-tsan: san-tree
 	@sh scripts/deps.sh
 	@+$(call SAN_MAKE,tsan) SANITIZE='$(TSAN_FLAGS)' build/run_tests bin/gsum build/tests/exec_oracle \
-	  build/tests/trace_check
+	  build/tests/trace_check bin/pathmap-check
 	@cd build/san/tsan && $(TSAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(TSAN_TIMEOUT_SCALE) \
 	  build/run_tests $(TSAN_TESTS)
 

@@ -43,16 +43,16 @@ run_fails() {
 
 # mem_cap TOTAL_KB [ONE_KB]: caps the memory of what this (sub)shell runs
 # next, to show that a bad size drives no allocation.  Plain builds: the
-# address space, `ulimit -v TOTAL_KB`.  Under AddressSanitizer
-# (PAPTREE_SANITIZER=address, set by make check-asan), whose shadow memory
-# reserves terabytes of address space, the same cap through ASan's allocator:
-# any one allocation over ONE_KB (default TOTAL_KB) returns NULL, as it
-# would fail under the ulimit.
+# address space, `ulimit -v TOTAL_KB`.  Under a sanitizer (PAPTREE_SANITIZER
+# = address or thread, set by make check-asan / check-tsan), whose shadow
+# memory reserves terabytes of address space, the same cap through the
+# sanitizer's allocator: any one allocation over ONE_KB (default TOTAL_KB)
+# returns NULL, as it would fail under the ulimit.
 mem_cap() {
-  if [ "${PAPTREE_SANITIZER:-}" = address ]; then
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=$(( ${2:-$1} / 1024 )):allocator_may_return_null=1"
-    export ASAN_OPTIONS
-  else
-    ulimit -v "$1"
-  fi
+  cap="max_allocation_size_mb=$(( ${2:-$1} / 1024 )):allocator_may_return_null=1"
+  case ${PAPTREE_SANITIZER:-} in
+    address) ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}$cap"; export ASAN_OPTIONS ;;
+    thread) TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}$cap"; export TSAN_OPTIONS ;;
+    *) ulimit -v "$1" ;;
+  esac
 }
