@@ -293,7 +293,7 @@ static int traced_run(bench_t *b, int clk, long rep, double *hot, double *open_n
 /* The baselines of one repeat. */
 static void baselines(bench_t *b, long rep, double *noop)
 {
-    static const rt_hooks_t noop_hooks = { NULL, noop_location, noop_visit };
+    static const rt_hooks_t noop_hooks = { .location = noop_location, .visit = noop_visit };
     const rt_hooks_t *h = launder(&noop_hooks);
     rt_location_t where = first_location(b);
     void *loc = h->location(h->ud, &where);

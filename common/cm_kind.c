@@ -9,6 +9,7 @@ static const char *const kind_names[CM_KIND_COUNT] = {
     [CM_KIND_CORE]  = "core",
     [CM_KIND_GRED]  = "gred",
     [CM_KIND_PROXY] = "proxy",
+    [CM_KIND_ALGO]  = "algo",
 };
 
 const char *cm_kind_name(cm_kind_t kind)

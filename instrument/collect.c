@@ -81,7 +81,7 @@ static void hook_visit(void *locp, rt_visit_t what, unsigned instance, rt_node_i
 
 void ins__collect_hooks(ins_trace_t *tr)
 {
-    tr->hooks = (rt_hooks_t){ tr, hook_location, hook_visit };
+    tr->hooks = (rt_hooks_t){ .ud = tr, .location = hook_location, .visit = hook_visit };
 }
 
 /*

@@ -69,10 +69,11 @@ static void app(char *buf, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The CSS class of a kind: its pathmap keyword (common/cm_kind.h), or "algo". */
+/* The CSS class of a kind: its pathmap keyword (common/cm_kind.h); an unknown
+ * kind is drawn as an algorithm node. */
 static const char *kind_class_of(an_model_kind_t kind)
 {
-    return kind < AN_KIND_ALGO ? cm_kind_name((cm_kind_t)kind) : "algo";
+    return kind < AN_KIND_OTHER ? cm_kind_name((cm_kind_t)kind) : "algo";
 }
 
 static const char *kind_class(const an_model_wrapper_t *w)

@@ -30,15 +30,14 @@ typedef struct an_model_stat {
     double  mean, median, stdev, min, max, p10, p90;
 } an_model_stat_t;
 
-/* Wrapper kinds: common/cm_kind.h's, and two of the model's own.  Algorithm
- * nodes (ring, ...) are planned; a kind the model does not know is
- * AN_KIND_OTHER (kind_name says which). */
+/* Wrapper kinds: common/cm_kind.h's, and one of the model's own: a kind the
+ * model does not know is AN_KIND_OTHER (kind_name says which). */
 typedef enum {
     AN_KIND_CORE  = CM_KIND_CORE,
     AN_KIND_GRED  = CM_KIND_GRED,
     AN_KIND_PROXY = CM_KIND_PROXY,
-    AN_KIND_ALGO  = CM_KIND_COUNT,
-    AN_KIND_OTHER
+    AN_KIND_ALGO  = CM_KIND_ALGO,   /* spans hosts, runs a named algorithm */
+    AN_KIND_OTHER = CM_KIND_COUNT
 } an_model_kind_t;
 
 typedef struct an_model_host {

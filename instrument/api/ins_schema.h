@@ -72,7 +72,7 @@
  * source file = the pathmap path; begin/end line = the wrapper's line
  */
 #define INS_REGION_CANONICAL_FMT "%s#%u/%s"
-#define INS_KEY_KIND            "kind"       /* gred | proxy | core */
+#define INS_KEY_KIND            "kind"       /* gred | proxy | core | algo */
 #define INS_KEY_HOST            "host"       /* host name */
 #define INS_KEY_PARENT          "parent"     /* parent wrapper's name; "-" for the core */
 #define INS_KEY_TREE            "tree"       /* tree name */
@@ -80,6 +80,12 @@
 #define INS_KEY_NODE            "node"       /* index in the tree */
 #define INS_KEY_FANIN           "fanin"      /* contributors per operation */
 #define INS_NO_PARENT           "-"
+/* after fanin, for an algorithm node only (docs/pathmap.md, "algo") */
+#define INS_KEY_ALGO            "algo"       /* run=: an algorithm of the table, or "native" */
+#define INS_KEY_BCAST           "bcast"      /* the broadcast after a reduce; "-" if none */
+#define INS_KEY_HOSTS           "hosts"      /* its hosts, comma-separated, = ranks 0.. of the node */
+#define INS_KEY_ROOT            "root"       /* rooted algorithms: the root's rank in the node; "-" */
+#define INS_KEY_ARRIVAL         "arrival"    /* equal | history */
 
 /*
  * ---- system tree, location groups, locations --------------------------
@@ -113,6 +119,35 @@
 #define INS_LOC_PROP_FLUSHES    "paptree::flushes"     /* buffer flushes while recording (uint64) */
 #define INS_ROLE_COMPUTE        "compute"
 #define INS_ROLE_SERVICE        "service"
+#define INS_ROLE_ALGO           "algo"      /* the host's part in the algorithm node */
+
+/*
+ * ---- an algorithm node's collective and messages -----------------------
+ * Recorded on the RT_LOCATION_ALGO location of each of the node's hosts
+ * (role INS_ROLE_ALGO; the location of rank i of the node is the i-th
+ * member of the COMM_LOCATIONS group below).  Per operation, in this order:
+ *   Enter(region of the node) with the op and bytes attributes   (t1)
+ *   MpiCollectiveBegin
+ *   MpiIsend / MpiIsendComplete / MpiIrecvRequest / MpiIrecv, per message:
+ *       communicator = the instance's, msgTag = the schedule's round,
+ *       receiver / sender = the peer's rank in the node,
+ *       requestID = (op << 32) | step (the step's index among this rank's
+ *       steps of the operation), msgLength = bytes
+ *   MpiCollectiveEnd: collectiveOp ALLREDUCE (any run=, native included),
+ *       communicator = the instance's, root = OTF2_UNDEFINED_UINT32,
+ *       sizeSent = sizeReceived = the tuple's bytes
+ *   Leave(region of the node)                                      (t4)
+ * Definitions: one Group of type COMM_LOCATIONS (paradigm MPI, name
+ * INS_GROUP_ALGO_LOCATIONS) whose members are the algorithm locations of
+ * the node's hosts in rank order; one Group of type COMM_GROUP (paradigm
+ * MPI, name INS_GROUP_ALGO_RANKS) with members 0..n-1; one Comm per tree
+ * instance, id = instance, name = the region canonical name of the node
+ * in that instance ("<tree>#<instance>/<node>"), group = the COMM_GROUP.
+ * A tree whose root is a core has none of these.
+ */
+#define INS_GROUP_ALGO_LOCATIONS "paptree algorithm locations"
+#define INS_GROUP_ALGO_RANKS     "paptree algorithm ranks"
+#define INS_REQUEST_ID(op, step) ((((unsigned long long)(op)) << 32) | (unsigned)(step))
 
 /*
  * ---- clocks ------------------------------------------------------------

@@ -7,9 +7,13 @@
  * observer does with the reports.
  *
  * A *location* is a thread of control that runs wrappers on one host:
- * one per computational thread of the host (RT_LOCATION_COMPUTE) and one
+ * one per computational thread of the host (RT_LOCATION_COMPUTE), one
  * per link the host serves (RT_LOCATION_LINK: a proxy whose parent is on
- * this host, for one tree instance).  The runtime alone decides which
+ * this host, for one tree instance), and, when the tree's root is an
+ * algorithm node that spans the host, one for the host's part in it
+ * (RT_LOCATION_ALGO: the host's MPI rank in the algorithm, shared by every
+ * instance; whichever thread arrives last on the host runs it, and the
+ * operations of a tree reach it one at a time).  The runtime alone decides which
  * locations a host has and in which order: rt_location_list enumerates
  * them, the executor creates exactly that list, and rt_exec_create
  * registers each one through the `location` hook, on the creating thread,
@@ -46,9 +50,19 @@ typedef enum {
     RT_VISIT_LEAVE = 1
 } rt_visit_t;
 
+/* A message of an algorithm node's schedule (rt_hooks_t.msg): each send
+   and each receive is reported when posted and when seen complete. */
+typedef enum {
+    RT_MSG_SEND      = 0,   /* a send was posted (MPI_Isend) */
+    RT_MSG_SEND_DONE = 1,   /* that send completed */
+    RT_MSG_RECV_POST = 2,   /* a receive was posted (MPI_Irecv) */
+    RT_MSG_RECV      = 3    /* that receive completed: the data is here */
+} rt_msg_t;
+
 typedef enum {
     RT_LOCATION_COMPUTE = 0,   /* a computational thread of the pathmap */
-    RT_LOCATION_LINK    = 1    /* the server side of one proxy link */
+    RT_LOCATION_LINK    = 1,   /* the server side of one proxy link */
+    RT_LOCATION_ALGO    = 2    /* the host's part in the tree's algorithm node */
 } rt_location_kind_t;
 
 /* What one location of a host is.  Points into the tree (borrowed). */
@@ -58,16 +72,17 @@ typedef struct rt_location {
     rt_host_id_t           host;
     const rt_thread_map_t *thread;    /* compute: the thread; link: NULL */
     rt_node_id_t           proxy;     /* link: the proxy (on the client host);
-                                         compute: RT_ID_NONE */
-    unsigned               instance;  /* link: the tree instance; compute: 0 */
+                                         compute, algo: RT_ID_NONE */
+    unsigned               instance;  /* link: the tree instance; else 0 */
     rt_node_id_t           enter;     /* the first wrapper it runs: the
-                                         thread's entry, or the proxy's parent */
+                                         thread's entry, the proxy's parent,
+                                         or the algorithm node */
 } rt_location_t;
 
 /*
  * The locations of `host` for `ninstances` instances of tree t, in their
  * order: computational threads by thread id, then links by proxy node id,
- * then instance.  Fills out[0..n) when out is not NULL and returns n.
+ * then instance, then the algorithm location if the root spans the host.  Fills out[0..n) when out is not NULL and returns n.
  * Pure: no MPI, no allocation; the same answer on every rank.
  */
 uint32_t rt_location_list(const rt_tree_t *t, unsigned ninstances, rt_host_id_t host,
@@ -90,6 +105,25 @@ typedef struct rt_hooks {
      */
     void (*visit)(void *loc, rt_visit_t what, unsigned instance, rt_node_id_t node,
                   uint64_t seq, size_t bytes);
+    /*
+     * Inside an algorithm node, on its RT_LOCATION_ALGO location (between
+     * that location's ENTER and LEAVE visits of the node): the collective
+     * begins (RT_VISIT_ENTER, after the visit's ENTER) and ends
+     * (RT_VISIT_LEAVE, before the visit's LEAVE); `root` is the rooted
+     * algorithm's root as a rank of the node (-1 for an allreduce) and
+     * bytes the tuple's size.  In between, each message of the schedule,
+     * posted and completed (rt_msg_t), with the peer's rank in the node,
+     * the schedule's round, the step's index among this rank's steps of
+     * the operation (which pairs a post with its completion) and the
+     * message's bytes.  The messages of one instance travel on one
+     * communicator of their own (rt_exec.h), so instance names it.  Like
+     * visit(): quick, never blocking.  Either may be NULL (nothing is
+     * reported).
+     */
+    void (*coll)(void *loc, rt_visit_t what, unsigned instance, rt_node_id_t node,
+                 uint64_t seq, int32_t root, size_t bytes);
+    void (*msg)(void *loc, rt_msg_t what, unsigned instance, int32_t peer, int32_t round,
+                uint32_t step, size_t bytes);
 } rt_hooks_t;
 
 #endif /* RT_HOOKS_H */

@@ -2,7 +2,7 @@
  * rt_pathmap.h - a parsed pathmap: hosts, trees of wrappers, thread mappings.
  *
  * A pathmap (docs/pathmap.md) describes collective trees explicitly: which
- * wrappers (core, gred, proxy) exist, on which host each runs, which is its
+ * wrappers (core, gred, proxy, algo) exist, on which host each runs, which is its
  * parent, and which computational thread enters which wrapper.  This module
  * parses and validates that text into one read-only model.  It is pure C: no
  * MPI, no threads, no I/O beyond reading the file in rt_pathmap_load.
@@ -13,12 +13,15 @@
  * immutable after parsing and may be read by any number of threads.
  *
  * Invariants of a model returned with CM_OK (the validator guarantees them):
- *  - every tree has exactly one core, and it is the only node without parent;
- *  - following parents from any node reaches the core (no cycles);
+ *  - every tree has exactly one root, a core or an algorithm node, and it is
+ *    the only node without parent (tree.root);
+ *  - following parents from any node reaches the root (no cycles);
  *  - a node's parent is on the same host, except for a proxy, whose parent is
- *    on another host;
+ *    on another host, and for a child of an algorithm node, which is on one
+ *    of the node's hosts;
  *  - every gred has at least one contributor; a proxy and a core have exactly
- *    one (a thread or a child wrapper);
+ *    one (a thread or a child wrapper); an algorithm node has exactly one on
+ *    each of its hosts (at least two hosts) and none elsewhere;
  *  - a thread enters a wrapper on its own host, is mapped at most once per
  *    tree, and sits on the same host in every tree that maps it;
  *  - every host has at least one wrapper or thread in some tree.
@@ -30,6 +33,7 @@
 #include <stdint.h>
 #include "common/cm_err.h"
 #include "common/cm_kind.h"
+#include "runtime/api/rt_sched.h"
 
 typedef uint32_t rt_node_id_t;    /* index into rt_tree_t.nodes */
 typedef uint32_t rt_host_id_t;    /* index into rt_pathmap_t.hosts = MPI rank */
@@ -50,10 +54,11 @@ typedef uint32_t rt_thread_id_t;  /* the user's thread number, global */
 typedef enum {
     RT_NODE_CORE  = CM_KIND_CORE,   /* the root: stores the reduced tuple and returns it */
     RT_NODE_GRED  = CM_KIND_GRED,   /* partial allreduce shared by its contributors */
-    RT_NODE_PROXY = CM_KIND_PROXY   /* forwards to its parent on another host */
+    RT_NODE_PROXY = CM_KIND_PROXY,  /* forwards to its parent on another host */
+    RT_NODE_ALGO  = CM_KIND_ALGO    /* the root, spanning hosts: runs an algorithm */
 } rt_node_kind_t;
 
-typedef enum { RT_DTYPE_INT32, RT_DTYPE_INT64, RT_DTYPE_DOUBLE } rt_dtype_t;
+typedef enum { RT_DTYPE_INT32, RT_DTYPE_INT64, RT_DTYPE_DOUBLE, RT_DTYPE_FLOAT } rt_dtype_t;
 typedef enum { RT_OP_SUM, RT_OP_MIN, RT_OP_MAX } rt_op_t;
 
 /* How a gred's waiting contributors wait (docs/pathmap.md, "wait="). */
@@ -63,15 +68,53 @@ typedef enum {
     RT_WAIT_BLOCK   /* block on a condition variable at once (Figure 2) */
 } rt_wait_mode_t;
 
+/* Where a PAP-aware algorithm node takes its hosts' arrival times from
+ * (docs/pathmap.md, "arrival="). */
+typedef enum {
+    RT_ARRIVAL_EQUAL,     /* every host arrives together (all times 0) */
+    RT_ARRIVAL_HISTORY    /* each host's arrival in the instance's previous operation */
+} rt_arrival_t;
+
+/*
+ * What an algorithm node runs (docs/pathmap.md, "algo").  Its hosts are the
+ * hosts of its contributors, in ascending host id: host hosts[i] is rank i
+ * of the node's communicator and of its schedules.  `run` is an allreduce
+ * of runtime/algo's table, or a reduce completed by `bcast` (a broadcast
+ * from the same root), or NULL with `native` (MPI_Allreduce on the node's
+ * communicator).  The remaining fields are the rt_algo_params_t the
+ * generators read, fixed by the pathmap; count and arrival come per
+ * operation.
+ */
+typedef struct rt_algo_spec {
+    const rt_algo_info_t *run;       /* NULL when native */
+    const rt_algo_info_t *bcast;     /* run is a reduce: the broadcast after it; else NULL */
+    int                   native;    /* MPI_Allreduce across the hosts */
+    const rt_host_id_t   *hosts;     /* the participating hosts, ascending */
+    uint32_t              nhosts;    /* >= 2 */
+    int32_t               root;      /* rooted algorithms: index into hosts[] (root=) */
+    int64_t               segcount;  /* segsize= in elements (ring-seg, slt, chain, clv), or 0 */
+    int32_t               nsegs;     /* segments=, or 0 */
+    int64_t               round_ns;  /* round= (PRR tau, Clairvoyant d), ns; > 0 */
+    int32_t               ppn;       /* ppn= (NAP: hosts per node), or 0 */
+    rt_port_t             port;      /* port= (greedy-reduce): RT_PORT_U or RT_PORT_B */
+    rt_tree_shape_t       shape;     /* shape= (bintree-reduce) */
+    rt_arrival_t          arrival;   /* arrival= (PAP-aware algorithms) */
+    int                   pap;       /* run or bcast reads arrival times */
+} rt_algo_spec_t;
+
+/* The default round length of PRR and Clairvoyant when round= is absent. */
+#define RT_ALGO_ROUND_NS_DEFAULT 5000
+
 typedef struct rt_node {
     const char     *name;
     rt_node_kind_t  kind;
-    rt_host_id_t    host;
-    rt_node_id_t    parent;      /* RT_ID_NONE for the core */
+    rt_host_id_t    host;        /* algo: its first host (algo->hosts[0]) */
+    rt_node_id_t    parent;      /* RT_ID_NONE for the root */
     uint32_t        nchildren;   /* child wrappers */
     uint32_t        nthreads;    /* threads entering this node */
-    uint32_t        depth;       /* 0 for the core, parent's + 1 otherwise */
+    uint32_t        depth;       /* 0 for the root, parent's + 1 otherwise */
     rt_wait_mode_t  wait;        /* gred only */
+    const rt_algo_spec_t *algo;  /* algo only; NULL for the other kinds */
     unsigned        line, col;   /* where it was declared */
 } rt_node_t;
 
@@ -88,7 +131,7 @@ typedef struct rt_tree {
     rt_op_t          op;
     rt_node_t       *nodes;
     uint32_t         nnodes;
-    rt_node_id_t     core;
+    rt_node_id_t     root;       /* the core, or the algorithm node */
     rt_thread_map_t *threads;    /* sorted by thread id */
     uint32_t         nthreads;
     unsigned         line;       /* the 'tree' line */
@@ -129,7 +172,7 @@ void rt_pathmap_destroy(rt_pathmap_t *pm);
 /* The tree called `name`, or the first tree when name is NULL; NULL if none. */
 const rt_tree_t *rt_pathmap_tree(const rt_pathmap_t *pm, const char *name);
 
-/* Number of wrappers from the thread's entry wrapper to the core, inclusive. */
+/* Number of wrappers from the thread's entry wrapper to the root, inclusive. */
 uint32_t rt_tree_path_len(const rt_tree_t *tree, const rt_thread_map_t *thread);
 
 /* Contributions a node waits for per operation: child wrappers + threads. */
@@ -138,7 +181,17 @@ static inline uint32_t rt_node_fanin(const rt_node_t *node)
     return node->nchildren + node->nthreads;
 }
 
-/* Names for printing: "core", "gred", "proxy" (cm_kind_name); "int32", ...; "sum", ... */
+/* The tree's algorithm node (its root), or NULL when its root is a core. */
+static inline const rt_node_t *rt_tree_algo(const rt_tree_t *tree)
+{
+    return tree->nodes[tree->root].kind == RT_NODE_ALGO ? &tree->nodes[tree->root] : NULL;
+}
+
+/* The index of `host` among an algorithm node's hosts (its rank in the
+   node's communicator), or -1 if the node does not span it. */
+int32_t rt_algo_host_index(const rt_algo_spec_t *spec, rt_host_id_t host);
+
+/* Names for printing: "core", "gred", "proxy", "algo" (cm_kind_name); "int32", ...; "sum", ... */
 /*
  * The bytes of tuple buffers that rt_exec_create allocates on `host` for
  * `ninstances` instances of `tree` with tuples of up to `max_bytes`: per

@@ -8,7 +8,9 @@
  * locations by it, so the two can never disagree about the order.
  *
  * Order: threads by id (the tree keeps them sorted), then links by proxy
- * node id, then instance.  Example, pathmaps/local/gateway-3x2.pathmap
+ * node id, then instance, then the host's part in the tree's algorithm
+ * node if its root is one that spans the host (one location for every
+ * instance: the operations of a tree reach it one at a time).  Example, pathmaps/local/gateway-3x2.pathmap
  * with 2 instances: host a has threads 0 and 1, then pgw#0 and pgw#1 (pgw
  * forwards to mc on a); host gw has pb#0 and pb#1; host b has threads 2
  * and 3 and no link.
@@ -44,6 +46,11 @@ uint32_t rt_location_list(const rt_tree_t *t, unsigned ninstances, rt_host_id_t 
                 out[n] = (rt_location_t){ RT_LOCATION_LINK, n, host, NULL, p, inst,
                                           t->nodes[p].parent };
         }
+    }
+    if (rt_tree_algo(t) != NULL && rt_algo_host_index(t->nodes[t->root].algo, host) >= 0) {
+        if (out != NULL)
+            out[n] = (rt_location_t){ RT_LOCATION_ALGO, n, host, NULL, RT_ID_NONE, 0, t->root };
+        n++;
     }
     return n;
 }

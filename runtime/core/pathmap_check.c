@@ -53,20 +53,20 @@ static cm_status_t ck_root(pm_builder_t *b, cm_err_t *err)
 {
     pm_tree_build_t *t = &b->cur;
 
-    t->tree.core = RT_ID_NONE;
+    t->tree.root = RT_ID_NONE;
     for (uint32_t i = 0; i < t->nnodes; i++) {
         const rt_node_t *n = &t->nodes[i].node;
 
         if (n->kind != RT_NODE_CORE)
             continue;
-        if (t->tree.core != RT_ID_NONE)
+        if (t->tree.root != RT_ID_NONE)
             return CK_FAIL(b, err, CM_ERR_TREE, n->line, n->col,
                            "tree '%s' has two roots: core '%s' and core '%s' (line %u)",
-                           t->tree.name, n->name, t->nodes[t->tree.core].node.name,
-                           t->nodes[t->tree.core].node.line);
-        t->tree.core = i;
+                           t->tree.name, n->name, t->nodes[t->tree.root].node.name,
+                           t->nodes[t->tree.root].node.line);
+        t->tree.root = i;
     }
-    if (t->tree.core == RT_ID_NONE)
+    if (t->tree.root == RT_ID_NONE)
         return CK_FAIL(b, err, CM_ERR_TREE, t->tree.line, 1,
                        "tree '%s' has no core (its root wrapper)", t->tree.name);
     return CM_OK;
@@ -84,7 +84,7 @@ static cm_status_t ck_cycles(pm_builder_t *b, cm_err_t *err)
 
     for (uint32_t i = 0; i < t->nnodes; i++)
         t->nodes[i].node.depth = unseen;
-    t->nodes[t->tree.core].node.depth = 0;
+    t->nodes[t->tree.root].node.depth = 0;
     for (uint32_t i = 0; i < t->nnodes; i++) {
         uint32_t n = i, depth, chain;
 

@@ -60,13 +60,14 @@ const char *rt_dtype_name(rt_dtype_t dtype)
     case RT_DTYPE_INT32:  return "int32";
     case RT_DTYPE_INT64:  return "int64";
     case RT_DTYPE_DOUBLE: return "double";
+    case RT_DTYPE_FLOAT:  return "float";
     }
     return "?";
 }
 
 size_t rt_dtype_size(rt_dtype_t dtype)
 {
-    return dtype == RT_DTYPE_INT32 ? 4 : 8;
+    return dtype == RT_DTYPE_INT32 || dtype == RT_DTYPE_FLOAT ? 4 : 8;
 }
 
 const char *rt_op_name(rt_op_t op)
@@ -82,4 +83,21 @@ const char *rt_op_name(rt_op_t op)
 uint64_t rt_hash_fnv1a(const void *data, size_t len)
 {
     return cm_hash_fnv1a(data, len);
+}
+
+int32_t rt_algo_host_index(const rt_algo_spec_t *spec, rt_host_id_t host)
+{
+    uint32_t lo = 0, hi = spec->nhosts;
+
+    while (lo < hi) {                    /* hosts[] is ascending */
+        uint32_t mid = lo + (hi - lo) / 2;
+
+        if (spec->hosts[mid] == host)
+            return (int32_t)mid;
+        if (spec->hosts[mid] < host)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
 }

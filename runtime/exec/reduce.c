@@ -78,11 +78,36 @@ static void max_dbl(void *acc, const void *in, size_t n)
         a[i] = b[i] > a[i] ? b[i] : a[i];
 }
 
+static void sum_flt(void *acc, const void *in, size_t n)
+{
+    float *a = acc;
+    const float *b = in;
+    for (size_t i = 0; i < n; i++)
+        a[i] += b[i];
+}
+
+static void min_flt(void *acc, const void *in, size_t n)
+{
+    float *a = acc;
+    const float *b = in;
+    for (size_t i = 0; i < n; i++)
+        a[i] = b[i] < a[i] ? b[i] : a[i];
+}
+
+static void max_flt(void *acc, const void *in, size_t n)
+{
+    float *a = acc;
+    const float *b = in;
+    for (size_t i = 0; i < n; i++)
+        a[i] = b[i] > a[i] ? b[i] : a[i];
+}
+
 /* Indexed [dtype][op] in the order of rt_pathmap.h's enums. */
-static const rt_reduce_fn_t reduce_table[3][3] = {
+static const rt_reduce_fn_t reduce_table[4][3] = {
     [RT_DTYPE_INT32]  = { [RT_OP_SUM] = sum_i32, [RT_OP_MIN] = min_i32, [RT_OP_MAX] = max_i32 },
     [RT_DTYPE_INT64]  = { [RT_OP_SUM] = sum_i64, [RT_OP_MIN] = min_i64, [RT_OP_MAX] = max_i64 },
     [RT_DTYPE_DOUBLE] = { [RT_OP_SUM] = sum_dbl, [RT_OP_MIN] = min_dbl, [RT_OP_MAX] = max_dbl },
+    [RT_DTYPE_FLOAT]  = { [RT_OP_SUM] = sum_flt, [RT_OP_MIN] = min_flt, [RT_OP_MAX] = max_flt },
 };
 
 rt_reduce_fn_t rt_reduce_get(rt_dtype_t dtype, rt_op_t op)

@@ -29,7 +29,7 @@ static void fz_check_tree(const rt_pathmap_t *pm, const rt_tree_t *t)
     uint32_t cores = 0;
 
     fz_check(t->name != NULL && rt_pathmap_tree(pm, t->name) != NULL, "tree by name");
-    fz_check(t->core < t->nnodes, "core index");
+    fz_check(t->root < t->nnodes, "core index");
     fz_check(rt_dtype_size(t->dtype) > 0 && rt_dtype_name(t->dtype) != NULL &&
              rt_op_name(t->op) != NULL, "dtype, op names");
     for (uint32_t i = 0; i < t->nnodes; i++) {
@@ -39,7 +39,7 @@ static void fz_check_tree(const rt_pathmap_t *pm, const rt_tree_t *t)
         fz_check(n->name != NULL && rt_node_kind_name(n->kind) != NULL, "node names");
         fz_check(n->host < pm->nhosts, "node host");
         cores += n->kind == RT_NODE_CORE;
-        fz_check((n->parent == RT_ID_NONE) == (i == t->core), "only the core has no parent");
+        fz_check((n->parent == RT_ID_NONE) == (i == t->root), "only the core has no parent");
         if (n->parent != RT_ID_NONE) {
             const rt_node_t *p = &t->nodes[n->parent];
 
@@ -51,7 +51,7 @@ static void fz_check_tree(const rt_pathmap_t *pm, const rt_tree_t *t)
         fz_check(rt_node_fanin(n) >= 1, "fan-in");
         fz_check(n->kind == RT_NODE_GRED || rt_node_fanin(n) == 1, "proxy and core fan-in 1");
         /* Following parents reaches the core. */
-        for (rt_node_id_t k = i; k != t->core; k = t->nodes[k].parent)
+        for (rt_node_id_t k = i; k != t->root; k = t->nodes[k].parent)
             fz_check(++steps <= t->nnodes, "cycle");
     }
     fz_check(cores == 1, "one core per tree");

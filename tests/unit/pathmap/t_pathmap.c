@@ -61,7 +61,7 @@ void t_pathmap_doc_example(void)
     TST_EQ_INT(t->dtype, RT_DTYPE_INT32);
     TST_EQ_INT(t->op, RT_OP_SUM);
     TST_EQ_UINT(t->nnodes, 5);
-    TST_EQ_STR(t->nodes[t->core].name, "root");
+    TST_EQ_STR(t->nodes[t->root].name, "root");
     /* Kinds, hosts, parents, depths, contributors. */
     TST_EQ_INT(root->kind, RT_NODE_CORE);
     TST_EQ_UINT(root->parent, RT_ID_NONE);

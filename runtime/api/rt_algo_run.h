@@ -1,0 +1,99 @@
+/*
+ * rt_algo_run.h - running an algorithm node's collective over MPI.
+ *
+ * An rt_algo_plan_t is one host's side of one algorithm (an rt_algo_spec_t
+ * of the pathmap, or one built by a program) on one communicator whose rank
+ * i is the spec's host i.  rt_algo_plan_run performs one collective on a
+ * buffer: it takes the schedule of runtime/algo for the element count (and,
+ * for the PAP-aware algorithms, the hosts' arrival times), and executes
+ * this rank's steps with MPI point-to-point calls, round by round: every
+ * step of a round is posted (MPI_Irecv, MPI_Isend) before the round is
+ * waited for, the received pieces are then reduced into the buffer or
+ * copied over it as the steps say.  `native` calls MPI_Allreduce instead.
+ *
+ * Static schedules (ring, rd, rabenseifner, nap, the trees, the
+ * broadcasts) depend only on the count: the plan generates each once, for
+ * this rank only, and keeps it (a few counts, most recently used first).
+ * PAP-aware ones (slt, prr, clv, clv-linear, greedy-reduce) are generated
+ * per operation from the arrival vector, which must be bit-identical on
+ * every rank (runtime/algo then gives every rank the same schedule).
+ *
+ * Waiting: MPI_Testsome under rt_wait_until (spin, yield, then sleep), never
+ * a blocking MPI call, so that a waiting rank does not burn its core.
+ *
+ * Threads: a plan is used by one thread at a time (the caller serialises;
+ * the executor's operations reach an algorithm node one at a time).  The
+ * communicator must be the plan's alone: the k-th send from s to d matches
+ * the k-th receive at d from s (MPI's non-overtaking rule), tag 0.
+ *
+ * Errors: a schedule that cannot be made for this count (a precondition of
+ * the algorithm) is CM_ERR_UNSUPPORTED with the generator's message, the
+ * same on every rank (the inputs are the same).  MPI errors come back as
+ * CM_ERR_MPI with MPI's message; the communicator should return errors
+ * (MPI_ERRORS_RETURN), and the caller aborts the job (the other ranks
+ * cannot recover).
+ */
+#ifndef RT_ALGO_RUN_H
+#define RT_ALGO_RUN_H
+
+#include <mpi.h>
+#include "runtime/api/rt_hooks.h"
+#include "runtime/api/rt_pathmap.h"
+#include "runtime/api/rt_wait.h"
+
+typedef struct rt_algo_plan rt_algo_plan_t;
+
+/* How many schedules (counts) a plan keeps. */
+#define RT_ALGO_PLAN_CACHE 4
+
+/*
+ * A plan for `rank` (0 <= rank < spec->nhosts) of `spec`; spec is borrowed
+ * and must outlive the plan.  Fails (CM_ERR_INVALID) for a spec the table
+ * cannot run (no algorithm, a reduce without broadcast).
+ */
+cm_status_t rt_algo_plan_create(const rt_algo_spec_t *spec, int32_t rank,
+                                rt_algo_plan_t **plan_p, cm_err_t *err);
+void rt_algo_plan_destroy(rt_algo_plan_t *plan);
+
+/* What one run reports to an observer (rt_hooks_t.msg); NULL = nothing. */
+typedef struct rt_algo_observer {
+    void (*msg)(void *loc, rt_msg_t what, unsigned instance, int32_t peer,
+                int32_t round, uint32_t step, size_t bytes);   /* rt_hooks_t.msg */
+    void    *loc;
+    unsigned instance;
+} rt_algo_observer_t;
+
+typedef struct rt_algo_call {
+    MPI_Comm                  comm;      /* rank i = spec->hosts[i]; the plan's own */
+    rt_dtype_t                dtype;
+    rt_op_t                   op;
+    const int64_t            *arrival;   /* PAP-aware: nhosts times in ns (>= 0),
+                                            identical on every rank; NULL = all 0 */
+    const rt_wait_policy_t   *policy;
+    const rt_algo_observer_t *observer;  /* NULL = none */
+} rt_algo_call_t;
+
+/*
+ * One collective on `count` elements of `buf` (this rank's contribution on
+ * entry; the allreduce's result on return, on every rank).  Collective
+ * over call->comm.  The schedule (cached or made now) is *sched_p on
+ * return when sched_p is not NULL (borrowed until the next run; NULL for
+ * native), for tests and tracing.
+ */
+cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, void *buf,
+                             int64_t count, const rt_sched_t **sched_p, cm_err_t *err);
+
+/*
+ * One schedule's steps for `rank` (an only_rank or all-ranks schedule) on
+ * buf: the executor itself, for schedules made elsewhere (tests run a
+ * reduce or a broadcast alone this way and check the root).  Allocates its
+ * scratch per call; rt_algo_plan_run keeps it in the plan.
+ */
+cm_status_t rt_sched_run(const rt_sched_t *s, int32_t rank, const rt_algo_call_t *call,
+                         void *buf, cm_err_t *err);
+
+/* The MPI datatype and op of a paptree type and op. */
+MPI_Datatype rt_mpi_dtype(rt_dtype_t dtype);
+MPI_Op       rt_mpi_op(rt_op_t op);
+
+#endif /* RT_ALGO_RUN_H */
