@@ -1,12 +1,15 @@
 /*
  * collect.c - the event collectors: per-location buffers and the hooks.
  *
- * Each location owns a buffer of 24-byte records; the visit hook reads the
- * clock and appends, with no lock and no shared write (bench/tracebench
- * measures it: about 11 ns per event with the TSC, most of it the clock
- * read).  A full buffer is written to the location's OTF2 event writer on
- * the recording thread (a flush), out of line so that the common path
- * stays a compare, a clock read and four stores.
+ * Each location owns a buffer of 24-byte records (ins_int.h); the visit,
+ * coll and msg hooks read the clock and append, with no lock and no shared
+ * write (bench/tracebench measures them: about 11 ns per event with the
+ * TSC, most of it the clock read).  A full buffer is written to the
+ * location's OTF2 event writer on the recording thread (a flush), out of
+ * line so that the common path stays a compare, a clock read and four
+ * stores.  The recording thread of one location may change between events
+ * (the algorithm location's: ins_int.h), never while one is recorded, so
+ * nothing here is per thread.
  *
  * Which locations exist, and their order, is the runtime's to say
  * (rt_location_list, rt_hooks.h): the location hook takes the executor's
@@ -32,20 +35,65 @@ static void *hook_location(void *ud, const rt_location_t *where)
     return &tr->locs[where->index];
 }
 
+/* A visit record: Enter or Leave of its region, with the op and bytes attributes. */
+static OTF2_ErrorCode write_visit(ins_loc_t *loc, const ins_rec_t *r)
+{
+    OTF2_RegionRef region = r->ref & ~INS_REC_LEAVE;
+    OTF2_ErrorCode rc;
+
+    rc = OTF2_AttributeList_AddUint64(loc->attrs, INS_ATTR_OP_ID, r->op);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddUint64(loc->attrs, INS_ATTR_BYTES_ID, r->bytes);
+    if (rc == OTF2_SUCCESS)
+        rc = (r->ref & INS_REC_LEAVE) ? OTF2_EvtWriter_Leave(loc->ew, loc->attrs, r->ts, region)
+                                      : OTF2_EvtWriter_Enter(loc->ew, loc->attrs, r->ts, region);
+    return rc;
+}
+
+/*
+ * A collective or message record (ins_schema.h, "an algorithm node's
+ * collective and messages"): the communicator is the instance's, the
+ * request id pairs a post with its completion within the operation.
+ */
+static OTF2_ErrorCode write_ext(ins_loc_t *loc, const ins_rec_t *r)
+{
+    uint32_t kind = (r->ref & ~INS_REC_EXT) >> INS_REC_KIND_SHIFT;
+    uint32_t payload = r->ref & INS_REC_PAYLOAD;
+    uint32_t round = (uint32_t)r->op, step = (uint32_t)(r->op >> 32);
+    uint64_t req = INS_REQUEST_ID(loc->coll_op, step);
+    OTF2_CommRef comm = loc->coll_inst;
+
+    switch (kind) {
+    case INS_REC_COLL_BEGIN:
+        loc->coll_op = r->op;
+        loc->coll_inst = payload;
+        return OTF2_EvtWriter_MpiCollectiveBegin(loc->ew, NULL, r->ts);
+    case INS_REC_COLL_END:
+        return OTF2_EvtWriter_MpiCollectiveEnd(loc->ew, NULL, r->ts, OTF2_COLLECTIVE_OP_ALLREDUCE,
+                                               payload, OTF2_UNDEFINED_UINT32, r->bytes,
+                                               r->bytes);
+    case INS_REC_MSG + RT_MSG_SEND:
+        return OTF2_EvtWriter_MpiIsend(loc->ew, NULL, r->ts, payload, comm, round, r->bytes,
+                                       req);
+    case INS_REC_MSG + RT_MSG_SEND_DONE:
+        return OTF2_EvtWriter_MpiIsendComplete(loc->ew, NULL, r->ts, req);
+    case INS_REC_MSG + RT_MSG_RECV_POST:
+        return OTF2_EvtWriter_MpiIrecvRequest(loc->ew, NULL, r->ts, req);
+    case INS_REC_MSG + RT_MSG_RECV:
+        return OTF2_EvtWriter_MpiIrecv(loc->ew, NULL, r->ts, payload, comm, round, r->bytes,
+                                       req);
+    default:
+        return OTF2_ERROR_INVALID_DATA;
+    }
+}
+
+/* May run on any thread: the one closing the trace, or the one that filled the buffer. */
 void ins__collect_write(ins_loc_t *loc)
 {
     for (uint32_t i = 0; i < loc->n && loc->failed == OTF2_SUCCESS; i++) {
         const ins_rec_t *r = &loc->buf[i];
-        OTF2_RegionRef region = r->ref & ~INS_REC_LEAVE;
-        OTF2_ErrorCode rc;
+        OTF2_ErrorCode rc = (r->ref & INS_REC_EXT) ? write_ext(loc, r) : write_visit(loc, r);
 
-        rc = OTF2_AttributeList_AddUint64(loc->attrs, INS_ATTR_OP_ID, r->op);
-        if (rc == OTF2_SUCCESS)
-            rc = OTF2_AttributeList_AddUint64(loc->attrs, INS_ATTR_BYTES_ID, r->bytes);
-        if (rc == OTF2_SUCCESS)
-            rc = (r->ref & INS_REC_LEAVE)
-                     ? OTF2_EvtWriter_Leave(loc->ew, loc->attrs, r->ts, region)
-                     : OTF2_EvtWriter_Enter(loc->ew, loc->attrs, r->ts, region);
         if (rc != OTF2_SUCCESS) {
             loc->failed = rc;
             break;
@@ -79,9 +127,55 @@ static void hook_visit(void *locp, rt_visit_t what, unsigned instance, rt_node_i
     r->bytes = (uint32_t)bytes;
 }
 
+/*
+ * The algorithm node's collective and its messages (rt_hooks.h), on its
+ * location: as cheap as a visit (a clock read, a compare, four stores).
+ * The root is not kept: the node is always traced as an allreduce
+ * (ins_schema.h), whatever pair of algorithms runs it; nor the node, which
+ * is the tree's root.
+ */
+static void hook_coll(void *locp, rt_visit_t what, unsigned instance, rt_node_id_t node,
+                      uint64_t seq, int32_t root, size_t bytes)
+{
+    ins_loc_t *loc = locp;
+    uint64_t ts = ins__clock_now();
+    ins_rec_t *r;
+
+    (void)node, (void)root;
+    if (__builtin_expect(loc->n == loc->cap, 0))
+        loc_flush(loc);
+    r = &loc->buf[loc->n++];
+    r->ts = ts;
+    r->op = seq;
+    r->ref = INS_REC_EXT |
+             (uint32_t)(what == RT_VISIT_LEAVE ? INS_REC_COLL_END : INS_REC_COLL_BEGIN)
+                 << INS_REC_KIND_SHIFT |
+             (instance & INS_REC_PAYLOAD);
+    r->bytes = (uint32_t)bytes;
+}
+
+static void hook_msg(void *locp, rt_msg_t what, unsigned instance, int32_t peer, int32_t round,
+                     uint32_t step, size_t bytes)
+{
+    ins_loc_t *loc = locp;
+    uint64_t ts = ins__clock_now();
+    ins_rec_t *r;
+
+    (void)instance;             /* the collective's, recorded at its BEGIN */
+    if (__builtin_expect(loc->n == loc->cap, 0))
+        loc_flush(loc);
+    r = &loc->buf[loc->n++];
+    r->ts = ts;
+    r->op = (uint64_t)step << 32 | (uint32_t)round;
+    r->ref = INS_REC_EXT | (uint32_t)(INS_REC_MSG + what) << INS_REC_KIND_SHIFT |
+             ((uint32_t)peer & INS_REC_PAYLOAD);
+    r->bytes = (uint32_t)bytes;
+}
+
 void ins__collect_hooks(ins_trace_t *tr)
 {
-    tr->hooks = (rt_hooks_t){ .ud = tr, .location = hook_location, .visit = hook_visit };
+    tr->hooks = (rt_hooks_t){ .ud = tr, .location = hook_location, .visit = hook_visit,
+                              .coll = hook_coll, .msg = hook_msg };
 }
 
 /*

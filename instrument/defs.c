@@ -4,7 +4,9 @@
  *
  * Rank 0 writes every global definition: the clock properties, the
  * attributes, the system tree and location groups (one per host), one
- * region per wrapper of each tree instance, and every rank's locations.
+ * region per wrapper of each tree instance, every rank's locations, and,
+ * when the tree's root is an algorithm node, its MPI groups and one
+ * communicator per instance.
  * What a location is comes from the executor, as each rank registered it
  * (rt_hooks.h): each rank sends rank 0 its locations in index order with
  * their event and flush counts, so nothing here re-derives them.
@@ -109,6 +111,34 @@ static OTF2_AttributeValue av_str(OTF2_StringRef s)
     return a;
 }
 
+/*
+ * An algorithm node's region description: `base` (the keys every region
+ * has), then the algo keys of ins_schema.h.  Malloc'd (the host list may
+ * be long), or NULL.
+ */
+static char *algo_desc(const rt_pathmap_t *pm, const rt_algo_spec_t *a, const char *base)
+{
+    size_t len = strlen(base) + 256, off;
+    char root[16] = "-", *s;
+
+    for (uint32_t i = 0; i < a->nhosts; i++)
+        len += strlen(pm->hosts[a->hosts[i]].name) + 1;
+    if ((s = malloc(len)) == NULL)
+        return NULL;
+    if (!a->native && a->run != NULL && a->run->coll != RT_COLL_ALLREDUCE)
+        snprintf(root, sizeof(root), "%d", (int)a->root);
+    off = (size_t)snprintf(s, len, "%s " INS_KEY_ALGO "=%s " INS_KEY_BCAST "=%s "
+                           INS_KEY_HOSTS "=", base,
+                           a->native || a->run == NULL ? "native" : a->run->name,
+                           a->bcast != NULL ? a->bcast->name : "-");
+    for (uint32_t i = 0; i < a->nhosts; i++)
+        off += (size_t)snprintf(s + off, len - off, "%s%s", i ? "," : "",
+                                pm->hosts[a->hosts[i]].name);
+    snprintf(s + off, len - off, " " INS_KEY_ROOT "=%s " INS_KEY_ARRIVAL "=%s", root,
+             a->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+    return s;
+}
+
 static void gw_regions(global_writer_t *g, ins_trace_t *tr)
 {
     const rt_tree_t *t = tr->tree;
@@ -128,8 +158,20 @@ static void gw_regions(global_writer_t *g, ins_trace_t *tr)
                      INS_KEY_FANIN "=%u", rt_node_kind_name(node->kind),
                      tr->pm->hosts[node->host].name, parent, t->name, inst, n,
                      rt_node_fanin(node));
-            OTF2_StringRef sn = gw_str(g, node->name), sc = gw_str(g, canon),
-                           sd = gw_str(g, desc);
+            OTF2_StringRef sn = gw_str(g, node->name), sc = gw_str(g, canon), sd;
+
+            if (node->kind == RT_NODE_ALGO) {
+                char *full = algo_desc(tr->pm, node->algo, desc);
+
+                if (full == NULL) {
+                    gw_check(g, OTF2_ERROR_MEM_ALLOC_FAILED);
+                    continue;
+                }
+                sd = gw_str(g, full);
+                free(full);
+            } else {
+                sd = gw_str(g, desc);
+            }
             gw_check(g, OTF2_GlobalDefWriter_WriteRegion(
                             g->w, inst * t->nnodes + n, sn, sc, sd, OTF2_REGION_ROLE_WRAPPER,
                             OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, file, node->line,
@@ -151,11 +193,13 @@ static void gw_location(global_writer_t *g, ins_trace_t *tr, int rank,
 {
     const rt_tree_t *t = tr->tree;
     OTF2_LocationRef id = ins__loc_id(rank, where->index);
-    bool compute = where->kind == RT_LOCATION_COMPUTE;
+    bool compute = where->kind == RT_LOCATION_COMPUTE, algo = where->kind == RT_LOCATION_ALGO;
     char name[256];
 
     if (compute)
         snprintf(name, sizeof(name), "thread %u", where->thread->id);
+    else if (algo)
+        snprintf(name, sizeof(name), "algo %s", t->nodes[where->enter].name);
     else
         snprintf(name, sizeof(name), "service %s#%u", t->nodes[where->proxy].name,
                  where->instance);
@@ -163,10 +207,11 @@ static void gw_location(global_writer_t *g, ins_trace_t *tr, int rank,
                                                    OTF2_LOCATION_TYPE_CPU_THREAD, c->events,
                                                    (OTF2_LocationGroupRef)rank));
     gw_loc_prop(g, id, INS_LOC_PROP_ROLE, OTF2_TYPE_STRING,
-                av_str(gw_str(g, compute ? INS_ROLE_COMPUTE : INS_ROLE_SERVICE)));
+                av_str(gw_str(g, compute ? INS_ROLE_COMPUTE
+                                         : algo ? INS_ROLE_ALGO : INS_ROLE_SERVICE)));
     if (compute) {
         gw_loc_prop(g, id, INS_LOC_PROP_THREAD, OTF2_TYPE_UINT64, av_u64(where->thread->id));
-    } else {
+    } else if (!algo) {
         gw_loc_prop(g, id, INS_LOC_PROP_PROXY, OTF2_TYPE_STRING,
                     av_str(gw_str(g, t->nodes[where->proxy].name)));
         gw_loc_prop(g, id, INS_LOC_PROP_INSTANCE, OTF2_TYPE_UINT64, av_u64(where->instance));
@@ -246,14 +291,68 @@ static int loc_decode(const rt_tree_t *t, int rank, uint32_t index, const loc_in
 {
     bool compute = c->kind == RT_LOCATION_COMPUTE;
 
-    if ((compute ? c->thread >= t->nthreads : c->proxy >= t->nnodes) ||
-        c->enter >= t->nnodes || c->kind > RT_LOCATION_LINK)
+    if (c->kind == RT_LOCATION_ALGO) {
+        /* the host's part in the root, an algorithm node that spans it */
+        if (rt_tree_algo(t) == NULL || c->enter != t->root ||
+            rt_algo_host_index(t->nodes[t->root].algo, (rt_host_id_t)rank) < 0)
+            return -1;
+    } else if ((compute ? c->thread >= t->nthreads : c->proxy >= t->nnodes) ||
+               c->enter >= t->nnodes || c->kind > RT_LOCATION_LINK) {
         return -1;
+    }
     *where_p = (rt_location_t){ (rt_location_kind_t)c->kind, index, (rt_host_id_t)rank,
                                 compute ? &t->threads[c->thread] : NULL,
                                 (rt_node_id_t)c->proxy, (unsigned)c->instance,
                                 (rt_node_id_t)c->enter };
     return 0;
+}
+
+/*
+ * The algorithm node's MPI definitions (ins_schema.h): the group of its
+ * locations in the node's rank order (algo[host] = that host's algorithm
+ * location, as registered), the group of its ranks, one communicator per
+ * instance.
+ */
+static void gw_algo_comms(global_writer_t *g, ins_trace_t *tr, const OTF2_LocationRef *algo)
+{
+    const rt_tree_t *t = tr->tree;
+    const rt_node_t *node = rt_tree_algo(t);
+    uint64_t *locs, *ranks;
+    uint32_t n;
+
+    if (node == NULL)
+        return;
+    n = node->algo->nhosts;
+    locs = calloc(n, sizeof(*locs));
+    ranks = calloc(n, sizeof(*ranks));
+    for (uint32_t i = 0; locs != NULL && ranks != NULL && i < n; i++) {
+        locs[i] = algo[node->algo->hosts[i]];
+        ranks[i] = i;
+        if (locs[i] == OTF2_UNDEFINED_LOCATION)
+            gw_check(g, OTF2_ERROR_INVALID_DATA);    /* a host did not register it */
+    }
+    if (locs == NULL || ranks == NULL) {
+        gw_check(g, OTF2_ERROR_MEM_ALLOC_FAILED);
+    } else {
+        gw_check(g, OTF2_GlobalDefWriter_WriteGroup(
+                        g->w, INS_GROUP_ALGO_LOCATIONS_ID, gw_str(g, INS_GROUP_ALGO_LOCATIONS),
+                        OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                        n, locs));
+        gw_check(g, OTF2_GlobalDefWriter_WriteGroup(
+                        g->w, INS_GROUP_ALGO_RANKS_ID, gw_str(g, INS_GROUP_ALGO_RANKS),
+                        OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                        n, ranks));
+        for (unsigned inst = 0; inst < tr->ninst; inst++) {
+            char canon[256];
+
+            snprintf(canon, sizeof(canon), INS_REGION_CANONICAL_FMT, t->name, inst, node->name);
+            gw_check(g, OTF2_GlobalDefWriter_WriteComm(g->w, inst, gw_str(g, canon),
+                                                       INS_GROUP_ALGO_RANKS_ID,
+                                                       OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+        }
+    }
+    free(locs);
+    free(ranks);
 }
 
 /* Rank 0: every global definition; infos[] holds every rank's locations. */
@@ -269,9 +368,15 @@ static OTF2_ErrorCode write_globals(ins_trace_t *tr, double rate, const host_inf
         cm_arena_destroy(g.arena);
         return OTF2_ERROR_MEM_ALLOC_FAILED;
     }
+    OTF2_LocationRef *algo = malloc((size_t)tr->size * sizeof(*algo));
+
+    if (algo == NULL)
+        gw_check(&g, OTF2_ERROR_MEM_ALLOC_FAILED);
     gw_clock(&g, tr, rate, hosts);
     gw_hosts(&g, tr, hosts);
     for (int r = 0; r < tr->size; r++) {
+        if (algo != NULL)
+            algo[r] = OTF2_UNDEFINED_LOCATION;
         for (int i = 0; i < nlocs[r]; i++, infos++) {
             rt_location_t where;
 
@@ -279,10 +384,15 @@ static OTF2_ErrorCode write_globals(ins_trace_t *tr, double rate, const host_inf
                 gw_check(&g, OTF2_ERROR_INVALID_DATA);
                 continue;
             }
+            if (where.kind == RT_LOCATION_ALGO && algo != NULL)
+                algo[r] = ins__loc_id(r, (uint32_t)i);
             gw_location(&g, tr, r, &where, infos);
         }
     }
     gw_regions(&g, tr);
+    if (algo != NULL)
+        gw_algo_comms(&g, tr, algo);
+    free(algo);
     cm_strmap_cleanup(&g.strings);
     cm_arena_destroy(g.arena);
     rc = OTF2_Archive_CloseGlobalDefWriter(tr->ar, g.w);

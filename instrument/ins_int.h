@@ -83,17 +83,42 @@ int ins__sync_offset(MPI_Comm comm, ins_offset_t *out);
 #define INS_GLOBAL_RES  ((size_t)2 * INS_DEF_CHUNK) /* global and local definitions */
 #define INS_ERR_LEN     512
 
-/* One event: 24 bytes. */
+/*
+ * One event: 24 bytes, of three sorts told apart by ref's top bits.
+ *   visit (hook_visit; INS_REC_EXT clear): ref = region, | INS_REC_LEAVE
+ *       for a LEAVE; op = seq; bytes = the tuple's.
+ *   collective (hook_coll): ref = INS_REC_EXT | kind BEGIN or END <<
+ *       INS_REC_KIND_SHIFT | instance; op = seq; bytes = the tuple's.
+ *   message (hook_msg): ref = INS_REC_EXT | (INS_REC_MSG + rt_msg_t) <<
+ *       INS_REC_KIND_SHIFT | peer; op = step << 32 | round; bytes = the
+ *       message's.  Its operation and instance are those of the collective
+ *       begun last on the location (the executor reports messages between
+ *       its BEGIN and END), so the record need not carry them.
+ * Regions are therefore below INS_REC_EXT (2^30), and instances and peers
+ * below 2^27 (trace.c checks; hosts are at most 4096).  Byte counts are
+ * stored modulo 2^32, as they always were.
+ */
 typedef struct ins_rec {
     uint64_t ts;
     uint64_t op;
-    uint32_t ref;                /* region | INS_REC_LEAVE */
+    uint32_t ref;
     uint32_t bytes;
 } ins_rec_t;
 
-#define INS_REC_LEAVE (UINT32_C(1) << 31)
+#define INS_REC_LEAVE      (UINT32_C(1) << 31)
+#define INS_REC_EXT        (UINT32_C(1) << 30)
+#define INS_REC_KIND_SHIFT 27
+#define INS_REC_PAYLOAD    ((UINT32_C(1) << INS_REC_KIND_SHIFT) - 1)
+enum { INS_REC_COLL_BEGIN = 0, INS_REC_COLL_END = 1, INS_REC_MSG = 2 /* + rt_msg_t, to 5 */ };
 
-/* One location: written by its own thread only, while recording. */
+/*
+ * One location.  While recording, its buffer is written by one thread at
+ * a time: a computational thread's or a link's by its own thread, the
+ * algorithm location's by whichever thread runs the node on this host,
+ * handed from one to the next by the runtime's synchronisation.  So no
+ * state here may be thread-local, and a flush runs on whichever thread
+ * fills the buffer.
+ */
 typedef struct ins_loc {
     ins_rec_t          *buf;
     uint32_t            n, cap;
@@ -106,6 +131,8 @@ typedef struct ins_loc {
     OTF2_AttributeList *attrs;
     OTF2_LocationRef    id;
     OTF2_ErrorCode      failed;      /* first write error, or OTF2_SUCCESS */
+    uint64_t            coll_op;     /* writing: the last collective begun, */
+    uint32_t            coll_inst;   /* for the messages that follow it */
 } __attribute__((aligned(64))) ins_loc_t;
 
 struct ins_trace {
@@ -126,6 +153,10 @@ struct ins_trace {
     char              **sig_files;
     char               *sig_msg, *sig_done_msg;
 };
+
+/* The algorithm node's group ids (readers find them by type and name). */
+#define INS_GROUP_ALGO_LOCATIONS_ID 0u
+#define INS_GROUP_ALGO_RANKS_ID     1u
 
 /* OTF2 location id of location `index` of `rank` (ins_schema.h). */
 static inline OTF2_LocationRef ins__loc_id(int rank, uint32_t index)

@@ -105,9 +105,12 @@ static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
     if (tr->nloc >= INS_LOC_MAX_PER_RANK)
         return CM_ERR(err, CM_ERR_RANGE, "host %s has %u threads to trace; at most %u",
                       tr->pm->hosts[tr->rank].name, tr->nloc, INS_LOC_MAX_PER_RANK - 1);
-    if ((uint64_t)tr->ninst * tr->tree->nnodes >= INS_REC_LEAVE)
+    if ((uint64_t)tr->ninst * tr->tree->nnodes >= INS_REC_EXT)
         return CM_ERR(err, CM_ERR_RANGE, "trace: %u instances x %u wrappers is too many "
-                      "regions (at most 2^31)", tr->ninst, tr->tree->nnodes);
+                      "regions (at most 2^30)", tr->ninst, tr->tree->nnodes);
+    if (rt_tree_algo(tr->tree) != NULL && tr->ninst > INS_REC_PAYLOAD + 1)
+        return CM_ERR(err, CM_ERR_RANGE, "trace: %u instances of a tree with an algorithm "
+                      "node is too many (at most 2^27)", tr->ninst);
     if (mem < min)
         return CM_ERR(err, CM_ERR_RANGE, "--trace-mem %zu is too small for the %u threads "
                       "of host %s: at least %zu bytes (%zu KiB)", mem, tr->nloc,
