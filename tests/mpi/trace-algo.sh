@@ -1,0 +1,155 @@
+#!/bin/sh
+# An algorithm node in the trace (docs/trace-format.md, "Algorithm nodes"),
+# read back with otf2-print, an independent reader.  build/tests/trace_algo
+# drives the tracer's hooks with a known sequence (its header says which) on
+# 2 and 3 hosts, 300 operations alternating 2 instances, with the smallest
+# --trace-mem, so that each host's algorithm location (2730 records per
+# buffer) flushes while recording, on whichever thread recorded last.
+# Checked, against expectations derived by hand below from that sequence:
+#   - every event of every location, in order, its fields exactly (the
+#     timestamps only non-decreasing per location);
+#   - the MPI definitions: the COMM_LOCATIONS group of the algorithm
+#     locations in rank order, the COMM_GROUP of ranks 0..P-1, one COMM per
+#     instance named after the node's region in it;
+#   - every LOCATION (events, group) and its properties: role, thread or
+#     enter, flushes; the algorithm node's REGION description;
+#   - the summary's totals.
+set -eu
+. tests/lib.sh
+MPIRUN=$(mpirun_cmd)
+PROG=build/tests/trace_algo
+OPS=300
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; trap 'exit 1' INT TERM HUP
+[ -x "$PROG" ] || fail "$PROG is missing (make all)"
+
+# Numbers for P hosts (per rank): ring rounds R = 2(P-1), each with a
+# receive (post + completion) and a send (post + completion); the algorithm
+# location records per operation ENTER, BEGIN, 4R messages, END, LEAVE; each
+# thread location ENTER and LEAVE of its gred.  Flushes: the buffer holds
+# 65536 / 24 = 2730 records, and the n-th record with n = 2730 k + 1 flushes.
+for P in 2 3; do
+  name=p$P
+  R=$((2 * (P - 1)))
+  ALGO_EV=$((OPS * (4 + 4 * R)))
+  THREAD_EV=$((OPS * 2))
+  ALGO_FL=$(((ALGO_EV - 1) / 2730))
+  TOTAL=$((P * (ALGO_EV + 2 * THREAD_EV)))
+
+  timeout 120 $MPIRUN -np $P $PROG "$tmp/$name" $OPS min > "$tmp/$name.out" 2> "$tmp/$name.err" ||
+    { cat "$tmp/$name.out" "$tmp/$name.err" >&2; fail "$name: trace_algo failed"; }
+  [ "$(cat "$tmp/$name.out")" = "events $TOTAL flushes $((P * ALGO_FL))" ] ||
+    { cat "$tmp/$name.out" >&2; fail "$name: expected 'events $TOTAL flushes $((P * ALGO_FL))'"; }
+  for opt in "" -G; do
+    otf2-print $opt "$tmp/$name/traces.otf2" > "$tmp/$name.print" 2> "$tmp/$name.perr" ||
+      { cat "$tmp/$name.perr" >&2; fail "$name: otf2-print $opt exited non-zero"; }
+    [ ! -s "$tmp/$name.perr" ] ||
+      { cat "$tmp/$name.perr" >&2; fail "$name: otf2-print $opt wrote to stderr"; }
+    if [ -z "$opt" ]; then mv "$tmp/$name.print" "$tmp/$name.ev"; else mv "$tmp/$name.print" "$tmp/$name.defs"; fi
+  done
+
+  # ---- events: per location, in order, without timestamps -------------------
+  # "location serial text", text = the event's fields with single spaces and,
+  # for ENTER/LEAVE, " | " and its attributes.
+  awk -v name=$name '
+    function bad(m) { print name ": " m > "/dev/stderr"; err = 1 }
+    function out() { if (cur != "") print loc, ++serial[loc], cur; cur = "" }
+    NR <= 5 { next }
+    $1 == "ADDITIONAL" { sub(/^ *ADDITIONAL ATTRIBUTES: /, ""); $1 = $1; cur = cur " | " $0; next }
+    {
+      out()
+      loc = $2; t = $3 + 0
+      if ((loc in last) && t < last[loc]) bad("location " loc ": time goes back at " $0)
+      last[loc] = t
+      $2 = ""; $3 = ""; $0 = $0; $1 = $1; cur = $0
+    }
+    END { out(); exit err }' "$tmp/$name.ev" | sort -k1,1n -k2,2n | cut -d' ' -f1,3- \
+    > "$tmp/$name.got" || fail "$name: events (see above)"
+
+  # The expected events, from the sequence: region id = instance x (P+1) +
+  # node (node 0 across, 1+h g<h>); location = rank << 16 | index (threads
+  # 2h, 2h+1 at 0, 1; the algorithm location at 2); request = seq << 32 | step.
+  awk -v P=$P -v OPS=$OPS 'BEGIN {
+    piece = 24 / P; R = 2 * (P - 1)
+    for (r = 0; r < P; r++) {
+      for (i = 0; i < 2; i++) {
+        loc = r * 65536 + i
+        for (k = 0; k < OPS; k++) {
+          inst = k % 2; seq = int(k / 2); reg = inst * (P + 1) + 1 + r
+          attrs = sprintf("(\"paptree::op\" <0>; UINT64; %d), (\"paptree::bytes\" <1>; UINT64; 24)", seq)
+          printf "%d ENTER Region: \"g%d\" <%d> | %s\n", loc, r, reg, attrs
+          printf "%d LEAVE Region: \"g%d\" <%d> | %s\n", loc, r, reg, attrs
+        }
+      }
+      loc = r * 65536 + 2
+      left = (r + P - 1) % P; right = (r + 1) % P
+      for (k = 0; k < OPS; k++) {
+        inst = k % 2; seq = int(k / 2); reg = inst * (P + 1)
+        comm = sprintf("Communicator: \"sum#%d/across\" <%d>", inst, inst)
+        attrs = sprintf("(\"paptree::op\" <0>; UINT64; %d), (\"paptree::bytes\" <1>; UINT64; 24)", seq)
+        printf "%d ENTER Region: \"across\" <%d> | %s\n", loc, reg, attrs
+        printf "%d MPI_COLLECTIVE_BEGIN\n", loc
+        for (j = 0; j < R; j++) {
+          rq = sprintf("%.0f", seq * 4294967296 + 2 * j)
+          sq = sprintf("%.0f", seq * 4294967296 + 2 * j + 1)
+          printf "%d MPI_IRECV_REQUEST Request: %s\n", loc, rq
+          printf "%d MPI_ISEND Receiver: %d (\"algo across\" <%d>), %s, Tag: %d, Length: %d, Request: %s\n", loc, right, right * 65536 + 2, comm, j, piece, sq
+          printf "%d MPI_ISEND_COMPLETE Request: %s\n", loc, sq
+          printf "%d MPI_IRECV Sender: %d (\"algo across\" <%d>), %s, Tag: %d, Length: %d, Request: %s\n", loc, left, left * 65536 + 2, comm, j, piece, rq
+        }
+        printf "%d MPI_COLLECTIVE_END Operation: ALLREDUCE, %s, Root: NONE, Sent: 24, Received: 24\n", loc, comm
+        printf "%d LEAVE Region: \"across\" <%d> | %s\n", loc, reg, attrs
+      }
+    }
+  }' > "$tmp/$name.want"
+  [ "$(wc -l < "$tmp/$name.want")" -eq "$TOTAL" ] || fail "$name: the expectation has $(wc -l < "$tmp/$name.want") events, not $TOTAL"
+  diff "$tmp/$name.got" "$tmp/$name.want" > "$tmp/$name.diff" ||
+    { head -20 "$tmp/$name.diff" >&2; fail "$name: events (<) differ from the expected ones (>)"; }
+
+  # ---- definitions -------------------------------------------------------------
+  # Single spaces; a string's id after "Name:" and "Value:" dropped (ids of
+  # strings depend on the order of writing), every other reference kept.
+  awk '{ $1 = $1; print }' "$tmp/$name.defs" |
+    sed -E 's/(Name|Value|Descr\.): ("[^"]*") <[0-9]+>/\1: \2/g; s/ \(Aka\. "[^"]*" <[0-9]+>\)//' \
+    > "$tmp/$name.d"
+  grep -E '^(GROUP|COMM) ' "$tmp/$name.d" > "$tmp/$name.dgot" || true
+  grep -E '^LOCATION(_PROPERTY)? ' "$tmp/$name.d" >> "$tmp/$name.dgot" || true
+  grep -E '^REGION [0-9]+ Name: "across"' "$tmp/$name.d" >> "$tmp/$name.dgot" || true
+  awk -v P=$P -v AE=$ALGO_EV -v TE=$THREAD_EV -v AF=$ALGO_FL 'BEGIN {
+    m = ""; g = ""
+    for (r = 0; r < P; r++) {
+      m = m sprintf("%s\"algo across\" <%d>", r ? ", " : "", r * 65536 + 2)
+      g = g sprintf("%s%d (\"algo across\" <%d>)", r ? ", " : "", r, r * 65536 + 2)
+    }
+    printf "GROUP 0 Name: \"paptree algorithm locations\", Type: COMM_LOCATIONS, Paradigm: MPI, Flags: NONE, %d Members: %s\n", P, m
+    printf "GROUP 1 Name: \"paptree algorithm ranks\", Type: COMM_GROUP, Paradigm: MPI, Flags: NONE, %d Members: %s\n", P, g
+    for (i = 0; i < 2; i++)
+      printf "COMM %d Name: \"sum#%d/across\", Group: \"paptree algorithm ranks\" <1>, Parent: UNDEFINED, Flags: NONE\n", i, i
+    for (r = 0; r < P; r++) {
+      grp = sprintf("Group: \"h%d (rank %d)\" <%d>", r, r, r)
+      for (i = 0; i < 2; i++) {
+        id = r * 65536 + i; th = 2 * r + i; ln = sprintf("Location: \"thread %d\" <%d>", th, id)
+        printf "LOCATION %d Name: \"thread %d\", Type: CPU_THREAD, # Events: %d, %s\n", id, th, TE, grp
+        printf "LOCATION_PROPERTY %s, Name: \"paptree::role\", Type: STRING, Value: \"compute\"\n", ln
+        printf "LOCATION_PROPERTY %s, Name: \"paptree::thread\", Type: UINT64, Value: %d\n", ln, th
+        printf "LOCATION_PROPERTY %s, Name: \"paptree::enter\", Type: STRING, Value: \"g%d\"\n", ln, r
+        printf "LOCATION_PROPERTY %s, Name: \"paptree::flushes\", Type: UINT64, Value: 0\n", ln
+      }
+      id = r * 65536 + 2; ln = sprintf("Location: \"algo across\" <%d>", id)
+      printf "LOCATION %d Name: \"algo across\", Type: CPU_THREAD, # Events: %d, %s\n", id, AE, grp
+      printf "LOCATION_PROPERTY %s, Name: \"paptree::role\", Type: STRING, Value: \"algo\"\n", ln
+      printf "LOCATION_PROPERTY %s, Name: \"paptree::enter\", Type: STRING, Value: \"across\"\n", ln
+      printf "LOCATION_PROPERTY %s, Name: \"paptree::flushes\", Type: UINT64, Value: %d\n", ln, AF
+    }
+    hosts = "h0"
+    for (r = 1; r < P; r++) hosts = hosts ",h" r
+    algo = P == 2 ? "algo=rd bcast=- hosts=" hosts " root=- arrival=equal" \
+                  : "algo=binomial-reduce bcast=binomial-bcast hosts=" hosts " root=1 arrival=history"
+    for (i = 0; i < 2; i++)
+      printf "REGION %d Name: \"across\", Descr.: \"kind=algo host=h0 parent=- tree=sum instance=%d node=0 fanin=%d %s\", Role: WRAPPER, Paradigm: USER, Flags: NONE, File: \"trace_algo.pathmap\" <0>, Begin: %d, End: %d\n", i * (P + 1), i, P, algo, P + 3, P + 3
+  }' > "$tmp/$name.dwant"
+  # The file's string id is the first one written by the regions: keep it out.
+  sed -E -i 's/File: "trace_algo.pathmap" <[0-9]+>/File: "trace_algo.pathmap" <0>/' "$tmp/$name.dgot"
+  diff "$tmp/$name.dgot" "$tmp/$name.dwant" > "$tmp/$name.ddiff" ||
+    { cat "$tmp/$name.ddiff" >&2; fail "$name: definitions (<) differ from the expected ones (>)"; }
+  echo "$name: $TOTAL events ($ALGO_EV per algorithm location, $ALGO_FL flushes each), groups, comms, locations, regions: as expected"
+done
