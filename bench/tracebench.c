@@ -22,6 +22,12 @@
  * (reported per event: it touches the whole --trace-mem).  The archive must
  * report EVENTS events, or the program exits 1.
  *
+ * The hooks of an algorithm node (issue 15) cost the same by design (a
+ * clock read and a 24-byte store): each traced run is followed by one of
+ * EVENTS calls of hooks->msg on the same location (the four message kinds
+ * in turn; "msg hooks"), written at close as OTF2 MPI point-to-point events
+ * ("msg write at close").  hooks->coll is the same code with other fields.
+ *
  * Baselines, measured in the same run and interleaved with the traced loop
  * (each repeat runs them before the traced loop, the next one after it):
  *   no-op call  the same loop, same loop code, calling a visit function
@@ -69,7 +75,8 @@
 /* The two traces of each repeat. */
 enum { CLK_DEFAULT, CLK_RAW, NCLK };
 /* What is measured, per repeat. */
-enum { M_HOT, M_HOT_MINUS_NOOP, M_NOOP, M_CLOCK, M_STORE, M_STORE_WARM, M_OPEN, M_WRITE, NMEAS };
+enum { M_HOT, M_HOT_MINUS_NOOP, M_NOOP, M_CLOCK, M_STORE, M_STORE_WARM, M_OPEN, M_WRITE,
+       M_MSG, M_MSG_WRITE, NMEAS };
 
 typedef struct rec {            /* the tracer's record layout, for the store baseline */
     uint64_t ts, op;
@@ -131,6 +138,20 @@ static rt_location_t first_location(const bench_t *b)
     }
     (void)rt_location_list(b->tree, 1, 0, where);
     return where[0];
+}
+
+/*
+ * The message loop: EVENTS calls of hooks->msg as an algorithm node's
+ * executor makes them (the four kinds in turn, peer 1, a round per four
+ * calls, a step per two), on the same location; ns per call.
+ */
+static __attribute__((noinline)) double msg_loop(const rt_hooks_t *h, void *loc, long n)
+{
+    double t0 = now_ns();
+
+    for (long i = 0; i < n; i++)
+        h->msg(loc, (rt_msg_t)(i & 3), 0, 1, (int32_t)(i >> 2), (uint32_t)(i >> 1), 4);
+    return (now_ns() - t0) / (double)n;
 }
 
 /* The hot loop, shared by the traced and the no-op runs; ns per call. */
@@ -229,8 +250,11 @@ static void set_clock_env(const bench_t *b, int clk)
         unsetenv("PAPTREE_TRACE_CLOCK");
 }
 
-/* One traced run: open, register, hot loop, close.  0, or 1 on failure. */
-static int traced_run(bench_t *b, int clk, long rep, double *hot, double *open_ns,
+/*
+ * One traced run: open, register, hot loop (visits, or with msgs the
+ * message loop), close.  0, or 1 on failure.
+ */
+static int traced_run(bench_t *b, int clk, long rep, int msgs, double *hot, double *open_ns,
                       double *write_ns, const char **clock_name)
 {
     char dir[128];
@@ -246,7 +270,8 @@ static int traced_run(bench_t *b, int clk, long rep, double *hot, double *open_n
     double t0;
 
     cm_err_clear(&err);
-    snprintf(dir, sizeof(dir), "%s/r%ld-%s", b->tmp, rep, clk == CLK_RAW ? "raw" : "default");
+    snprintf(dir, sizeof(dir), "%s/r%ld-%s%s", b->tmp, rep, clk == CLK_RAW ? "raw" : "default",
+             msgs ? "-msg" : "");
     set_clock_env(b, clk);
     t0 = now_ns();
     if (ins_trace_open(b->pm, b->tree->name, 1, &opts, MPI_COMM_WORLD, &tr, &err) != CM_OK) {
@@ -264,7 +289,8 @@ static int traced_run(bench_t *b, int clk, long rep, double *hot, double *open_n
         (void)ins_trace_close(tr, &sum, &err);
         return 1;
     }
-    *hot = visit_loop(launder(hooks), loc, b->n, b->node);
+    *hot = msgs ? msg_loop(launder(hooks), loc, b->n)
+                : visit_loop(launder(hooks), loc, b->n, b->node);
     flushes = ins_trace_flushes(tr);
     t0 = now_ns();
     if (ins_trace_close(tr, &sum, &err) != CM_OK) {
@@ -357,6 +383,8 @@ static void report(bench_t *b)
     print_row(b, "store, warm buffer, ns", M_STORE_WARM, nclk);
     print_row(b, "open (touches buffer), ns/ev", M_OPEN, nclk);
     print_row(b, "write at close, ns/event", M_WRITE, nclk);
+    print_row(b, "msg hooks, ns/event", M_MSG, nclk);
+    print_row(b, "msg write at close, ns/ev", M_MSG_WRITE, nclk);
     printf("%-28s", "hot loop / goal (30 ns)");
     for (int c = 0; c < nclk; c++) {
         stats(b->v[c][M_HOT], b->repeats, &hot[c], &lo, &hi);
@@ -393,7 +421,8 @@ static void usage(FILE *fp)
 "usage: mpirun -np 1 bin/tracebench [-n EVENTS] [-r REPEATS] [--chosen-clock]\n"
 "What recording one trace event costs: EVENTS calls of the tracer's visit hook\n"
 "(ENTER/LEAVE on the core of " PATHMAP ")\n"
-"and the OTF2 write at close, against a no-op call, the clock alone and a\n"
+"and the OTF2 write at close, then as many calls of the message hook of an\n"
+"algorithm node, against a no-op call, the clock alone and a\n"
 "plain store, interleaved over REPEATS repeats; medians.  Each repeat traces\n"
 "twice: with the clock the tracer picks and with PAPTREE_TRACE_CLOCK=monotonic_raw.\n"
 "Run from the repository's top directory.  Exits 1 if an archive does not hold\n"
@@ -449,8 +478,12 @@ static int run(bench_t *b)
             int c = nclk == 1 ? CLK_DEFAULT : (k + (int)(rep / 2)) % NCLK;
             const char *name = NULL;
 
-            if (traced_run(b, c, rep, &b->v[c][M_HOT][rep], &b->v[c][M_OPEN][rep],
-                           &b->v[c][M_WRITE][rep], &name))
+            double open_msg;
+
+            if (traced_run(b, c, rep, 0, &b->v[c][M_HOT][rep], &b->v[c][M_OPEN][rep],
+                           &b->v[c][M_WRITE][rep], &name) ||
+                traced_run(b, c, rep, 1, &b->v[c][M_MSG][rep], &open_msg,
+                           &b->v[c][M_MSG_WRITE][rep], &name))
                 return 1;
             b->clock_name[c] = name;
             if (c == CLK_DEFAULT && strcmp(name, INS_CLOCK_MONO_RAW) == 0 && !b->chosen_only)
