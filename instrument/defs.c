@@ -199,7 +199,7 @@ static void gw_location(global_writer_t *g, ins_trace_t *tr, int rank,
     if (compute)
         snprintf(name, sizeof(name), "thread %u", where->thread->id);
     else if (algo)
-        snprintf(name, sizeof(name), "algo %s", t->nodes[where->enter].name);
+        snprintf(name, sizeof(name), "algo %s", tr->pm->hosts[rank].name);
     else
         snprintf(name, sizeof(name), "service %s#%u", t->nodes[where->proxy].name,
                  where->instance);

@@ -92,9 +92,9 @@ for P in 2 3; do
           rq = sprintf("%.0f", seq * 4294967296 + 2 * j)
           sq = sprintf("%.0f", seq * 4294967296 + 2 * j + 1)
           printf "%d MPI_IRECV_REQUEST Request: %s\n", loc, rq
-          printf "%d MPI_ISEND Receiver: %d (\"algo across\" <%d>), %s, Tag: %d, Length: %d, Request: %s\n", loc, right, right * 65536 + 2, comm, j, piece, sq
+          printf "%d MPI_ISEND Receiver: %d (\"algo h%d\" <%d>), %s, Tag: %d, Length: %d, Request: %s\n", loc, right, right, right * 65536 + 2, comm, j, piece, sq
           printf "%d MPI_ISEND_COMPLETE Request: %s\n", loc, sq
-          printf "%d MPI_IRECV Sender: %d (\"algo across\" <%d>), %s, Tag: %d, Length: %d, Request: %s\n", loc, left, left * 65536 + 2, comm, j, piece, rq
+          printf "%d MPI_IRECV Sender: %d (\"algo h%d\" <%d>), %s, Tag: %d, Length: %d, Request: %s\n", loc, left, left, left * 65536 + 2, comm, j, piece, rq
         }
         printf "%d MPI_COLLECTIVE_END Operation: ALLREDUCE, %s, Root: NONE, Sent: 24, Received: 24\n", loc, comm
         printf "%d LEAVE Region: \"across\" <%d> | %s\n", loc, reg, attrs
@@ -117,8 +117,8 @@ for P in 2 3; do
   awk -v P=$P -v AE=$ALGO_EV -v TE=$THREAD_EV -v AF=$ALGO_FL 'BEGIN {
     m = ""; g = ""
     for (r = 0; r < P; r++) {
-      m = m sprintf("%s\"algo across\" <%d>", r ? ", " : "", r * 65536 + 2)
-      g = g sprintf("%s%d (\"algo across\" <%d>)", r ? ", " : "", r, r * 65536 + 2)
+      m = m sprintf("%s\"algo h%d\" <%d>", r ? ", " : "", r, r * 65536 + 2)
+      g = g sprintf("%s%d (\"algo h%d\" <%d>)", r ? ", " : "", r, r, r * 65536 + 2)
     }
     printf "GROUP 0 Name: \"paptree algorithm locations\", Type: COMM_LOCATIONS, Paradigm: MPI, Flags: NONE, %d Members: %s\n", P, m
     printf "GROUP 1 Name: \"paptree algorithm ranks\", Type: COMM_GROUP, Paradigm: MPI, Flags: NONE, %d Members: %s\n", P, g
@@ -134,8 +134,8 @@ for P in 2 3; do
         printf "LOCATION_PROPERTY %s, Name: \"paptree::enter\", Type: STRING, Value: \"g%d\"\n", ln, r
         printf "LOCATION_PROPERTY %s, Name: \"paptree::flushes\", Type: UINT64, Value: 0\n", ln
       }
-      id = r * 65536 + 2; ln = sprintf("Location: \"algo across\" <%d>", id)
-      printf "LOCATION %d Name: \"algo across\", Type: CPU_THREAD, # Events: %d, %s\n", id, AE, grp
+      id = r * 65536 + 2; ln = sprintf("Location: \"algo h%d\" <%d>", r, id)
+      printf "LOCATION %d Name: \"algo h%d\", Type: CPU_THREAD, # Events: %d, %s\n", id, r, AE, grp
       printf "LOCATION_PROPERTY %s, Name: \"paptree::role\", Type: STRING, Value: \"algo\"\n", ln
       printf "LOCATION_PROPERTY %s, Name: \"paptree::enter\", Type: STRING, Value: \"across\"\n", ln
       printf "LOCATION_PROPERTY %s, Name: \"paptree::flushes\", Type: UINT64, Value: %d\n", ln, AF
