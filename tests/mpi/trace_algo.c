@@ -52,7 +52,7 @@
 
 typedef struct model {
     rt_host_t       hosts[MAXP];
-    char            hname[MAXP][8], gname[MAXP][8];
+    char            hname[MAXP][16], gname[MAXP][16];
     rt_host_id_t    algo_hosts[MAXP];
     rt_algo_spec_t  spec;
     rt_node_t       nodes[1 + MAXP];
@@ -94,17 +94,17 @@ static void model_build(model_t *m, int p)
                                 "bcast=binomial-bcast root=h1 arrival=history\n");
     }
     m->nodes[0] = (rt_node_t){ "across", RT_NODE_ALGO, 0, RT_ID_NONE, (uint32_t)p, 0, 0,
-                               RT_WAIT_AUTO, &m->spec, (unsigned)p + 3, 1 };
+                               RT_WAIT_AUTO, &m->spec, (unsigned)p + 2, 1 };
     for (int h = 0; h < p; h++) {
         m->nodes[1 + h] = (rt_node_t){ m->gname[h], RT_NODE_GRED, (rt_host_id_t)h, 0, 0, 2, 1,
-                                       RT_WAIT_AUTO, NULL, (unsigned)(p + 4 + h), 1 };
+                                       RT_WAIT_AUTO, NULL, (unsigned)(p + 3 + h), 1 };
         off += (size_t)snprintf(m->text + off, sizeof(m->text) - off,
                                 "gred g%d host=h%d parent=across\n", h, h);
     }
     for (int i = 0; i < 2 * p; i++) {
         m->threads[i] = (rt_thread_map_t){ (rt_thread_id_t)i, (rt_host_id_t)(i / 2),
                                            (rt_node_id_t)(1 + i / 2),
-                                           (unsigned)(2 * p + 4 + i / 2), 1 };
+                                           (unsigned)(2 * p + 3 + i / 2), 1 };
     }
     for (int h = 0; h < p; h++)
         off += (size_t)snprintf(m->text + off, sizeof(m->text) - off,
