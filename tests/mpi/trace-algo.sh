@@ -143,7 +143,7 @@ for P in 2 3; do
     hosts = "h0"
     for (r = 1; r < P; r++) hosts = hosts ",h" r
     algo = P == 2 ? "algo=rd bcast=- hosts=" hosts " root=- arrival=equal" \
-                  : "algo=binomial-reduce bcast=binomial-bcast hosts=" hosts " root=1 arrival=history"
+                  : "algo=clv bcast=binomial-bcast hosts=" hosts " root=1 arrival=history"
     for (i = 0; i < 2; i++)
       printf "REGION %d Name: \"across\", Descr.: \"kind=algo host=h0 parent=- tree=sum instance=%d node=0 fanin=%d %s\", Role: WRAPPER, Paradigm: USER, Flags: NONE, File: \"trace_algo.pathmap\" <0>, Begin: %d, End: %d\n", i * (P + 1), i, P, algo, P + 2, P + 2
   }' > "$tmp/$name.dwant"

@@ -11,8 +11,8 @@
  *     host h0 .. host h<P-1>
  *     tree sum type=int32 op=sum
  *     algo across run=rd                       (P = 2)
- *     algo across run=binomial-reduce bcast=binomial-bcast root=h1
- *          arrival=history                    (P >= 3)
+ *     algo across run=clv bcast=binomial-bcast root=h1 arrival=history
+ *                                              (P >= 3)
  *     gred g<h> host=h<h> parent=across        (one per host)
  *     threads 2h-2h+1 host=h<h> enter=g<h>
  *
@@ -85,12 +85,13 @@ static void model_build(model_t *m, int p)
         off += (size_t)snprintf(m->text + off, sizeof(m->text) - off,
                                 "tree sum type=int32 op=sum\nalgo across run=rd\n");
     } else {
-        m->spec.run = rt_algo_find("binomial-reduce");
+        m->spec.run = rt_algo_find("clv");
         m->spec.bcast = rt_algo_find("binomial-bcast");
         m->spec.root = 1;
         m->spec.arrival = RT_ARRIVAL_HISTORY;
+        m->spec.pap = 1;
         off += (size_t)snprintf(m->text + off, sizeof(m->text) - off,
-                                "tree sum type=int32 op=sum\nalgo across run=binomial-reduce "
+                                "tree sum type=int32 op=sum\nalgo across run=clv "
                                 "bcast=binomial-bcast root=h1 arrival=history\n");
     }
     m->nodes[0] = (rt_node_t){ "across", RT_NODE_ALGO, 0, RT_ID_NONE, (uint32_t)p, 0, 0,

@@ -34,7 +34,22 @@
  *     location and instance;
  *  8. with --ops K: every location made exactly its share of the K
  *     operations, every wrapper saw fanin arrivals per operation and, when
- *     no wrapper has fanin > 1, each location has an exact event count.
+ *     no wrapper has fanin > 1, each location has an exact event count;
+ *  9. an algorithm node at the root (ins_schema.h, "an algorithm node's
+ *     collective and messages"): one location of role algo per host it
+ *     spans, after the others, visiting the node in every operation of
+ *     every instance (a gred below it does not continue into it on its own
+ *     location, and a thread that enters it directly records nothing);
+ *     the region's algo keys; the two MPI groups (the algorithm locations
+ *     in the node's rank order, ranks 0..n-1) and one communicator per
+ *     instance, and none of these without an algorithm node; in each of
+ *     its visits exactly one MpiCollectiveBegin .. MpiCollectiveEnd
+ *     (ALLREDUCE, the instance's communicator, no root, the tuple's bytes)
+ *     and between them only MPI point-to-point events, each post completed
+ *     (same request id, op << 32 | step) before the end, on the instance's
+ *     communicator, with a peer of the node other than itself; and every
+ *     message sent is received, once, by its peer, with the same tag and
+ *     length, in the same operation.
  *
  * Each failure is one line "trace_check: FAIL: <what>: expected X, got Y"
  * on stderr.  Exit status: 0 every check passed, 1 some check failed,
@@ -57,6 +72,9 @@
 #define TC_OP_MAX        (1u << 24)    /* largest op number counted without --ops */
 #define TC_INSTANCES_MAX 1024
 #define TC_OPS_MAX       (UINT64_C(1) << 30)
+/* The group ids of docs/trace-format.md, "Algorithm nodes" (Group 0, Group 1). */
+#define INS_GROUP_ALGO_LOCATIONS_ID_ 0u
+#define INS_GROUP_ALGO_RANKS_ID_     1u
 
 /* A growable array of `size`-byte items. */
 typedef struct tc_vec { void *data; size_t n, cap, size; } tc_vec_t;
@@ -107,11 +125,27 @@ typedef struct tc_want {
 /* One open visit on a location's stack. */
 typedef struct tc_frame { uint64_t region, op, bytes; bool nested; } tc_frame_t;
 
+/* MPI definitions (an algorithm node's groups and communicators). */
+typedef struct tc_mgroup {
+    uint32_t self, n;
+    OTF2_StringRef name;
+    OTF2_GroupType type;
+    OTF2_Paradigm paradigm;
+    uint64_t *members;
+} tc_mgroup_t;
+typedef struct tc_comm { uint32_t self, group, parent; OTF2_StringRef name; } tc_comm_t;
+
+/* One message as its sender or its receiver recorded it (9.). */
+typedef struct tc_msg { uint64_t inst, op, src, dst, tag, len; } tc_msg_t;
+/* A posted request of an algorithm location, not completed yet. */
+typedef struct tc_req { uint64_t id; bool recv; } tc_req_t;
+
 /* An expected location (from the pathmap) and what was read for it. */
 typedef struct tc_loc {
     uint64_t id;
     uint32_t rank;
     bool service;
+    bool algo;                      /* the host's part in the algorithm node */
     const rt_thread_map_t *thread;  /* compute */
     rt_node_id_t proxy;             /* service */
     unsigned instance;              /* service */
@@ -129,6 +163,11 @@ typedef struct tc_loc {
     uint32_t depth;
     uint64_t *next_op;              /* per instance: the next top-level op */
     OTF2_EvtReader *evr;
+    /* algo: its rank in the node; the collective of the open visit */
+    uint32_t node_rank;
+    bool in_coll, coll_done;
+    tc_req_t *reqs;                 /* posted, not completed */
+    size_t nreqs, capreqs;
 } tc_loc_t;
 
 /* Per region and op: Enter events, and visits that continued to the parent. */
@@ -146,6 +185,8 @@ typedef struct tc_ctx {
     char **str;                     /* string definitions by id */
     size_t nstr;
     tc_vec_t attrs, regions, stns, stn_props, groups, group_props, ldefs, loc_props;
+    tc_vec_t mgroups, comms, sends, recvs;
+    const rt_node_t *algo;          /* the tree's algorithm node, or NULL */
     bool clock_ns;                  /* PAPTREE::CLOCK is monotonic_raw: ns ticks */
     unsigned nclock, nunknown_defs;
     uint64_t resolution, t_first, t_last;   /* ClockProperties */
@@ -429,9 +470,12 @@ static void loc_init(tc_ctx_t *c, tc_loc_t *l, uint32_t rank, uint32_t index)
 
     l->rank = rank;
     l->id = ((uint64_t)rank << INS_LOC_RANK_SHIFT) | index;
-    l->first = l->service ? t->nodes[l->proxy].parent : l->thread->enter;
+    l->first = l->algo ? t->root : l->service ? t->nodes[l->proxy].parent : l->thread->enter;
     l->path_len = path_len(t, l->first);
-    if (l->service)
+    if (l->algo)
+        snprintf(l->label, sizeof(l->label), "location %" PRIu64 " (rank %u, algorithm %s)",
+                 l->id, rank, t->nodes[t->root].name);
+    else if (l->service)
         snprintf(l->label, sizeof(l->label), "location %" PRIu64 " (rank %u, service of %s#%u)",
                  l->id, rank, t->nodes[l->proxy].name, l->instance);
     else
@@ -440,7 +484,7 @@ static void loc_init(tc_ctx_t *c, tc_loc_t *l, uint32_t rank, uint32_t index)
 }
 
 /* Rank r's threads (by id), then its services (node order, then instance),
- * into out[] unless NULL; returns how many. */
+ * then its algorithm location, into out[] unless NULL; returns how many. */
 static uint32_t fill_rank(tc_ctx_t *c, uint32_t r, tc_loc_t *out)
 {
     const rt_tree_t *t = c->tree;
@@ -463,6 +507,14 @@ static uint32_t fill_rank(tc_ctx_t *c, uint32_t r, tc_loc_t *out)
             }
         }
     }
+    if (c->algo != NULL && rt_algo_host_index(c->algo->algo, r) >= 0) {
+        if (out != NULL) {
+            out[k].algo = true;
+            out[k].node_rank = (uint32_t)rt_algo_host_index(c->algo->algo, r);
+            loc_init(c, &out[k], r, k);
+        }
+        k++;
+    }
     return k;
 }
 
@@ -470,6 +522,7 @@ static bool build_locations(tc_ctx_t *c)
 {
     uint32_t nh = c->pm->nhosts;
 
+    c->algo = rt_tree_algo(c->tree);
     if ((c->rank_base = calloc(nh + 1, sizeof(*c->rank_base))) == NULL)
         return false;
     for (uint32_t r = 0; r < nh; r++) {
@@ -606,6 +659,31 @@ static OTF2_CallbackCode on_loc_prop(void *ud, OTF2_LocationRef owner, OTF2_Stri
     PUSH(ud, loc_props, tc_prop_t, owner, name, type, value);
 }
 
+static OTF2_CallbackCode on_mgroup(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
+                                   OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                   OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+    tc_ctx_t *c = ud;
+    tc_mgroup_t *g = vec_push(c, &c->mgroups);
+
+    (void)flags;
+    if (g == NULL)
+        return OTF2_CALLBACK_INTERRUPT;
+    *g = (tc_mgroup_t){ self, n, name, type, paradigm, malloc(((size_t)n + 1) * sizeof(uint64_t)) };
+    if (g->members == NULL)
+        return c->oom = true, OTF2_CALLBACK_INTERRUPT;
+    if (n > 0)
+        memcpy(g->members, members, (size_t)n * sizeof(uint64_t));
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                 OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    (void)flags;
+    PUSH(ud, comms, tc_comm_t, self, group, parent, name);
+}
+
 /* A record this OTF2 version does not know (it registers every type it knows). */
 static OTF2_CallbackCode on_unknown_def(void *ud)
 {
@@ -638,6 +716,8 @@ static OTF2_ErrorCode read_global_defs(tc_ctx_t *c, OTF2_Reader *rd)
         OTF2_GlobalDefReaderCallbacks_SetLocationGroupPropertyCallback(cb, on_group_prop);
         OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
         OTF2_GlobalDefReaderCallbacks_SetLocationPropertyCallback(cb, on_loc_prop);
+        OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_mgroup);
+        OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
         OTF2_GlobalDefReaderCallbacks_SetUnknownCallback(cb, on_unknown_def);
         rc = OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, c);
         if (rc == OTF2_SUCCESS)
@@ -741,23 +821,54 @@ static void check_attributes(tc_ctx_t *c)
     check_missing(c, seen, 2, "attribute");
 }
 
+/*
+ * The algorithm node's keys after fanin, from the pathmap (ins_schema.h):
+ * into exp at off; false if they do not fit.
+ */
+static bool algo_keys(const tc_ctx_t *c, const rt_algo_spec_t *a, char *exp, size_t len,
+                      size_t off)
+{
+    bool rooted = !a->native && a->run != NULL && a->run->coll != RT_COLL_ALLREDUCE;
+    int n = snprintf(exp + off, len - off, " " INS_KEY_ALGO "=%s " INS_KEY_BCAST "=%s "
+                     INS_KEY_HOSTS "=", a->native ? "native" : a->run->name,
+                     a->bcast != NULL ? a->bcast->name : "-");
+
+    for (uint32_t i = 0; n >= 0 && (off += (size_t)n) < len && i < a->nhosts; i++)
+        n = snprintf(exp + off, len - off, "%s%s", i > 0 ? "," : "",
+                     c->pm->hosts[a->hosts[i]].name);
+    if (n < 0 || off >= len)
+        return false;
+    if (rooted)
+        n = snprintf(exp + off, len - off, " " INS_KEY_ROOT "=%d " INS_KEY_ARRIVAL "=%s",
+                     (int)a->root, a->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+    else
+        n = snprintf(exp + off, len - off, " " INS_KEY_ROOT "=" INS_NO_PARENT " "
+                     INS_KEY_ARRIVAL "=%s", a->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+    return n >= 0 && off + (size_t)n < len;
+}
+
 static void check_region(tc_ctx_t *c, const tc_region_t *r)
 {
     const rt_node_t *n = node_of(c, r->self);
     unsigned inst = (unsigned)(r->self / c->tree->nnodes);
-    char exp[512], label[160];
+    char exp[1 << 16], label[160];
+    int len;
 
     region_label(c, r->self, label, sizeof(label));
     expect_str(c, n->name, str_of(c, r->name), "%s name", label);
     snprintf(exp, sizeof(exp), INS_REGION_CANONICAL_FMT, c->tree->name, inst, n->name);
     expect_str(c, exp, str_of(c, r->canon), "%s canonical name", label);
-    snprintf(exp, sizeof(exp),
-             INS_KEY_KIND "=%s " INS_KEY_HOST "=%s " INS_KEY_PARENT "=%s " INS_KEY_TREE "=%s "
-             INS_KEY_INSTANCE "=%u " INS_KEY_NODE "=%u " INS_KEY_FANIN "=%u",
-             rt_node_kind_name(n->kind), c->pm->hosts[n->host].name,
-             n->parent == RT_ID_NONE ? INS_NO_PARENT : c->tree->nodes[n->parent].name,
-             c->tree->name, inst, (unsigned)(r->self % c->tree->nnodes), rt_node_fanin(n));
-    expect_str(c, exp, str_of(c, r->desc), "%s description", label);
+    len = snprintf(exp, sizeof(exp),
+                   INS_KEY_KIND "=%s " INS_KEY_HOST "=%s " INS_KEY_PARENT "=%s " INS_KEY_TREE
+                   "=%s " INS_KEY_INSTANCE "=%u " INS_KEY_NODE "=%u " INS_KEY_FANIN "=%u",
+                   rt_node_kind_name(n->kind), c->pm->hosts[n->host].name,
+                   n->parent == RT_ID_NONE ? INS_NO_PARENT : c->tree->nodes[n->parent].name,
+                   c->tree->name, inst, (unsigned)(r->self % c->tree->nnodes),
+                   rt_node_fanin(n));
+    if (n->kind == RT_NODE_ALGO && !algo_keys(c, n->algo, exp, sizeof(exp), (size_t)len))
+        tc_fail(c, "%s description: longer than this checker's %zu bytes", label, sizeof(exp));
+    else
+        expect_str(c, exp, str_of(c, r->desc), "%s description", label);
     expect_str(c, c->pathmap_path != NULL ? c->pathmap_path : c->pm->path, str_of(c, r->file),
                "%s source file", label);
     expect_u64(c, OTF2_REGION_ROLE_WRAPPER, r->role, "%s role", label);
@@ -831,7 +942,7 @@ static void check_loc_props(tc_ctx_t *c, const tc_loc_t *l)
     const rt_node_t *nodes = c->tree->nodes;
     const tc_want_t compute[6] = {
         { INS_LOC_PROP_ROLE, W_STR, INS_ROLE_COMPUTE, 0 },
-        { INS_LOC_PROP_THREAD, W_U64, NULL, l->service ? 0 : l->thread->id },
+        { INS_LOC_PROP_THREAD, W_U64, NULL, l->thread != NULL ? l->thread->id : 0 },
         { INS_LOC_PROP_ENTER, W_STR, nodes[l->first].name, 0 },
         { INS_LOC_PROP_FLUSHES, W_ANY_U64, NULL, 0 },
         { INS_LOC_PROP_PROXY, W_ABSENT, NULL, 0 },
@@ -844,7 +955,16 @@ static void check_loc_props(tc_ctx_t *c, const tc_loc_t *l)
         { INS_LOC_PROP_FLUSHES, W_ANY_U64, NULL, 0 },
         { INS_LOC_PROP_THREAD, W_ABSENT, NULL, 0 } };
 
-    check_props(c, &c->loc_props, l->id, l->label, l->service ? service : compute, 6);
+    const tc_want_t algo[6] = {
+        { INS_LOC_PROP_ROLE, W_STR, INS_ROLE_ALGO, 0 },
+        { INS_LOC_PROP_ENTER, W_STR, nodes[l->first].name, 0 },
+        { INS_LOC_PROP_FLUSHES, W_ANY_U64, NULL, 0 },
+        { INS_LOC_PROP_THREAD, W_ABSENT, NULL, 0 },
+        { INS_LOC_PROP_PROXY, W_ABSENT, NULL, 0 },
+        { INS_LOC_PROP_INSTANCE, W_ABSENT, NULL, 0 } };
+
+    check_props(c, &c->loc_props, l->id, l->label,
+                l->algo ? algo : l->service ? service : compute, 6);
 }
 
 static void check_locations(tc_ctx_t *c)
@@ -873,6 +993,65 @@ static void check_locations(tc_ctx_t *c)
     }
 }
 
+/* The algorithm location of node rank i, or NULL. */
+static const tc_loc_t *algo_loc_of(const tc_ctx_t *c, uint32_t i)
+{
+    uint32_t r = c->algo->algo->hosts[i];
+
+    for (uint32_t k = c->rank_base[r]; k < c->rank_base[r + 1]; k++)
+        if (c->locs[k].algo)
+            return &c->locs[k];
+    return NULL;
+}
+
+/* 9. The MPI groups and communicators: exactly the node's, or none. */
+static void check_mpi_defs(tc_ctx_t *c)
+{
+    const tc_mgroup_t *g = c->mgroups.data;
+    const tc_comm_t *m = c->comms.data;
+    uint32_t n = c->algo != NULL ? c->algo->algo->nhosts : 0;
+    bool seen_comm[TC_INSTANCES_MAX] = { false };
+    char exp[256];
+
+    if (c->algo == NULL) {
+        expect_u64(c, 0, c->mgroups.n, "Group definitions (no algorithm node)");
+        expect_u64(c, 0, c->comms.n, "Comm definitions (no algorithm node)");
+        return;
+    }
+    expect_u64(c, 2, c->mgroups.n, "Group definitions (an algorithm node)");
+    for (size_t i = 0; i < c->mgroups.n; i++) {
+        bool locs = g[i].type == OTF2_GROUP_TYPE_COMM_LOCATIONS;
+
+        if (!locs && g[i].type != OTF2_GROUP_TYPE_COMM_GROUP) {
+            tc_fail(c, "group %u type: expected COMM_LOCATIONS or COMM_GROUP, got %d", g[i].self,
+                    g[i].type);
+            continue;
+        }
+        expect_u64(c, locs ? INS_GROUP_ALGO_LOCATIONS_ID_ : INS_GROUP_ALGO_RANKS_ID_, g[i].self,
+                   "%s group id", locs ? "COMM_LOCATIONS" : "COMM_GROUP");
+        expect_str(c, locs ? INS_GROUP_ALGO_LOCATIONS : INS_GROUP_ALGO_RANKS,
+                   str_of(c, g[i].name), "group %u name", g[i].self);
+        expect_u64(c, OTF2_PARADIGM_MPI, g[i].paradigm, "group %u paradigm", g[i].self);
+        expect_u64(c, n, g[i].n, "group %u members", g[i].self);
+        for (uint32_t k = 0; k < n && k < g[i].n; k++) {
+            const tc_loc_t *l = algo_loc_of(c, k);
+            expect_u64(c, locs ? (l != NULL ? l->id : UINT64_MAX) : k, g[i].members[k],
+                       "group %u member %u (%s)", g[i].self, k,
+                       locs ? "the algorithm location of node rank k" : "rank k");
+        }
+    }
+    expect_u64(c, c->ninst, c->comms.n, "Comm definitions (one per instance)");
+    for (size_t i = 0; i < c->comms.n; i++) {
+        if (!define_once(c, seen_comm, m[i].self, c->ninst, "comm"))
+            continue;
+        snprintf(exp, sizeof(exp), INS_REGION_CANONICAL_FMT, c->tree->name, m[i].self,
+                 c->algo->name);
+        expect_str(c, exp, str_of(c, m[i].name), "comm %u name", m[i].self);
+        expect_u64(c, INS_GROUP_ALGO_RANKS_ID_, m[i].group, "comm %u group", m[i].self);
+        expect_u64(c, OTF2_UNDEFINED_COMM, m[i].parent, "comm %u parent", m[i].self);
+    }
+}
+
 static bool check_definitions(tc_ctx_t *c)
 {
     bool *seen = calloc(c->nregions + c->pm->nhosts + 1, sizeof(bool));
@@ -886,6 +1065,7 @@ static bool check_definitions(tc_ctx_t *c)
     memset(seen, 0, c->pm->nhosts + 1);
     check_groups(c, seen);
     check_locations(c);
+    check_mpi_defs(c);
     expect_u64(c, 0, c->nunknown_defs, "global definition records of unknown type");
     free(seen);
     return true;
@@ -1044,8 +1224,8 @@ static tc_loc_t *event_begin(tc_ctx_t *c, OTF2_LocationRef id, OTF2_TimeStamp t,
      * ask only here, while it delivers.) */
     if (!l->skipped && l->evr != NULL && OTF2_EvtReader_GetPos(l->evr, &pos) == OTF2_SUCCESS &&
         pos != l->nevents) {
-        ev_fail(c, l, "(%s) position: expected record %" PRIu64 " (only Enter and Leave so "
-                "far), got record %" PRIu64, kind, l->nevents, pos);
+        ev_fail(c, l, "(%s) position: expected record %" PRIu64 " (only records of the "
+                "types checked here so far), got record %" PRIu64, kind, l->nevents, pos);
         l->skipped = true;
     }
     l->last_time = t;
@@ -1107,6 +1287,9 @@ static void enter_nested(tc_ctx_t *c, tc_loc_t *l, tc_frame_t *f, uint64_t regio
     if (outer->kind != RT_NODE_GRED)
         ev_fail(c, l, "Enter inside %s: expected none (a %s never continues), got %s", a,
                 rt_node_kind_name(outer->kind), b);
+    else if (c->tree->nodes[outer->parent].kind == RT_NODE_ALGO)
+        ev_fail(c, l, "Enter inside %s: expected none (its parent, an algorithm node, is "
+                "visited on the host's algorithm location), got %s", a, b);
     else if (f->nested)
         ev_fail(c, l, "Enter inside %s: expected none (a gred visit continues once), got %s",
                 a, b);
@@ -1134,8 +1317,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         ev_fail(c, l, "Enter region: expected < %" PRIu64 ", got %u", c->nregions, region);
         return OTF2_CALLBACK_SUCCESS;
     }
-    if (l->depth == 0)
+    if (l->depth == 0) {
         enter_top(c, l, region, op, bytes);
+        l->in_coll = l->coll_done = false;
+    }
     else
         enter_nested(c, l, &l->stack[l->depth - 1], region, op, bytes);
     if (!count_op(c, region, op, false))
@@ -1170,7 +1355,210 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         ev_fail(c, l, "Leave: expected %s op %" PRIu64 " bytes %" PRIu64 ", got %s op %" PRIu64
                 " bytes %" PRIu64, region_label(c, f->region, a, sizeof(a)), f->op, f->bytes,
                 b, op, bytes);
+    if (l->algo && l->depth == 0 && (l->in_coll || !l->coll_done))
+        ev_fail(c, l, "Leave of %s: expected after its MpiCollectiveEnd, got %s", b,
+                l->in_coll ? "an open collective" : "no collective in the visit");
     return OTF2_CALLBACK_SUCCESS;
+}
+
+/* ---------------------------------- 9. an algorithm node's MPI events */
+
+/*
+ * An MPI event of an algorithm location inside its visit of the node (and,
+ * but for the begin, inside the collective): its location, or NULL after
+ * a FAIL line.  *f is the visit.
+ */
+static tc_loc_t *mpi_event(tc_ctx_t *c, OTF2_LocationRef id, OTF2_TimeStamp t,
+                           const char *kind, bool begin, tc_frame_t **f)
+{
+    tc_loc_t *l = event_begin(c, id, t, kind);
+
+    if (l == NULL)
+        return NULL;
+    if (!l->algo) {
+        ev_fail(c, l, "type: expected Enter or Leave (MPI events only on an algorithm "
+                "location), got %s", kind);
+        return NULL;
+    }
+    if (l->depth != 1) {
+        ev_fail(c, l, "(%s): expected inside the visit of %s, got at depth %u", kind,
+                c->algo->name, l->depth);
+        return NULL;
+    }
+    *f = &l->stack[0];
+    if (begin ? l->in_coll || l->coll_done : !l->in_coll) {
+        ev_fail(c, l, "(%s): expected %s, got %s", kind,
+                begin ? "one collective per visit" : "inside MpiCollectiveBegin .. End",
+                begin ? "a second" : "outside");
+        return NULL;
+    }
+    return l;
+}
+
+static unsigned inst_of(const tc_ctx_t *c, const tc_frame_t *f)
+{
+    return (unsigned)(f->region / c->tree->nnodes);
+}
+
+/* A message's fields: communicator, peer, request. */
+static void check_msg(tc_ctx_t *c, const tc_loc_t *l, const tc_frame_t *f, const char *kind,
+                      uint32_t peer, OTF2_CommRef comm, uint64_t req)
+{
+    expect_u64(c, inst_of(c, f), comm, "%s event %" PRIu64 " (%s) communicator", l->label,
+               l->nevents - 1, kind);
+    if (peer >= c->algo->algo->nhosts || peer == l->node_rank)
+        ev_fail(c, l, "(%s) peer: expected a rank of the node 0..%u other than %u, got %u",
+                kind, c->algo->algo->nhosts - 1, l->node_rank, peer);
+    if (req >> 32 != f->op)
+        ev_fail(c, l, "(%s) request %" PRIu64 ": expected op %" PRIu64 " << 32 | step", kind,
+                req, f->op);
+}
+
+/* Posts (add) or completes (remove) request id; a FAIL line if it was (not) posted. */
+static void request(tc_ctx_t *c, tc_loc_t *l, const char *kind, uint64_t id, bool recv,
+                    bool add)
+{
+    for (size_t i = 0; i < l->nreqs; i++) {
+        if (l->reqs[i].id != id)
+            continue;
+        if (add)
+            ev_fail(c, l, "(%s) request %" PRIu64 ": expected a new one, got one pending",
+                    kind, id);
+        else if (l->reqs[i].recv != recv)
+            ev_fail(c, l, "(%s) request %" PRIu64 ": expected a %s, got a %s's", kind, id,
+                    recv ? "receive" : "send", recv ? "send" : "receive");
+        else
+            l->reqs[i] = l->reqs[--l->nreqs];
+        return;
+    }
+    if (!add) {
+        ev_fail(c, l, "(%s) request %" PRIu64 ": expected a posted one, got none", kind, id);
+        return;
+    }
+    if (l->nreqs == l->capreqs) {
+        size_t cap = l->capreqs ? 2 * l->capreqs : 16;
+        tc_req_t *r = realloc(l->reqs, cap * sizeof(*r));
+        if (r == NULL) {
+            c->oom = true;
+            return;
+        }
+        l->reqs = r;
+        l->capreqs = cap;
+    }
+    l->reqs[l->nreqs++] = (tc_req_t){ id, recv };
+}
+
+static void note_msg(tc_ctx_t *c, tc_vec_t *v, const tc_frame_t *f, uint64_t src, uint64_t dst,
+                     uint64_t tag, uint64_t len)
+{
+    tc_msg_t *m = vec_push(c, v);
+
+    if (m != NULL)
+        *m = (tc_msg_t){ inst_of(c, f), f->op, src, dst, tag, len };
+}
+
+static OTF2_CallbackCode on_coll_begin(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                       OTF2_AttributeList *al)
+{
+    tc_frame_t *f;
+    tc_loc_t *l = mpi_event(ud, id, t, "MpiCollectiveBegin", true, &f);
+
+    (void)al;
+    if (l != NULL)
+        l->in_coll = true;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
+                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                     uint64_t received)
+{
+    tc_ctx_t *c = ud;
+    tc_frame_t *f;
+    tc_loc_t *l = mpi_event(c, id, t, "MpiCollectiveEnd", false, &f);
+    char what[160];
+
+    (void)al;
+    if (l == NULL)
+        return OTF2_CALLBACK_SUCCESS;
+    snprintf(what, sizeof(what), "%s event %" PRIu64 " (MpiCollectiveEnd)", l->label,
+             l->nevents - 1);
+    expect_u64(c, OTF2_COLLECTIVE_OP_ALLREDUCE, op, "%s operation", what);
+    expect_u64(c, inst_of(c, f), comm, "%s communicator", what);
+    expect_u64(c, OTF2_UNDEFINED_UINT32, root, "%s root", what);
+    expect_u64(c, f->bytes, sent, "%s bytes sent (the tuple's)", what);
+    expect_u64(c, f->bytes, received, "%s bytes received (the tuple's)", what);
+    if (l->nreqs > 0)
+        ev_fail(c, l, "(MpiCollectiveEnd): expected every request completed, got %zu pending "
+                "(request %" PRIu64 ")", l->nreqs, l->reqs[0].id);
+    l->nreqs = 0;
+    l->in_coll = false;
+    l->coll_done = true;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t len, uint64_t req)
+{
+    tc_ctx_t *c = ud;
+    tc_frame_t *f;
+    tc_loc_t *l = mpi_event(c, id, t, "MpiIsend", false, &f);
+
+    (void)al;
+    if (l != NULL) {
+        check_msg(c, l, f, "MpiIsend", receiver, comm, req);
+        request(c, l, "MpiIsend", req, false, true);
+        note_msg(c, &c->sends, f, l->node_rank, receiver, tag, len);
+    }
+    return c->oom ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend_done(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                       OTF2_AttributeList *al, uint64_t req)
+{
+    tc_frame_t *f;
+    tc_loc_t *l = mpi_event(ud, id, t, "MpiIsendComplete", false, &f);
+
+    (void)al;
+    if (l != NULL)
+        request(ud, l, "MpiIsendComplete", req, false, false);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv_post(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                       OTF2_AttributeList *al, uint64_t req)
+{
+    tc_ctx_t *c = ud;
+    tc_frame_t *f;
+    tc_loc_t *l = mpi_event(c, id, t, "MpiIrecvRequest", false, &f);
+
+    (void)al;
+    if (l != NULL) {
+        if (req >> 32 != f->op)
+            ev_fail(c, l, "(MpiIrecvRequest) request %" PRIu64 ": expected op %" PRIu64
+                    " << 32 | step", req, f->op);
+        request(c, l, "MpiIrecvRequest", req, true, true);
+    }
+    return c->oom ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
+                                  uint32_t tag, uint64_t len, uint64_t req)
+{
+    tc_ctx_t *c = ud;
+    tc_frame_t *f;
+    tc_loc_t *l = mpi_event(c, id, t, "MpiIrecv", false, &f);
+
+    (void)al;
+    if (l != NULL) {
+        check_msg(c, l, f, "MpiIrecv", sender, comm, req);
+        request(c, l, "MpiIrecv", req, true, false);
+        note_msg(c, &c->recvs, f, sender, l->node_rank, tag, len);
+    }
+    return c->oom ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
 static void other_event(tc_ctx_t *c, OTF2_LocationRef id, OTF2_TimeStamp t, const char *kind)
@@ -1211,6 +1599,12 @@ static OTF2_ErrorCode run_events(tc_ctx_t *c, OTF2_Reader *rd, OTF2_GlobalEvtRea
     OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
     OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
     OTF2_GlobalEvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_coll_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_done);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_post);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
     OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
     rc = OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, cb, c);
     if (rc == OTF2_SUCCESS)
@@ -1273,14 +1667,50 @@ static void check_last_arrivals(tc_ctx_t *c)
 
     for (uint64_t r = 0; r < c->nregions; r++) {
         const tc_count_t *k = &c->counts[r];
-        for (size_t op = 0; node_of(c, r)->kind == RT_NODE_GRED && op < k->len; op++) {
-            if (k->visits[op] > 0 && k->nests[op] != 1) {
-                tc_fail(c, "%s op %zu: expected exactly 1 of its %u visits to continue to the "
-                        "parent, got %u", region_label(c, r, a, sizeof(a)), op, k->visits[op],
-                        k->nests[op]);
+        const rt_node_t *n = node_of(c, r);
+        /* below an algorithm node, the continuation is the algorithm location's visit */
+        uint32_t want = n->kind == RT_NODE_GRED &&
+                        c->tree->nodes[n->parent].kind == RT_NODE_ALGO ? 0 : 1;
+        for (size_t op = 0; n->kind == RT_NODE_GRED && op < k->len; op++) {
+            if (k->visits[op] > 0 && k->nests[op] != want) {
+                tc_fail(c, "%s op %zu: expected exactly %u of its %u visits to continue to the "
+                        "parent, got %u", region_label(c, r, a, sizeof(a)), op, want,
+                        k->visits[op], k->nests[op]);
                 break;                   /* one line per region is enough */
             }
         }
+    }
+}
+
+static int msg_cmp(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+
+    for (int i = 0; i < 6; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* 9. Every message sent was received once, by its peer, with its tag and length. */
+static void check_messages(tc_ctx_t *c)
+{
+    tc_msg_t *s = c->sends.data, *r = c->recvs.data;
+    size_t i = 0;
+
+    qsort(s, c->sends.n, sizeof(*s), msg_cmp);
+    qsort(r, c->recvs.n, sizeof(*r), msg_cmp);
+    expect_u64(c, c->sends.n, c->recvs.n, "messages received (MpiIrecv), against those sent "
+               "(MpiIsend)");
+    while (i < c->sends.n && i < c->recvs.n && msg_cmp(&s[i], &r[i]) == 0)
+        i++;
+    if (i < c->sends.n || i < c->recvs.n) {
+        const tc_msg_t *m = i < c->sends.n ? &s[i] : &r[i];
+        tc_fail(c, "messages: expected every send received by its peer with its tag and "
+                "length, got the first difference at %s#%" PRIu64 "/%s op %" PRIu64 ", rank %"
+                PRIu64 " -> %" PRIu64 ", tag %" PRIu64 ", %" PRIu64 " bytes (%s)",
+                c->tree->name, m->inst, c->tree->nodes[c->tree->root].name, m->op, m->src,
+                m->dst, m->tag, m->len, i < c->sends.n ? "a send" : "a receive");
     }
 }
 
@@ -1301,7 +1731,11 @@ static void check_counts(tc_ctx_t *c)
         const tc_loc_t *l = &c->locs[i];
         uint64_t served = 0;
         for (unsigned inst = 0; l->defined && inst < c->ninst; inst++) {
-            uint64_t want = !l->service || inst == l->instance ? ops_of(c, inst) : 0;
+            /* a thread that enters the algorithm node directly records nothing: its
+               host's algorithm location visits the node */
+            bool none = l->service ? inst != l->instance
+                                   : !l->algo && c->algo != NULL && l->first == c->tree->root;
+            uint64_t want = none ? 0 : ops_of(c, inst);
             expect_u64(c, want, l->next_op[inst], "%s operations on instance %u", l->label, inst);
             served += want;
         }
@@ -1388,6 +1822,7 @@ static int check_archive(tc_ctx_t *c, OTF2_Reader *rd)
     if (read_events(c, rd)) {
         check_ends(c);
         check_last_arrivals(c);
+        check_messages(c);
         if (c->have_ops)
             check_counts(c);
     }
@@ -1398,14 +1833,18 @@ static int check_archive(tc_ctx_t *c, OTF2_Reader *rd)
 static void ctx_cleanup(tc_ctx_t *c)
 {
     tc_vec_t *vecs[] = { &c->attrs, &c->regions, &c->stns, &c->stn_props, &c->groups,
-                         &c->group_props, &c->ldefs, &c->loc_props };
+                         &c->group_props, &c->ldefs, &c->loc_props, &c->mgroups, &c->comms,
+                         &c->sends, &c->recvs };
+
+    for (size_t i = 0; i < c->mgroups.n; i++)
+        free(((tc_mgroup_t *)c->mgroups.data)[i].members);
 
     for (size_t i = 0; i < c->nstr; i++)
         free(c->str[i]);
     for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++)
         free(vecs[i]->data);
     for (uint32_t i = 0; c->locs != NULL && i < c->nlocs; i++)
-        free(c->locs[i].stack), free(c->locs[i].next_op);
+        free(c->locs[i].stack), free(c->locs[i].next_op), free(c->locs[i].reqs);
     for (uint64_t r = 0; c->counts != NULL && r < c->nregions; r++)
         free(c->counts[r].visits), free(c->counts[r].nests);
     free(c->str), free(c->locs), free(c->rank_base), free(c->counts), free(c->pathmap_path);
@@ -1428,7 +1867,9 @@ int main(int argc, char **argv)
     tc_ctx_t c = { .attrs.size = sizeof(tc_attr_t), .regions.size = sizeof(tc_region_t),
                    .stns.size = sizeof(tc_stn_t), .stn_props.size = sizeof(tc_prop_t),
                    .groups.size = sizeof(tc_group_t), .group_props.size = sizeof(tc_prop_t),
-                   .ldefs.size = sizeof(tc_ldef_t), .loc_props.size = sizeof(tc_prop_t) };
+                   .ldefs.size = sizeof(tc_ldef_t), .loc_props.size = sizeof(tc_prop_t),
+                   .mgroups.size = sizeof(tc_mgroup_t), .comms.size = sizeof(tc_comm_t),
+                   .sends.size = sizeof(tc_msg_t), .recvs.size = sizeof(tc_msg_t) };
     const char *dir = NULL, *pmap = NULL;
     rt_pathmap_t *pm = NULL;
     OTF2_Reader *rd = NULL;
