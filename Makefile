@@ -256,9 +256,10 @@ ASAN_TIMEOUT_SCALE ?= 4
 TSAN_TIMEOUT_SCALE ?= 6
 # The runtime's tests under TSan: gred and the waiting it uses (unit), Gsum on
 # every sample and the oracle (MPI), Gsum's options and output, and traced
-# runs (instrument/'s per-thread OTF2 writers) checked by trace_check (sh).
+# runs (instrument/'s per-thread OTF2 writers) checked by trace_check (sh), and the
+# schedule executor (algo_run_, MPI).
 TSAN_TESTS ?= --kind unit --kind mpi --kind sh gred_ wait_phases reduce_kernels gsum_ oracle_ \
-              trace_archive
+              trace_archive algo_run_
 
 san-tree:
 	@for t in asan tsan fuzz; do mkdir -p build/san/$$t; \
@@ -273,7 +274,7 @@ check-asan: san-tree
 check-tsan: san-tree
 	@sh scripts/deps.sh
 	@+$(call SAN_MAKE,tsan) SANITIZE='$(TSAN_FLAGS)' build/run_tests bin/gsum build/tests/exec_oracle \
-	  build/tests/trace_check bin/pathmap-check
+	  build/tests/trace_check bin/pathmap-check build/tests/algo_run
 	@cd build/san/tsan && $(TSAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(TSAN_TIMEOUT_SCALE) \
 	  build/run_tests $(TSAN_TESTS)
 
