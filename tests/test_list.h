@@ -272,6 +272,15 @@ static const tst_entry_t tst_list[] = {
     { "oracle_single_thread_core", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/single-thread-core-1x1.pathmap 4 400", NULL, 1, 120 },
     { "oracle_split_4x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/split-4x2.pathmap 256 400", NULL, 4, 120 },
     { "oracle_gateway_3x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/gateway-3x2.pathmap 4 400", NULL, 3, 120 },
+    /* mpi: the schedule executor (rt_algo_run.h): every algorithm of the table against
+       MPI_Allreduce / MPI_Reduce / MPI_Bcast, counts 0..1 M, four types, three ops,
+       several roots and arrival vectors (np 8 is oversubscribed here) */
+    { "algo_run_np1", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 1, 60 },
+    { "algo_run_np2", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 2, 60 },
+    { "algo_run_np3", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 3, 60 },
+    { "algo_run_np4", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 4, 60 },
+    { "algo_run_np5", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 5, 60 },
+    { "algo_run_np8", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 8, 120 },
 
     /* sh: scripts and end-to-end runs */
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },

@@ -97,7 +97,7 @@ static void usage(FILE *fp)
 "                        element size (default 4; the paper used 4 and 256);\n"
 "                        at most 32 sizes of up to 1G, K/M/G suffixes allowed\n"
 "      --native          one contributor per rank calling MPI_Allreduce\n"
-"      --type T          element type with --native: int32 (default), int64, double\n"
+"      --type T          element type with --native: int32 (default), int64, double, float\n"
 "      --op OP           reduction with --native: sum (default), min, max\n"
 "      --spin-ns N       wait budget: spin this long before yielding\n"
 "      --yield-ns N      then yield this long before blocking (default: auto)\n"
@@ -261,7 +261,7 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
         { "yield-ns", 1, 0, 'Y' }, { "trace", 1, 0, 'R' }, { "trace-mem", 1, 0, 'M' },
         { "force", 0, 0, 'F' }, { "watchdog", 1, 0, 'D' }, { "help", 0, 0, 'h' },
         { 0, 0, 0, 0 } };
-    static const char *const types[] = { "int32", "int64", "double" };
+    static const char *const types[] = { "int32", "int64", "double", "float" };
     static const char *const ops[] = { "sum", "min", "max" };
     int c, rc = 0, e;
     long v;
@@ -391,7 +391,7 @@ static int agreed_same(const gsum_agreed_t *a, const gsum_agreed_t *b, int field
 /* The option as the user would write it: "-n 500", "-s 4,256". */
 static const char *agreed_text(const gsum_agreed_t *a, int field, char *buf, size_t size)
 {
-    static const char *const types[] = { "int32", "int64", "double" };
+    static const char *const types[] = { "int32", "int64", "double", "float" };
     static const char *const ops[] = { "sum", "min", "max" };
     size_t len;
     char name[32];
@@ -401,7 +401,7 @@ static const char *agreed_text(const gsum_agreed_t *a, int field, char *buf, siz
     case AG_TREE:   snprintf(buf, size, "-t %s", a->tree[0] ? a->tree : "(the first tree)"); break;
     case AG_ITERS:  snprintf(buf, size, "-n %lld", (long long)a->iters); break;
     case AG_WARMUP: snprintf(buf, size, "-w %lld", (long long)a->warmup); break;
-    case AG_TYPE:   snprintf(buf, size, "--type %s", types[a->dtype % 3]); break;
+    case AG_TYPE:   snprintf(buf, size, "--type %s", types[a->dtype % 4]); break;
     case AG_OP:     snprintf(buf, size, "--op %s", ops[a->op % 3]); break;
     case AG_TRACE:  snprintf(buf, size, "%s", a->trace ? "--trace" : "no --trace"); break;
     default:
@@ -464,6 +464,8 @@ static void put_value(rt_dtype_t dtype, void *buf, size_t j, uint64_t v)
         ((uint32_t *)buf)[j] = (uint32_t)v;
     else if (dtype == RT_DTYPE_INT64)
         ((uint64_t *)buf)[j] = v;
+    else if (dtype == RT_DTYPE_FLOAT)
+        ((float *)buf)[j] = (float)v;   /* exact: every value and sum < 2^24 */
     else
         ((double *)buf)[j] = (double)v;
 }
@@ -885,6 +887,28 @@ static void tree_stats(gsum_run_t *r)
         r->sum_ids += t->threads[i].id + 1;
 }
 
+/*
+ * The closed-form check compares bit for bit, so every value a float tree
+ * can produce must be exact: integers up to 2^24.  The largest is the sum
+ * of (id + 1 + 63) over the threads (fill_inputs, fill_expected).
+ */
+static cm_status_t check_float_exact(const rt_tree_t *t, cm_err_t *err)
+{
+    uint64_t top = 0;
+
+    if (t->dtype != RT_DTYPE_FLOAT)
+        return CM_OK;
+    for (uint32_t i = 0; i < t->nthreads; i++)
+        top += t->op == RT_OP_SUM ? t->threads[i].id + 1 + 63 : 0;
+    if (t->op != RT_OP_SUM)
+        top = t->threads[t->nthreads - 1].id + 1 + 63;
+    if (top <= (UINT64_C(1) << 24))
+        return CM_OK;
+    return CM_ERR(err, CM_ERR_UNSUPPORTED, "tree '%s' (type=float): its results reach %llu, "
+                  "above 2^24, where float stops holding integers exactly and Gsum cannot "
+                  "verify them; use type=double", t->name, (unsigned long long)top);
+}
+
 /* Writes the archive (collective) and says where it is. */
 static int close_trace(const gsum_opts_t *o, gsum_run_t *r, const char *prefix)
 {
@@ -954,6 +978,8 @@ static int run_tree(const gsum_opts_t *o)
     if (st == CM_OK)
         st = rt_pathmap_tree(pm, o->tree) ? CM_OK :
              CM_ERR(&err, CM_ERR_NAME, "pathmap '%s' has no tree '%s'", o->pathmap, o->tree);
+    if (st == CM_OK)
+        st = check_float_exact(rt_pathmap_tree(pm, o->tree), &err);
     if (st != CM_OK)
         cm_err_print(stderr, prefix, &err);
     if (agree_all(st) != 0) {
@@ -1031,7 +1057,8 @@ static int run_tree(const gsum_opts_t *o)
 static MPI_Datatype native_type(rt_dtype_t dtype)
 {
     return dtype == RT_DTYPE_INT32 ? MPI_INT32_T :
-           dtype == RT_DTYPE_INT64 ? MPI_INT64_T : MPI_DOUBLE;
+           dtype == RT_DTYPE_INT64 ? MPI_INT64_T :
+           dtype == RT_DTYPE_FLOAT ? MPI_FLOAT : MPI_DOUBLE;
 }
 
 static MPI_Op native_op(rt_op_t op)

@@ -5,6 +5,7 @@
 #define EXEC_INT_H
 
 #include <pthread.h>
+#include "runtime/api/rt_algo_run.h"
 #include "runtime/api/rt_exec.h"
 #include "runtime/api/rt_gred.h"
 #include "runtime/exec/watchdog_int.h"
@@ -55,6 +56,9 @@ typedef struct rt_service {
     int                started;
 } rt_service_t;
 
+/* This host's part in the tree's algorithm node (algo_node.c). */
+typedef struct rt_algo_node rt_algo_node_t;
+
 struct rt_exec {
     const rt_pathmap_t     *pm;
     const rt_tree_t        *tree;
@@ -76,6 +80,7 @@ struct rt_exec {
     bool                    traced;
     rt_site_t              *sites;       /* [nlocations], by location index */
     rt_watchdog_t          *watchdog;    /* NULL when none */
+    rt_algo_node_t         *algo;        /* NULL: no algorithm node spans this host */
 };
 
 static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
@@ -95,6 +100,17 @@ void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
 /* Client side of a proxy: sends cur to the parent's host, waits for out. */
 void rt__proxy_call(rt_exec_t *ex, const rt_node_state_t *st, const void *cur,
                     void *out, size_t bytes);
+
+/*
+ * The algorithm node (algo_node.c).  create is collective over ex->comm,
+ * after exec_plan; set_site gives it its location's site (after the sites
+ * exist); run is the node's part of a path: cur in, the result in out.
+ */
+cm_status_t rt__algo_node_create(rt_exec_t *ex, cm_err_t *err);
+void rt__algo_node_destroy(rt_exec_t *ex);
+void rt__algo_node_set_site(rt_exec_t *ex, rt_site_t *site);
+void rt__algo_node_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out,
+                       size_t bytes, uint64_t seq, rt_site_t *caller);
 
 /* Service thread body (proxy.c). */
 void *rt__service_main(void *arg);

@@ -122,7 +122,8 @@ static void exec_choose_policy(rt_exec_t *ex, const rt_exec_params_t *params)
         ex->policy.yield_ns = (uint64_t)params->yield_ns;
 }
 
-/* Fills path from `start` down to the first proxy or the core, inclusive. */
+/* Fills path from `start` down to the first proxy, the core or the
+   algorithm node, inclusive. */
 static rt_path_t exec_path_from(rt_exec_t *ex, rt_node_id_t start, rt_node_id_t **pool)
 {
     rt_path_t path = { *pool, 0 };
@@ -179,6 +180,8 @@ static cm_status_t exec_plan(rt_exec_t *ex)
             ex->local_paths[k++] = exec_path_from(ex, where->enter, &pool);
             continue;
         }
+        if (where->kind == RT_LOCATION_ALGO)
+            continue;                    /* run by whoever arrives: algo_node.c */
         svc = &ex->services[s++];
         svc->ex = ex;
         svc->where = where;
@@ -205,7 +208,7 @@ static cm_status_t exec_init_state(rt_exec_t *ex)
             rt_node_state_t *st = rt__exec_state(ex, inst, n);
             cm_status_t s = CM_OK;
 
-            if (node->host != (rt_host_id_t)ex->rank)
+            if (node->host != (rt_host_id_t)ex->rank || node->kind == RT_NODE_ALGO)
                 continue;
             if (node->kind == RT_NODE_GRED)
                 s = rt_gred_init(&st->gred, rt_node_fanin(node), t->dtype, t->op,
@@ -229,6 +232,10 @@ static cm_status_t exec_refused(const rt_exec_t *ex, const rt_location_t *where,
     if (where->kind == RT_LOCATION_COMPUTE)
         return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of host %s "
                       "(thread %u)", where->index, host, where->thread->id);
+    if (where->kind == RT_LOCATION_ALGO)
+        return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of host %s "
+                      "(algorithm node %s)", where->index, host,
+                      ex->tree->nodes[where->enter].name);
     return CM_ERR(err, CM_ERR_INVALID, "the hooks refused location %u of host %s (link "
                   "of proxy %s, instance %u)", where->index, host,
                   ex->tree->nodes[where->proxy].name, where->instance);
@@ -250,6 +257,9 @@ static cm_status_t exec_init_sites(rt_exec_t *ex, const rt_hooks_t *hooks, cm_er
     memset(ex->sites, 0, (size_t)(nsites + 1) * sizeof(*ex->sites));
     for (uint32_t s = 0; s < ex->nservices; s++)
         ex->services[s].site = &ex->sites[ex->services[s].where->index];
+    for (uint32_t i = 0; i < nsites; i++)
+        if (ex->locations[i].kind == RT_LOCATION_ALGO)
+            rt__algo_node_set_site(ex, &ex->sites[i]);
     if (hooks == NULL)
         return CM_OK;
     ex->hooks = *hooks;
@@ -297,6 +307,7 @@ static void exec_free(rt_exec_t *ex)
         free(ex->services[i].in);
         free(ex->services[i].out);
     }
+    rt__algo_node_destroy(ex);
     free(ex->state);
     free(ex->services);
     free(ex->local);
@@ -328,6 +339,7 @@ static void exec_stop_links(rt_exec_t *ex)
 static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
                               MPI_Comm comm, cm_err_t *err)
 {
+    cm_err_t ignored;                    /* a second error after the first */
     cm_status_t st;
 
     if ((st = exec_check_hash(ex->pm, comm, err)) != CM_OK ||
@@ -345,6 +357,11 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
         st = exec_init_state(ex);
     if (st != CM_OK)
         CM_ERR(err, st, "out of memory setting up tree '%s'", ex->tree->name);
+    /* Collective: on every rank whatever st is, so that none waits alone. */
+    if (st == CM_OK)
+        st = rt__algo_node_create(ex, err);
+    else
+        rt__algo_node_create(ex, &ignored);
     if (st == CM_OK)
         st = exec_init_sites(ex, params->hooks, err);
     if ((st = rt_mpi_agree(ex->comm, st, err)) != CM_OK)

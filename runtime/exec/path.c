@@ -4,8 +4,9 @@
  * Down: at each gred the thread contributes; if it is not the last arrival
  * it waits there for the result, otherwise it carries the accumulator to the
  * parent.  The walk ends at the first wrapper that produces a result: a gred
- * it waited in, the core, or a proxy (which gets the result from another
- * host).  Up: it releases, in reverse order, every gred where it was last.
+ * it waited in, the core, a proxy (which gets the result from another
+ * host), or the algorithm node (which runs the collective with the other
+ * hosts, algo_node.c).  Up: it releases, in reverse order, every gred where it was last.
  * Iterative rather than recursive, so the depth of a tree is bounded by
  * memory, not by the thread's stack.
  *
@@ -67,6 +68,11 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
         rt_node_state_t *st = rt__exec_state(ex, instance, id);
         rt_node_kind_t kind = ex->tree->nodes[id].kind;
 
+        if (kind == RT_NODE_ALGO) {
+            /* Reported on the algorithm's own location (algo_node.c). */
+            rt__algo_node_run(ex, instance, cur, out, bytes, seq, site);
+            break;
+        }
         VISIT(RT_VISIT_ENTER, id);
         if (kind == RT_NODE_GRED) {
             if (path_gred(st, &cur, out, bytes, site, instance, id))
@@ -79,8 +85,10 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
         }
         break;
     }
-    /* A path always ends in a proxy or the core, so the walk broke at i. */
-    VISIT(RT_VISIT_LEAVE, path->nodes[i]);
+    /* A path always ends in a proxy, the core or the algorithm node, so
+       the walk broke at i. */
+    if (ex->tree->nodes[path->nodes[i]].kind != RT_NODE_ALGO)
+        VISIT(RT_VISIT_LEAVE, path->nodes[i]);
     while (i-- > 0) {
         rt_gred_release(&rt__exec_state(ex, instance, path->nodes[i])->gred, out);
         VISIT(RT_VISIT_LEAVE, path->nodes[i]);

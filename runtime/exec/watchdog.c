@@ -150,6 +150,8 @@ static void add_location_name(const rt_exec_t *ex, const rt_location_t *loc, wd_
 {
     if (loc->kind == RT_LOCATION_COMPUTE)
         text_add(t, "thread %u", loc->thread->id);
+    else if (loc->kind == RT_LOCATION_ALGO)
+        text_add(t, "algorithm node %s", ex->tree->nodes[loc->enter].name);
     else
         text_add(t, "link %s#%u", ex->tree->nodes[loc->proxy].name, loc->instance);
 }
@@ -273,6 +275,13 @@ static void add_where(rt_exec_t *ex, uint32_t index, bool full, wd_text_t *t)
     case RT_WHERE_REPLY:
         text_add(t, "sends the reply of op %llu, instance %u, to host %s",
                  (unsigned long long)op, inst, host_name(ex, node->host));
+        break;
+    case RT_WHERE_ALGO:
+        text_add(t, "runs algorithm node %s (%s), instance %u, op %llu, with hosts",
+                 node->name, node->algo->native ? "native" : node->algo->run->name, inst,
+                 (unsigned long long)op);
+        for (uint32_t h = 0; h < node->algo->nhosts; h++)
+            text_add(t, "%s%s", h ? "," : " ", host_name(ex, node->algo->hosts[h]));
         break;
     }
 }

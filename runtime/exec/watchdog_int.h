@@ -2,7 +2,8 @@
  * watchdog_int.h - private to runtime/exec: what each location records for
  * the stall watchdog, and the watchdog's start and stop (watchdog.c).
  *
- * Every location (a computational thread, or the service thread of a link)
+ * Every location (a computational thread, the service thread of a link, or
+ * the host's part in an algorithm node, written by the thread running it)
  * keeps, on its own cache line (rt_site_t), its count of operations started
  * per instance, which is the watchdog's measure of progress, and a `where`
  * word saying what it does (rt_where_t, tree instance, wrapper), set when
@@ -26,7 +27,8 @@ typedef enum {
     RT_WHERE_RUN,           /* walking its path from `node`, not waiting */
     RT_WHERE_GRED,          /* waiting in gred `node` for the operation's result */
     RT_WHERE_PROXY,         /* in proxy `node`: sending, then waiting for the reply */
-    RT_WHERE_REPLY          /* service thread sending the result back to its client */
+    RT_WHERE_REPLY,         /* service thread sending the result back to its client */
+    RT_WHERE_ALGO           /* running algorithm node `node` with the other hosts */
 } rt_where_t;
 
 static inline uint64_t rt__where_word(rt_where_t what, unsigned instance, rt_node_id_t node)
