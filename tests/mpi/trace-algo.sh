@@ -172,23 +172,33 @@ done
 
 # ---- Gsum traced through a real algorithm node ------------------------------
 # The executor (runtime/exec/algo_node.c) calling the hooks: 2 hosts x 2
-# threads, recursive doubling across; -n 50 -w 10, one size: 60 operations
-# per thread, 30 per instance.  With 2 ranks rd is one exchange per
-# operation, so each algorithm location records per operation one
-# collective and one message each way: 60 x (Begin, End, Isend,
-# IsendComplete, IrecvRequest, Irecv) and 60 x (Enter, Leave) of the node.
+# threads, recursive doubling across; -n 400 -w 10, one size: 410 operations
+# per thread, 205 per instance.  With 2 ranks rd is one exchange per
+# operation, so each algorithm location records per operation Enter and
+# Leave of the node, the collective's Begin and End, and one message each
+# way (Isend, IsendComplete, IrecvRequest, Irecv): 410 of each, 3280 in
+# all.  --trace-mem at its minimum (3776 KiB for 3 locations: 2730 records
+# each) makes the algorithm location flush once while recording, on
+# whichever thread ran the node then; a thread location (820 events) never.
 cp "$tmp/p2.pathmap" "$tmp/gsum.pathmap"
-timeout 120 $MPIRUN -np 2 bin/gsum -p "$tmp/gsum.pathmap" -n 50 -w 10 --trace "$tmp/gsum" \
-  > "$tmp/gsum.out" 2>&1 || { cat "$tmp/gsum.out" >&2; fail "gsum: traced run failed"; }
-build/tests/trace_check --ops 60 "$tmp/gsum" "$tmp/gsum.pathmap" > "$tmp/gsum.tc" 2>&1 ||
+timeout 120 $MPIRUN -np 2 bin/gsum -p "$tmp/gsum.pathmap" -n 400 -w 10 --trace "$tmp/gsum" \
+  --trace-mem 3776K > "$tmp/gsum.out" 2>&1 || { cat "$tmp/gsum.out" >&2; fail "gsum: traced run failed"; }
+build/tests/trace_check --ops 410 "$tmp/gsum" "$tmp/gsum.pathmap" > "$tmp/gsum.tc" 2>&1 ||
   { cat "$tmp/gsum.tc" >&2; fail "gsum: trace_check"; }
-otf2-print "$tmp/gsum/traces.otf2" > "$tmp/gsum.ev" 2> "$tmp/gsum.perr" && [ ! -s "$tmp/gsum.perr" ] ||
-  { cat "$tmp/gsum.perr" >&2; fail "gsum: otf2-print"; }
+for opt in "" -G; do
+  otf2-print $opt "$tmp/gsum/traces.otf2" > "$tmp/gsum.ev$opt" 2> "$tmp/gsum.perr" && [ ! -s "$tmp/gsum.perr" ] ||
+    { cat "$tmp/gsum.perr" >&2; fail "gsum: otf2-print $opt"; }
+done
 for loc in 2 65538; do
   awk -v loc=$loc '$2 == loc { n[$1]++ } END { for (k in n) print k, n[k] }' "$tmp/gsum.ev" | sort \
     > "$tmp/gsum.$loc"
-  printf '%s\n' "ENTER 60" "LEAVE 60" "MPI_COLLECTIVE_BEGIN 60" "MPI_COLLECTIVE_END 60" \
-    "MPI_IRECV 60" "MPI_IRECV_REQUEST 60" "MPI_ISEND 60" "MPI_ISEND_COMPLETE 60" | sort |
+  printf '%s\n' "ENTER 410" "LEAVE 410" "MPI_COLLECTIVE_BEGIN 410" "MPI_COLLECTIVE_END 410" \
+    "MPI_IRECV 410" "MPI_IRECV_REQUEST 410" "MPI_ISEND 410" "MPI_ISEND_COMPLETE 410" | sort |
     diff "$tmp/gsum.$loc" - || fail "gsum: location $loc: event counts (<) differ from the expected (>)"
 done
-echo "gsum: rd across 2 hosts, 60 operations: trace_check ok, 60 of each event on each algorithm location"
+awk '/^LOCATION_PROPERTY/ && /paptree::flushes/ {
+       id = $0; sub(/^[^<]*</, "", id); sub(/>.*/, "", id); print id, $NF }' "$tmp/gsum.ev-G" |
+  sort -n > "$tmp/gsum.flushes"
+printf '%s\n' "0 0" "1 0" "2 1" "65536 0" "65537 0" "65538 1" |
+  diff "$tmp/gsum.flushes" - || fail "gsum: flushes per location (<) differ from the expected (>)"
+echo "gsum: rd across 2 hosts, 410 operations: trace_check ok, 410 of each event and 1 flush on each algorithm location"
