@@ -39,6 +39,9 @@ ompi_num() {
 mpirun_flags=(--oversubscribe --bind-to none --mca btl self,vader)
 [ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
 
+# The machine may be shared: say how busy it was before the first run (the load
+# average then counts other programs only).
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "| algorithm | np | bytes | ours (us) | Open MPI (us) | ours / Open MPI | note |"
 echo "|---|---:|---:|---:|---:|---:|---|"
 for np in ${nps//,/ }; do
@@ -57,3 +60,5 @@ for np in ${nps//,/ }; do
     done
   done
 done
+echo
+echo "load average (1, 5, 15 min) before the runs: $load0; after: $(cut -d' ' -f1-3 /proc/loadavg)"
