@@ -4,7 +4,8 @@
 # algorithm, forced with coll_tuned_use_dynamic_rules / coll_tuned_allreduce_algorithm,
 # at np 2 and 4, 4 B to 16 MiB of int32 sums.  Interleaved inside each run (blocks
 # of ours and Open MPI's alternate, REPEATS each); prints one markdown table of
-# medians (us per operation) and the ratio ours / Open MPI (below 1.0: ours faster).
+# medians and minima (us per operation) and the ratio of the medians, ours / Open MPI
+# (below 1.0: ours faster).
 #
 #   bench/algobench.sh [-r REPEATS] [-s BYTES,...] [-n NP,...]
 #
@@ -19,7 +20,7 @@ while getopts "r:s:n:h" opt; do
     r) repeats=$OPTARG ;;
     s) sizes=$OPTARG ;;
     n) nps=$OPTARG ;;
-    h) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: bench/algobench.sh [-r REPEATS] [-s BYTES,...] [-n NP,...]" >&2; exit 2 ;;
   esac
 done
@@ -36,13 +37,14 @@ ompi_num() {
   echo "$n"
 }
 
+# shellcheck disable=SC2054 # "self,vader" is one argument
 mpirun_flags=(--oversubscribe --bind-to none --mca btl self,vader)
 [ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
 
 # The machine may be shared: say how busy it was before the first run (the load
 # average then counts other programs only).
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "| algorithm | np | bytes | ours (us) | Open MPI (us) | ours / Open MPI | note |"
+echo "| algorithm | np | bytes | ours (us): median (min) | Open MPI (us): median (min) | ours / Open MPI | note |"
 echo "|---|---:|---:|---:|---:|---:|---|"
 for np in ${nps//,/ }; do
   for algo in rd ring rabenseifner; do
@@ -56,7 +58,7 @@ for np in ${nps//,/ }; do
       if [ "$omed" = "-" ]; then
         note="ours refused: ${rest#refused: }"
       fi
-      echo "| $name ($num) | $p | $bytes | $omed | $mmed | $ratio | $note |"
+      echo "| $name ($num) | $p | $bytes | $omed ($omin) | $mmed ($mmin) | $ratio | $note |"
     done
   done
 done
