@@ -446,19 +446,20 @@ static const rt_wait_policy_t *call_policy(const rt_algo_call_t *call)
 }
 
 /*
- * Waits for one round.  A few polls first, without reading the clock,
- * when the policy spins at all: a small message completes within them and
- * then the wait costs no clock read (about a tenth of a 4-byte round on
- * shared memory).  Then the policy's spin, yield and sleep.
+ * Waits for one round.  A few back-to-back polls first when the policy
+ * spins at all (each MPI_Testsome drives MPI's progress once): a small
+ * message on shared memory completes within them, and then the wait costs
+ * neither a clock read nor a pause instruction.  Measured on the 2-core
+ * machine, 4-byte recursive doubling at np 2 (best of 200 blocks of 500):
+ * 0.218 us per operation with a pause between these polls, 0.178 us
+ * without, Open MPI's own 0.186 us.  Then the policy's spin, yield, sleep.
  */
 static void xround_wait(const rt_wait_policy_t *policy, xround_t *w)
 {
     if (policy->spin_ns > 0)
-        for (int i = 0; i < RT__QUICK_POLLS; i++) {
+        for (int i = 0; i < RT__QUICK_POLLS; i++)
             if (xround_ready(w))
                 return;
-            rt_cpu_relax();
-        }
     rt_wait_until(policy, xround_ready, w);
 }
 
