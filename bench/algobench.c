@@ -6,6 +6,7 @@
  *   mpirun -np P [--mca coll_tuned_use_dynamic_rules 1
  *                 --mca coll_tuned_allreduce_algorithm N] \
  *       bin/algobench [-a ALGO] [-s BYTES,...] [-r REPEATS] [-t int32|float|double]
+ *                     [-w auto|nosleep] [--no-header]
  *
  * ALGO is a row of runtime/algo's table run through rt_algo_plan_run
  * (default ring); the other side is MPI_Allreduce on a duplicated
@@ -18,7 +19,9 @@
  * (ours / MPI's; below 1.0 ours is faster).  Each side's result is checked
  * once per size against the other's (sums of small integers: exact).
  * A size the algorithm cannot run (Rabenseifner below pof2 elements) is
- * printed as refused, with the generator's message.
+ * printed as refused, with the generator's message.  -w: our side waits with
+ * the runtime's policy (auto: spin, yield, then sleep with back-off) or never
+ * sleeps (nosleep: spin, then yield for ever), to show what the sleeping costs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,7 +196,7 @@ int main(int argc, char **argv)
     rt_algo_spec_t spec;
     rt_host_id_t *hosts;
     size_t sizes[MAX_SIZES] = { 4, 65536, 1u << 20, 16u << 20 };
-    int nsizes = 4, repeats = 9, header = 1;
+    int nsizes = 4, repeats = 9, header = 1, nosleep = 0;
     cm_err_t err;
 
     MPI_Init(&argc, &argv);
@@ -215,12 +218,15 @@ int main(int argc, char **argv)
                                               strcmp(v, "double") == 0)) {
             b.dtype = v[0] == 'i' ? RT_DTYPE_INT32 : v[0] == 'f' ? RT_DTYPE_FLOAT : RT_DTYPE_DOUBLE;
             i++;
+        } else if (strcmp(a, "-w") == 0 && v && (strcmp(v, "auto") == 0 || strcmp(v, "nosleep") == 0)) {
+            nosleep = v[0] == 'n';
+            i++;
         } else if (strcmp(a, "--no-header") == 0) {
             header = 0;
         } else {
             if (b.rank == 0)
                 fprintf(stderr, "usage: algobench [-a ALGO] [-s BYTES,...] [-r REPEATS] "
-                        "[-t int32|float|double] [--no-header]\n");
+                        "[-t int32|float|double] [-w auto|nosleep] [--no-header]\n");
             MPI_Finalize();
             return 2;
         }
@@ -247,6 +253,8 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     b.policy = rt_wait_policy_auto((uint32_t)b.P > rt_wait_cpus_available());
+    if (nosleep)
+        b.policy.yield_ns = UINT64_MAX;         /* spin, then yield, never sleep */
     b.call.comm = b.ours_comm;
     b.call.dtype = b.dtype;
     b.call.op = RT_OP_SUM;

@@ -9,12 +9,13 @@
 #
 #   bench/algobench.sh [-r REPEATS] [-s BYTES,...] [-n NP,...]
 #
-# Defaults: -r 9 -s 4,64K,1M,16M -n 2,4.  This machine has 2 cores: np 4 is
+# Defaults: -r 9 -s 4,16,64K,1M,16M -n 2,4 (16 B: the smallest size at which Open MPI
+# runs its ring at np 4 rather than switching to recursive doubling).  This machine has 2 cores: np 4 is
 # oversubscribed, and both sides then measure the scheduler as much as the algorithm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-repeats=9 sizes=4,64K,1M,16M nps=2,4
+repeats=9 sizes=4,16,64K,1M,16M nps=2,4
 while getopts "r:s:n:h" opt; do
   case $opt in
     r) repeats=$OPTARG ;;
