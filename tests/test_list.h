@@ -228,7 +228,10 @@ void tst__srcloc_strip(char *line);
     X(svg_escape_controls,           10) \
     X(svg_escape_valid_utf8,         10) \
     X(svg_escape_noncharacters,      10) \
-    X(svg_escape_bad_utf8,           10)
+    X(svg_escape_bad_utf8,           10) \
+    X(viz_tree_algo_spans,           10) \
+    X(viz_tree_algo_exact,           10) \
+    X(viz_tree_algo_no_params,       10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)

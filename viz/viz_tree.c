@@ -109,6 +109,21 @@ static void draw_host(viz_svg_t *s, const viz_tree_layout_t *v, int h)
     viz_svg_group_end(s);
 }
 
+/* Host h's rank in spanning node i: its index among the hosts i joins, in
+ * ascending host order (the node's communicator); -1 if it does not join. */
+static int span_rank(const viz_tree_layout_t *v, int i, int h)
+{
+    int rank = 0, joins = 0;
+    for (int g = 0; g < v->t->nhosts; g++) {
+        int has = 0;
+        for (int k = v->in0[i]; k < v->in0[i + 1] && !has; k++)
+            has = v->n[v->in[k]].host == g;
+        joins |= has && g == h;
+        rank += has && g < h;
+    }
+    return joins ? rank : -1;
+}
+
 static void draw_link(viz_svg_t *s, const viz_tree_layout_t *v, int i)
 {
     const viz_tree_node_t *n = &v->n[i];
@@ -116,7 +131,14 @@ static void draw_link(viz_svg_t *s, const viz_tree_layout_t *v, int i)
     double px, py;
     viz__tree_port_xy(v, i, &px, &py);
     const char *cls = n->sel ? "edge t-sel" : n->cross ? "edge t-xlink" : "edge";
-    if (n->cross)
+    const viz_tree_node_t *p = &v->n[n->parent];
+    if (p->spans)
+        viz_svg_group_begin(s, NULL, "%s \xe2\x86\x92 %s: host %s joins the algorithm as "
+                            "rank %d of %d", node_name(v, i, a, sizeof a),
+                            node_name(v, n->parent, b, sizeof b),
+                            viz__str_or(v->t->hosts[n->host].name, "?"),
+                            span_rank(v, n->parent, n->host), p->nspan);
+    else if (n->cross)
         viz_svg_group_begin(s, NULL, "%s \xe2\x86\x92 %s: network link, host %s \xe2\x86\x92 %s",
                             node_name(v, i, a, sizeof a), node_name(v, n->parent, b, sizeof b),
                             viz__str_or(v->t->hosts[n->host].name, "?"),
@@ -147,8 +169,22 @@ static void wrapper_tip(const viz_tree_layout_t *v, int i, char *tip)
     const viz_tree_node_t *n = &v->n[i];
     const an_model_wrapper_t *w = viz__tree_wrapper(v, i);
     const an_model_host_t *hp = &v->t->hosts[n->host];
-    app(tip, "%s %s\nhost %s (rank %d)", viz__str_or(w->kind_name, kind_class(w)),
-        viz__str_or(w->name, "?"), viz__str_or(hp->name, "?"), n->host);
+    app(tip, "%s %s", viz__str_or(w->kind_name, kind_class(w)), viz__str_or(w->name, "?"));
+    if (n->spans) {
+        char params[VIZ_TREE_LABEL_MAX];
+        viz__tree_algo_params(v->m, w, params, sizeof params);
+        if (params[0])
+            app(tip, "\nruns %s", params);
+        app(tip, "\njoins %d host%s (rank in the algorithm: host):", n->nspan,
+            n->nspan == 1 ? "" : "s");
+        for (int h = 0; h < v->t->nhosts; h++) {
+            int r = span_rank(v, i, h);
+            if (r >= 0)
+                app(tip, "%s %d: %s", r ? "," : "", r, viz__str_or(v->t->hosts[h].name, "?"));
+        }
+    } else {
+        app(tip, "\nhost %s (rank %d)", viz__str_or(hp->name, "?"), n->host);
+    }
     app(tip, "\nlevel %d, fan-in %d", w->level, w->fanin);
     if (w->nhosts > 0)
         app(tip, ", threads below on %d host%s", w->nhosts, w->nhosts == 1 ? "" : "s");
@@ -255,11 +291,16 @@ static void title_lines(const viz_tree_layout_t *v, char *l1, char *l2, char *l3
     count_kinds(v, &nproxy, &nhosts);
     snprintf(l1, len, "Tree %s%sof %s", tree ? tree : "", tree ? " " : "",
              viz__str_or(m->pathmap_path, "(pathmap unknown)"));
+    int ri = 0;
+    while (ri < v->nn - 1 && v->n[ri].parent >= 0)
+        ri++;
+    const an_model_wrapper_t *root = viz__tree_wrapper(v, ri);
     snprintf(l2, len, "%d thread%s on %d host%s, %d wrapper%s (%d prox%s)%s. Threads at the "
-             "top: partial results flow down to the core, the result back up.", nt,
+             "top: partial results flow down to the %s, the result back up.", nt,
              nt == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", nw, nw == 1 ? "" : "s",
              nproxy, nproxy == 1 ? "y" : "ies",
-             nhosts < v->t->nhosts ? "; hosts without a node of the tree are left out" : "");
+             nhosts < v->t->nhosts ? "; hosts without a node of the tree are left out" : "",
+             root != NULL && viz__tree_is_algo(root) ? "algorithm node" : "core");
     if (v->sz != NULL)
         snprintf(l3, len, "trace %s, %lld-byte tuples, %lld operations. Colour: mean down + up "
                  "latency per visit (core: latency), the wrapper's own time.",
@@ -280,7 +321,7 @@ static double legend_entry(viz_svg_t *s, const viz_tree_layout_t *v, int kind, d
 {
     static const char *const text[] = {
         "host (pathmap name, machine)", "gred: partial reduce", "proxy: link to another host",
-        "core: stores the result", "algorithm node", "thread", "network link (crosses hosts)",
+        "core: stores the result", "algorithm node: runs across the hosts it joins", "thread", "network link (crosses hosts)",
         "path of a selected thread", "no statistics",
     };
     /* Entries 1..4 are wrapper kinds, drawn with their kind's class. */
