@@ -674,3 +674,32 @@ cm_status_t an_model_pap(an_model_t *m, int64_t bytes, const an_model_pap_t **p_
     remember(m, C_PAP, bytes, -1, 0, p);
     return *p_p = p, CM_OK;
 }
+
+an_model_algo_t *an_model_algo_alloc(an_model_t *m, int nranks)
+{
+    an_model_algo_t *a = alloc(m, 1, sizeof *a);
+    if (a == NULL || (a->hosts = alloc(m, (size_t)(nranks > 0 ? nranks : 0), sizeof *a->hosts))
+        == NULL)
+        return NULL;
+    a->algo = a->bcast = a->arrival = "";
+    a->root = -1;
+    a->nranks = nranks > 0 ? nranks : 0;
+    return a;
+}
+
+/* Interim (first commit of the API): the algo tables are not written yet. */
+cm_status_t an_model_algo_ops(an_model_t *m, int64_t bytes, int node,
+                              const an_model_algo_ops_t **o_p, cm_err_t *err)
+{
+    (void)bytes, (void)o_p;
+    return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0,
+                     "node %d: no algorithm node data in this database", node);
+}
+
+cm_status_t an_model_schedule(an_model_t *m, int64_t bytes, int node, int instance,
+                              int64_t op, const an_model_schedule_t **s_p, cm_err_t *err)
+{
+    (void)bytes, (void)instance, (void)op, (void)s_p;
+    return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0,
+                     "node %d: no algorithm node data in this database", node);
+}
