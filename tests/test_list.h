@@ -231,6 +231,7 @@ void tst__srcloc_strip(char *line);
     X(svg_escape_bad_utf8,           10) \
     X(viz_tree_algo_spans,           10) \
     X(viz_tree_algo_exact,           10) \
+    X(viz_tree_algo_described,       10) \
     X(viz_tree_algo_no_params,       10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);

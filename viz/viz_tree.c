@@ -109,21 +109,6 @@ static void draw_host(viz_svg_t *s, const viz_tree_layout_t *v, int h)
     viz_svg_group_end(s);
 }
 
-/* Host h's rank in spanning node i: its index among the hosts i joins, in
- * ascending host order (the node's communicator); -1 if it does not join. */
-static int span_rank(const viz_tree_layout_t *v, int i, int h)
-{
-    int rank = 0, joins = 0;
-    for (int g = 0; g < v->t->nhosts; g++) {
-        int has = 0;
-        for (int k = v->in0[i]; k < v->in0[i + 1] && !has; k++)
-            has = v->n[v->in[k]].host == g;
-        joins |= has && g == h;
-        rank += has && g < h;
-    }
-    return joins ? rank : -1;
-}
-
 static void draw_link(viz_svg_t *s, const viz_tree_layout_t *v, int i)
 {
     const viz_tree_node_t *n = &v->n[i];
@@ -137,7 +122,7 @@ static void draw_link(viz_svg_t *s, const viz_tree_layout_t *v, int i)
                             "rank %d of %d", node_name(v, i, a, sizeof a),
                             node_name(v, n->parent, b, sizeof b),
                             viz__str_or(v->t->hosts[n->host].name, "?"),
-                            span_rank(v, n->parent, n->host), p->nspan);
+                            n->rank, p->nspan);
     else if (n->cross)
         viz_svg_group_begin(s, NULL, "%s \xe2\x86\x92 %s: network link, host %s \xe2\x86\x92 %s",
                             node_name(v, i, a, sizeof a), node_name(v, n->parent, b, sizeof b),
@@ -164,6 +149,28 @@ static void tip_stat(char *tip, const char *what, const an_model_stat_t *st)
             (long long)st->n);
 }
 
+/* " 0: h0, 1: h1" - the hosts of spanning node i by rank: as the model
+ * describes the node, or its contributors' hosts (the links into i are in
+ * x order, which is host order). */
+static void span_hosts_tip(const viz_tree_layout_t *v, int i, char *tip)
+{
+    const an_model_algo_t *a = v->t->wrappers[i].algo;
+    if (a != NULL && a->nranks > 0 && a->hosts != NULL) {
+        for (int r = 0; r < a->nranks; r++)
+            app(tip, "%s %d: %s", r ? "," : "", r, a->hosts[r] >= 0 && a->hosts[r] <
+                v->t->nhosts ? viz__str_or(v->t->hosts[a->hosts[r]].name, "?") : "?");
+        return;
+    }
+    int last = -1;
+    for (int k = v->in0[i]; k < v->in0[i + 1]; k++) {
+        const viz_tree_node_t *c = &v->n[v->in[k]];
+        if (c->rank > last)
+            app(tip, "%s %d: %s", c->rank ? "," : "", c->rank,
+                viz__str_or(v->t->hosts[c->host].name, "?"));
+        last = c->rank > last ? c->rank : last;
+    }
+}
+
 static void wrapper_tip(const viz_tree_layout_t *v, int i, char *tip)
 {
     const viz_tree_node_t *n = &v->n[i];
@@ -177,11 +184,7 @@ static void wrapper_tip(const viz_tree_layout_t *v, int i, char *tip)
             app(tip, "\nruns %s", params);
         app(tip, "\njoins %d host%s (rank in the algorithm: host):", n->nspan,
             n->nspan == 1 ? "" : "s");
-        for (int h = 0; h < v->t->nhosts; h++) {
-            int r = span_rank(v, i, h);
-            if (r >= 0)
-                app(tip, "%s %d: %s", r ? "," : "", r, viz__str_or(v->t->hosts[h].name, "?"));
-        }
+        span_hosts_tip(v, i, tip);
     } else {
         app(tip, "\nhost %s (rank %d)", viz__str_or(hp->name, "?"), n->host);
     }

@@ -32,6 +32,7 @@ typedef struct viz_tree_node {
     int    lane;
     int    spans;            /* an algorithm node drawn across its hosts' columns */
     int    nspan;            /* ... the hosts it joins (its contributors' hosts) */
+    int    rank;             /* a contributor of such a node: its host's rank there */
     int    sel;              /* on the path of a selected thread */
     int    has_value;
     double value;            /* ns: the colour of a wrapper */
@@ -123,7 +124,8 @@ static inline int viz__tree_is_algo(const an_model_wrapper_t *w)
 
 /* The parameters of algorithm node w as its pathmap line states them
  * ("run=prr round=5000"; the keyword, the name and a comment left out), from
- * the model's pathmap text, into buf; "" when the model has no such line. */
+ * the model's pathmap text, into buf; else from the model's description of
+ * it (w->algo: run=, bcast=, root=, arrival=); "" without either. */
 void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, char *buf,
                            size_t len);
 

@@ -237,18 +237,30 @@ static cm_status_t place_depths(viz_tree_layout_t *v, cm_err_t *err)
  * roots of those hosts, linked straight down into the node. */
 static void mark_spans(viz_tree_layout_t *v)
 {
+    int nh = v->t->nhosts, *rank_of = v->fill;  /* scratch: host -> rank */
     for (int i = 0; i < v->t->nwrappers; i++) {
         viz_tree_node_t *n = &v->n[i];
-        int a = v->in0[i], b = v->in0[i + 1];
-        if (!viz__tree_is_algo(&v->t->wrappers[i]) || n->parent >= 0 || a == b)
+        const an_model_algo_t *a = v->t->wrappers[i].algo;
+        int a0 = v->in0[i], b = v->in0[i + 1];
+        if (!viz__tree_is_algo(&v->t->wrappers[i]) || n->parent >= 0 || a0 == b)
             continue;
         n->spans = 1;
-        for (int k = a; k < b; k++) {
-            int seen = 0;
-            for (int j = a; j < k && !seen; j++)
-                seen = v->n[v->in[j]].host == v->n[v->in[k]].host;
-            n->nspan += !seen;
+        for (int h = 0; h < nh; h++)
+            rank_of[h] = -1;
+        if (a != NULL && a->nranks > 0 && a->hosts != NULL) {     /* as the model says */
+            for (int r = 0; r < a->nranks; r++)
+                if (a->hosts[r] >= 0 && a->hosts[r] < nh)
+                    rank_of[a->hosts[r]] = r;
+            n->nspan = a->nranks;
+        } else {                       /* its contributors' hosts, ascending */
+            for (int k = a0; k < b; k++)
+                rank_of[v->n[v->in[k]].host] = -2;
+            for (int h = 0; h < nh; h++)
+                if (rank_of[h] == -2)
+                    rank_of[h] = n->nspan++;
         }
+        for (int k = a0; k < b; k++)
+            v->n[v->in[k]].rank = rank_of[v->n[v->in[k]].host];
     }
 }
 
@@ -440,6 +452,22 @@ void viz__tree_host_label(const viz_tree_layout_t *v, int h, char *buf, size_t l
         snprintf(buf, len, "%s", name);
 }
 
+/* "run=clv bcast=binomial-bcast root=0 arrival=history" from the model's
+ * description of the node (a database's), "" without one. */
+static void algo_params(const an_model_algo_t *a, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (a == NULL || a->algo == NULL || a->algo[0] == '\0')
+        return;
+    int at = snprintf(buf, len, "run=%s", a->algo);
+    if (a->bcast != NULL && a->bcast[0] && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " bcast=%s", a->bcast);
+    if (a->root >= 0 && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " root=%d", a->root);
+    if (a->arrival != NULL && strcmp(a->arrival, "history") == 0 && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, " arrival=history");
+}
+
 void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, char *buf,
                            size_t len)
 {
@@ -447,8 +475,10 @@ void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, cha
     size_t at = 0;
     int tok = 0;
     buf[0] = '\0';
-    if (p == NULL || w->line <= 0 || w->name == NULL)
+    if (p == NULL || w->line <= 0 || w->name == NULL) {
+        algo_params(w->algo, buf, len);
         return;
+    }
     for (int line = 1; line < w->line && *p; p++)
         line += *p == '\n';
     while (*p && *p != '\n' && *p != '#') {
@@ -462,7 +492,7 @@ void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, cha
             break;
         if ((tok == 0 && (k != 4 || strncmp(p, "algo", 4) != 0))
             || (tok == 1 && (k != strlen(w->name) || strncmp(p, w->name, k) != 0))) {
-            buf[0] = '\0';                      /* not the node's line */
+            algo_params(w->algo, buf, len);   /* not the node's line */
             return;
         }
         if (tok++ >= 2 && at + k + 2 < len) {

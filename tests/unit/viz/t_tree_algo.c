@@ -44,9 +44,9 @@ static an_model_t *model(void)
     for (int h = 0; h < 3; h++)
         m->tree.hosts[h] = (an_model_host_t){ h, hn[h], "" };
     static const an_model_wrapper_t w[] = {
-        { 0, "across", AN_KIND_ALGO, "algo", 0, -1, 0, 3, 0, "", 5 },
-        { 1, "g0", AN_KIND_GRED, "gred", 0, 0, 1, 2, 0, "", 6 },
-        { 2, "g2", AN_KIND_GRED, "gred", 2, 0, 1, 1, 0, "", 7 },
+        { 0, "across", AN_KIND_ALGO, "algo", 0, -1, 0, 3, 0, "", 5, NULL },
+        { 1, "g0", AN_KIND_GRED, "gred", 0, 0, 1, 2, 0, "", 6, NULL },
+        { 2, "g2", AN_KIND_GRED, "gred", 2, 0, 1, 1, 0, "", 7, NULL },
     };
     memcpy(m->tree.wrappers, w, sizeof w);
     static const an_model_thread_t th[] = {
@@ -168,6 +168,30 @@ void t_viz_tree_algo_no_params(void)
     m->tree.wrappers[0].line = 5;
     svg = draw(m);
     TST_CONTAINS(svg, ">algo</text>");
+    free(svg);
+    an_model_close(m);
+}
+
+/* A database's model: no pathmap line, but the node's description (algo,
+   bcast, root, its hosts by rank): the label and the ranks come from it,
+   even when they disagree with the ascending order of the contributors. */
+void t_viz_tree_algo_described(void)
+{
+    an_model_t *m = model();
+    an_model_algo_t *a = an_model_algo_alloc(m, 3);
+    TST_NOT_NULL(a);
+    if (a == NULL)
+        return;
+    a->algo = "binomial-reduce";
+    a->bcast = "binomial-bcast";
+    a->root = 1;
+    a->hosts[0] = 2, a->hosts[1] = 0, a->hosts[2] = 1;
+    m->tree.wrappers[0].algo = a;
+    m->pathmap = NULL;
+    char *svg = draw(m);
+    TST_CONTAINS(svg, ">run=binomial-reduce bcast=binomial-bcast root=1</text>");
+    TST_CONTAINS(svg, "joins 3 hosts (rank in the algorithm: host): 0: h2, 1: h0, 2: h1\n");
+    TST_CONTAINS(svg, "host h2 joins the algorithm as rank 0 of 3");
     free(svg);
     an_model_close(m);
 }
