@@ -232,7 +232,11 @@ void tst__srcloc_strip(char *line);
     X(viz_tree_algo_spans,           10) \
     X(viz_tree_algo_exact,           10) \
     X(viz_tree_algo_described,       10) \
-    X(viz_tree_algo_no_params,       10)
+    X(viz_tree_algo_no_params,       10) \
+    X(viz_schedule_one_op,           10) \
+    X(viz_schedule_mean,             10) \
+    X(viz_schedule_bad,              10) \
+    X(viz_schedule_no_algo,          10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
