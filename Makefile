@@ -85,9 +85,10 @@ ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(TEST_OBJ) \
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% tests/%,$1)
 
-# The parser alone, built with AddressSanitizer + UBSan for the bad-input corpus.
+# The parser alone, built with AddressSanitizer + UBSan for the bad-input corpus
+# (with runtime/algo: an algorithm node's run= is checked against its table).
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-ASAN_SRC   := $(wildcard common/*.c runtime/core/*.c) tools/pathmap-check.c
+ASAN_SRC   := $(wildcard common/*.c runtime/core/*.c runtime/algo/*.c) tools/pathmap-check.c
 ASAN_CHECK := build/asan/pathmap-check
 
 # Keep objects of programs: they are not throw-away intermediates.
@@ -182,9 +183,9 @@ $(FUZZ_BIN): build/fuzz/fuzz_%: build/obj/tests/fuzz/fuzz_%.o $(ANA_LIB) $(LIB)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 asan: $(ASAN_CHECK)
-$(ASAN_CHECK): $(ASAN_SRC) $(wildcard common/*.h runtime/api/*.h runtime/core/*.h)
+$(ASAN_CHECK): $(ASAN_SRC) $(wildcard common/*.h runtime/api/*.h runtime/core/*.h runtime/algo/*.h)
 	@mkdir -p build/asan
-	$(CC) -std=c11 -D_GNU_SOURCE $(CPPFLAGS) $(WARN) $(ASAN_FLAGS) -o $@ $(ASAN_SRC)
+	$(CC) -std=c11 -D_GNU_SOURCE $(CPPFLAGS) $(WARN) $(ASAN_FLAGS) -o $@ $(ASAN_SRC) -lm
 
 # test and demo install missing packages first, then build in a sub-make:
 # MPI_CFLAGS above is read when make starts, before deps could install MPI.

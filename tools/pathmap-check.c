@@ -6,6 +6,7 @@
  * Exit status: 0 when every file is valid, 1 when one is not (its first
  * error is printed compiler-style on stderr), 2 on a usage error.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "runtime/api/rt_pathmap.h"
@@ -15,7 +16,8 @@ static void usage(FILE *fp)
     fprintf(fp,
             "usage: pathmap-check [-q] FILE...\n"
             "Validates each pathmap (docs/pathmap.md) and prints its hosts, trees,\n"
-            "wrappers and threads.  Errors are printed as path:line:col: error: ...\n"
+            "wrappers and threads, and each algorithm node's algorithm, parameters\n"
+            "and hosts.  Errors are printed as path:line:col: error: ...\n"
             "  -q       print errors only\n"
             "  -h, --help  this text\n"
             "Exit status: 0 all valid, 1 some file invalid, 2 usage error.\n");
@@ -33,19 +35,72 @@ static uint32_t tree_max_path(const rt_tree_t *tree)
     return longest;
 }
 
+/* Whether run or bcast of an algorithm node reads the params field `word`. */
+static int algo_reads(const rt_algo_spec_t *spec, const char *word)
+{
+    const rt_algo_info_t *a[2] = { spec->run, spec->bcast };
+
+    for (int i = 0; i < 2; i++) {
+        const char *s = a[i] ? a[i]->params : "";
+        size_t n = strlen(word);
+
+        for (; (s = strstr(s, word)) != NULL; s += n) {
+            if ((s == a[i]->params || (s[-1] != '_' && !isalnum((unsigned char)s[-1]))) &&
+                s[n] != '_' && !isalnum((unsigned char)s[n]))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* "    algo across: run=clv bcast=binomial-bcast root=h0 round=5000 arrival=equal,
+ *      4 hosts: h0 h1 h2 h3": the algorithm, every parameter it reads with
+ * its value (defaults included), and the hosts in rank order. */
+static void summarise_algo(const rt_pathmap_t *pm, const rt_node_t *node)
+{
+    const rt_algo_spec_t *spec = node->algo;
+
+    printf("    algo %s: run=%s", node->name, spec->native ? "native" : spec->run->name);
+    if (spec->bcast != NULL)
+        printf(" bcast=%s", spec->bcast->name);
+    if (algo_reads(spec, "root"))
+        printf(" root=%s", pm->hosts[spec->hosts[spec->root]].name);
+    if (spec->nsegs > 0)
+        printf(" segments=%d", (int)spec->nsegs);
+    if (spec->segcount > 0)
+        printf(" segsize=%lld", (long long)spec->segcount);
+    if (algo_reads(spec, "round_len"))
+        printf(" round=%lld", (long long)spec->round_ns);
+    if (algo_reads(spec, "ppn"))
+        printf(" ppn=%d", (int)spec->ppn);
+    if (algo_reads(spec, "port"))
+        printf(" port=%s", spec->port == RT_PORT_B ? "b" : "u");
+    if (algo_reads(spec, "tree"))
+        printf(" shape=%s", spec->shape == RT_TREE_OMPI ? "ompi" : "heap");
+    if (spec->pap)
+        printf(" arrival=%s", spec->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+    printf(", %u hosts:", spec->nhosts);
+    for (uint32_t h = 0; h < spec->nhosts; h++)
+        printf(" %s", pm->hosts[spec->hosts[h]].name);
+    printf("\n");
+}
+
 static void summarise(const rt_pathmap_t *pm)
 {
     printf("%s: ok: %u hosts, %u trees\n", pm->path, pm->nhosts, pm->ntrees);
     for (uint32_t i = 0; i < pm->ntrees; i++) {
         const rt_tree_t *t = &pm->trees[i];
-        uint32_t count[3] = { 0, 0, 0 };
+        uint32_t count[CM_KIND_COUNT] = { 0 };
 
         for (uint32_t n = 0; n < t->nnodes; n++)
             count[t->nodes[n].kind]++;
-        printf("  tree %s: %s %s, %u threads, %u core, %u gred, %u proxy, "
+        printf("  tree %s: %s %s, %u threads, %u core, %u gred, %u proxy, %u algo, "
                "longest path %u wrappers\n", t->name, rt_dtype_name(t->dtype),
                rt_op_name(t->op), t->nthreads, count[RT_NODE_CORE],
-               count[RT_NODE_GRED], count[RT_NODE_PROXY], tree_max_path(t));
+               count[RT_NODE_GRED], count[RT_NODE_PROXY], count[RT_NODE_ALGO],
+               tree_max_path(t));
+        if (rt_tree_algo(t) != NULL)
+            summarise_algo(pm, rt_tree_algo(t));
     }
 }
 

@@ -22,8 +22,9 @@
  *  - every gred has at least one contributor; a proxy and a core have exactly
  *    one (a thread or a child wrapper); an algorithm node has exactly one on
  *    each of its hosts (at least two hosts) and none elsewhere;
- *  - a thread enters a wrapper on its own host, is mapped at most once per
- *    tree, and sits on the same host in every tree that maps it;
+ *  - a thread enters a wrapper on its own host (an algorithm node: one that
+ *    spans its host), is mapped at most once per tree, and sits on the same
+ *    host in every tree that maps it;
  *  - every host has at least one wrapper or thread in some tree.
  */
 #ifndef RT_PATHMAP_H

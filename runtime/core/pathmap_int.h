@@ -21,9 +21,19 @@ typedef struct pm_ref {          /* a name to resolve later */
     unsigned    col;
 } pm_ref_t;
 
+/* What an algo line fixed that can be checked only once the tree's
+ * contributors are known (pathmap_check.c, ck_algo). */
+typedef struct pm_algo_build {
+    rt_algo_spec_t *spec;        /* in the arena; hosts filled by ck_algo */
+    rt_host_id_t    root_host;   /* root=, or RT_ID_NONE for the default */
+    unsigned        root_col;    /* column of root='s value, 0 if absent */
+    unsigned        ppn_col;     /* column of ppn='s value, 0 if absent */
+} pm_algo_build_t;
+
 typedef struct pm_node_build {
-    rt_node_t node;
-    pm_ref_t  parent;
+    rt_node_t       node;
+    pm_ref_t        parent;
+    pm_algo_build_t algo;        /* algo nodes only */
 } pm_node_build_t;
 
 typedef struct pm_thread_build {

@@ -1,0 +1,6 @@
+host h0
+host h1
+tree t
+algo x run=prr arrival=last
+threads 0 host=h0 enter=x
+threads 1 host=h1 enter=x

@@ -1,0 +1,7 @@
+host h0
+host h1
+tree t
+algo x run=rd
+algo y run=ring
+threads 0 host=h0 enter=x
+threads 1 host=h1 enter=x
