@@ -286,6 +286,18 @@ static void count_kinds(const viz_tree_layout_t *v, int *nproxy, int *nhosts)
         *nhosts += v->hosts[h].w > 0;
 }
 
+/* What is coloured by its latency: the core, or the algorithm node (the
+ * mean of its hosts' visits), or both. */
+static const char *root_kinds(const viz_tree_layout_t *v)
+{
+    int core = 0, algo = 0;
+    for (int i = 0; i < v->t->nwrappers; i++) {
+        core |= v->t->wrappers[i].kind == AN_KIND_CORE;
+        algo |= viz__tree_is_algo(&v->t->wrappers[i]);
+    }
+    return !algo ? "core" : core ? "core, algorithm node" : "algorithm node";
+}
+
 static void title_lines(const viz_tree_layout_t *v, char *l1, char *l2, char *l3, size_t len)
 {
     const an_model_t *m = v->m;
@@ -306,9 +318,9 @@ static void title_lines(const viz_tree_layout_t *v, char *l1, char *l2, char *l3
              root != NULL && viz__tree_is_algo(root) ? "algorithm node" : "core");
     if (v->sz != NULL)
         snprintf(l3, len, "trace %s, %lld-byte tuples, %lld operations. Colour: mean down + up "
-                 "latency per visit (core: latency), the wrapper's own time.",
+                 "latency per visit (%s: latency), the wrapper's own time.",
                  viz__str_or(m->trace, viz__str_or(m->db, "?")), (long long)v->sz->bytes,
-                 (long long)v->sz->ops_used);
+                 (long long)v->sz->ops_used, root_kinds(v));
     else if (m->trace != NULL && m->trace[0])
         snprintf(l3, len, "trace %s.%s Colours by kind.", m->trace,
                  v->want_latency ? " No statistics in the database." : "");
@@ -393,7 +405,7 @@ static int draw_legend(viz_svg_t *s, const viz_tree_layout_t *v, int draw)
 static void draw_key(viz_svg_t *s, const viz_tree_layout_t *v, double y)
 {
     viz_svg_text(s, VIZ_TREE_MARGIN, y, VIZ_START, NULL,
-                 "Colour: mean down + up latency per visit (core: latency)");
+                 "Colour: mean down + up latency per visit (%s: latency)", root_kinds(v));
     double x0 = VIZ_TREE_MARGIN, bw = KEY_W / KEY_STEPS;
     for (int k = 0; k < KEY_STEPS; k++) {
         char fill[8];
