@@ -131,6 +131,8 @@ void tst__srcloc_strip(char *line);
     X(stats_wide_range,              10) \
     X(stats_extreme_values,          10) \
     X(stats_memory_bound,            30) \
+    X(model_algo_tree,               30) \
+    X(model_algo_schedule,           30) \
     /* collective schedules (tests/unit/algo/) */ \
     X(sched_partitions,              10) \
     X(sched_build_sort,              10) \
