@@ -187,14 +187,23 @@ static cm_status_t measure(sc_t *c, cm_err_t *err)
 
 /* ---- layout ------------------------------------------------------------------ */
 
-static void layout(const sc_t *c, sc_layout_t *ly)
+/* Characters (not bytes) of a UTF-8 string. */
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += (*p & 0xc0) != 0x80;
+    return n;
+}
+
+static void layout(const sc_t *c, const char *title, sc_layout_t *ly)
 {
     double lo = 0, hi = c->xmax / 1000;
     ly->xstep = viz_nice(&lo, &hi, 10);
     ly->sx = (viz_scale_t){ lo, hi, LEFT, LEFT + PLOT_W };
     ly->plot_h = BAND_H * c->s->nranks;
     ly->legend_y = TOP + ly->plot_h + 56;
-    ly->width = LEFT + PLOT_W + RIGHT_W;
+    ly->width = fmax(LEFT + PLOT_W + RIGHT_W, 32 + 9.6 * (double)utf8_chars(title));
     ly->height = ly->legend_y + 16 * 5 + 12 + 20;
 }
 
@@ -215,6 +224,7 @@ static void draw_titles(viz_svg_t *sv, const sc_t *c, const char *title)
     const an_model_schedule_t *s = c->s;
     const an_model_t *m = c->m;
     char a[32], b[32], w[32], wr[32];
+    const char *spread = s->nmsgs > 0 || s->op >= 0 ? "arrival spread" : "latest mean arrival";
     double t1max = 0;
     for (int r = 0; r < s->nranks; r++)
         t1max = fmax(t1max, ok(s->ranks[r].t1) ? s->ranks[r].t1 : 0);
@@ -237,13 +247,13 @@ static void draw_titles(viz_svg_t *sv, const sc_t *c, const char *title)
     viz_us(w, sizeof w, c->total_wait);
     if (c->worst_rank >= 0) {
         viz_us(wr, sizeof wr, c->worst_wait);
-        viz_svg_text(sv, 16, 96, VIZ_START, "s-red", "Span %s µs, arrival spread %s µs; late "
-                     "senders cost %s µs over all hosts, the longest wait %s µs on %s (rank %d) "
-                     "in round %d.", a, b, w, wr, rank_name(c, c->worst_rank), c->worst_rank,
-                     c->worst_round);
+        viz_svg_text(sv, 16, 96, VIZ_START, "s-red", "Span %s µs, %s %s µs; late senders "
+                     "cost %s µs over all hosts, the longest wait %s µs on %s (rank %d) in "
+                     "round %d.", a, spread, b, w, wr, rank_name(c, c->worst_rank),
+                     c->worst_rank, c->worst_round);
     } else {
-        viz_svg_text(sv, 16, 96, VIZ_START, "subtitle", "Span %s µs, arrival spread %s µs; no "
-                     "receive waited for a late sender.", a, b);
+        viz_svg_text(sv, 16, 96, VIZ_START, "subtitle", "Span %s µs, %s %s µs; no receive "
+                     "waited for a late sender.", a, spread, b);
     }
 }
 
@@ -423,7 +433,7 @@ cm_status_t viz_schedule_draw(FILE *out, const an_model_t *m, const an_model_sch
                  "bytes", c.w->name ? c.w->name : "?", c.params, (long long)s->ops,
                  s->ops == 1 ? "" : "s", (long long)s->bytes);
     sc_layout_t ly;
-    layout(&c, &ly);
+    layout(&c, title, &ly);
     viz_svg_t sv;
     viz_svg_begin(&sv, out, ly.width, ly.height, title, SC_CSS);
     draw_titles(&sv, &c, title);

@@ -74,6 +74,9 @@ chain-pap|pap $C
 algo-tree|tree $W/algo.pathmap
 algo-tree-db|tree --db $A
 algo-timemap|timemap $A
+algo-schedule|schedule $A
+algo-schedule-op0|schedule $A --op 0
+algo-schedule-op1|schedule $A --op 1 --instance 0 --wrapper across
 EOF
 mkdir -p "$W/svg"
 [ "${RECORD:-0}" = 1 ] && mkdir -p "$EXPECTED"
