@@ -239,7 +239,8 @@ void tst__srcloc_strip(char *line);
     X(viz_schedule_mean,             10) \
     X(viz_schedule_bad,              10) \
     X(viz_schedule_no_algo,          10) \
-    X(viz_timemap_algo,              10)
+    X(viz_timemap_algo,              10) \
+    X(bridge_algo,                   10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
