@@ -174,7 +174,13 @@ static cm_status_t finish_contributors(an_defs_t *d, const char *trace, cm_err_t
         w->slot0 = d->nslots;
         d->nslots += w->fanin;
     }
-    return d->algo >= 0 ? finish_algo(d, trace, err) : CM_OK;
+    if (d->algo >= 0)
+        return finish_algo(d, trace, err);
+    for (int i = 0; i < d->nlocs; i++)
+        if (d->locs[i].role == AN_ROLE_ALGO)
+            return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0, "algorithm location '%s' in a "
+                             "tree whose root is not an algorithm node", d->locs[i].name);
+    return CM_OK;
 }
 
 static cm_status_t finish_paths(an_defs_t *d, cm_err_t *err)

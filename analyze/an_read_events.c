@@ -288,8 +288,12 @@ cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, vo
     if ((rc = OTF2_Reader_OpenEvtFiles(r->rd)) != OTF2_SUCCESS)
         return CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0, "cannot open the event files: %s",
                          an__read_why(rc));
+    /* A location without events (a thread that enters the algorithm node
+     * directly records nothing) gets no reader: OTF2 3.0's global reader
+     * closes an empty location's reader while it sets up, and then reads it
+     * (a use after free, seen with valgrind). */
     for (int i = 0; i < d->nlocs; i++)
-        if (OTF2_Reader_GetEvtReader(r->rd, d->locs[i].id) == NULL)
+        if (d->locs[i].events > 0 && OTF2_Reader_GetEvtReader(r->rd, d->locs[i].id) == NULL)
             st = CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0,
                            "cannot read the events of '%s': %s", d->locs[i].name,
                            an__read_why(OTF2_ERROR_INVALID));

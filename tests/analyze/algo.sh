@@ -277,4 +277,25 @@ expect "SELECT group_concat(used, ',') FROM (SELECT used FROM algo_ops ORDER BY 
 expect "SELECT n, latency, a, f, late FROM algo_host_means WHERE rank = 1" "1|2170|250|2420|650"
 expect "SELECT msgs, late_total FROM algo_round_late WHERE round = 2" "2|650 + 60"
 
+# =============================================================================
+# damaged messages are refused (exit 1, a message, no database)
+# =============================================================================
+
+# refuse MODE EXPECTED: synth_trace --damage MODE algo, then papanalyze must fail
+refuse() {
+    CTX="algo --damage $1"
+    dir=$TMP/damage-$1
+    "$SYNTH_TRACE" --damage "$1" algo "$dir" || die "[$CTX] $SYNTH_TRACE failed"
+    st=0
+    "$PAPANALYZE" --skip 0 --quiet "$dir/traces.otf2" >"$dir.out" 2>&1 || st=$?
+    [ "$st" -eq 1 ] || die "[$CTX] exit status $st, expected 1: $(cat "$dir.out")"
+    grep -qF "$2" "$dir.out" || die "[$CTX] expected '$2' in: $(cat "$dir.out")"
+    [ ! -e "$dir/traces.db" ] || die "[$CTX] a database was written"
+    NCHECKS=$((NCHECKS + 1))
+}
+
+refuse norecv "error: across#0 op 0: rank 0's receive of step 0 never completes"
+refuse peer "error: across#0 op 0: the send of rank 1 to rank 0 in round 0 has no matching receive"
+refuse request "error: 'algo B': an MPI event inside across#0 op 0 with communicator 0 and request 4294967296: not that operation's"
+
 echo "$ME: ok: $NCHECKS checks"

@@ -604,6 +604,11 @@ static int node_by_name(const rt_tree_t *t, const char *name)
     return -1;
 }
 
+/* --damage MODE (algo): the first message is written wrong, for the tests of
+ * papanalyze's refusals: "norecv" drops its MpiIrecv, "peer" names another
+ * sender in it, "request" gives its MpiIsend another operation's request id. */
+static const char *damage = NULL;
+
 /* Puts each visit's two events on its location. */
 static int plan_events(sy_plan_t *p)
 {
@@ -653,12 +658,18 @@ static int plan_events(sy_plan_t *p)
             return fail("%s message %zu: no algorithm location, or out of memory", sc->name, i);
         ls->ev[ls->nev++] = (sy_event_t){ m->sp, false, m->inst, m->op, SY_ISEND, m->dst,
                                           m->round, m->sstep, m->bytes };
+        if (i == 0 && damage != NULL && strcmp(damage, "request") == 0)
+            ls->ev[ls->nev - 1].op++;
         ls->ev[ls->nev++] = (sy_event_t){ m->sd, false, m->inst, m->op, SY_ISEND_DONE, m->dst,
                                           m->round, m->sstep, m->bytes };
         ld->ev[ld->nev++] = (sy_event_t){ m->rp, false, m->inst, m->op, SY_IRECV_POST, m->src,
                                           m->round, m->rstep, m->bytes };
         ld->ev[ld->nev++] = (sy_event_t){ m->rd, false, m->inst, m->op, SY_IRECV, m->src,
                                           m->round, m->rstep, m->bytes };
+        if (i == 0 && damage != NULL && strcmp(damage, "norecv") == 0)
+            ld->nev--;
+        else if (i == 0 && damage != NULL && strcmp(damage, "peer") == 0)
+            ld->ev[ld->nev - 1].peer = m->src == 2 ? 1 : 2;
     }
     return 0;
 }
@@ -1281,13 +1292,16 @@ static int write_foreign(const char *dir)
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] SCENARIO DIR\n"
+            "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] [--damage MODE] SCENARIO DIR\n"
             "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
             "hand-made scenario; the timestamp tables are in tests/tools/synth_trace.c.\n"
             "  SCENARIO           gred3, chain, lastarr, oneway, wide, algo or foreign (not a\n"
             "                     paptree trace)\n"
             "  --pathmap-out FILE also write the scenario's pathmap to FILE\n"
-            "  --no-offsets RANK  no ClockOffset records for that rank's locations\n");
+            "  --no-offsets RANK  no ClockOffset records for that rank's locations\n"
+            "  --damage MODE      algo: write its first message wrong: norecv (no\n"
+            "                     MpiIrecv), peer (another sender), request (another\n"
+            "                     operation's request id)\n");
 }
 
 int main(int argc, char **argv)
@@ -1301,6 +1315,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--pathmap-out") == 0 && i + 1 < argc) {
             pathmap_out = argv[++i];
+        } else if (strcmp(argv[i], "--damage") == 0 && i + 1 < argc) {
+            damage = argv[++i];
         } else if (strcmp(argv[i], "--no-offsets") == 0 && i + 1 < argc) {
             no_offsets_rank = strtol(argv[++i], NULL, 10);
         } else if (argv[i][0] == '-' || npos == 2) {
