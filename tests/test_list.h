@@ -107,6 +107,11 @@ void tst__srcloc_strip(char *line);
     X(pathmap_load_long_path,        10) \
     X(pathmap_binary_before_long_line, 10) \
     X(pathmap_tuple_bytes,           10) \
+    X(pathmap_algo_example,          10) \
+    X(pathmap_algo_hosts_ascending,  10) \
+    X(pathmap_algo_params,           10) \
+    X(pathmap_algo_none_in_core_tree, 10) \
+    X(pathmap_algo_tuple_bytes,      10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
