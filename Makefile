@@ -158,8 +158,8 @@ bin/papviz: PROG_LIBS = $(VIZ_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS)
 # The pathmap checker needs neither MPI nor OTF2.
 bin/pathmap-check: PROG_LIBS = $(LIB) $(LDLIBS)
 
-$(RUNNER): $(TEST_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+$(RUNNER): $(TEST_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests

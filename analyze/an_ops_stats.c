@@ -200,7 +200,7 @@ static void add_wrapper(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
 
     if (w->kind == CM_KIND_CORE) {
         add(&ws[WM_LATENCY], m->down[n], st);
-    } else {
+    } else if (w->kind != CM_KIND_ALGO) {
         add(&ws[WM_DOWN], m->down[n], st);
         add(&ws[WM_UP], m->up[n], st);
     }
@@ -210,13 +210,14 @@ static void add_wrapper(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
     }
     for (int c = 0; c < P; c++) {
         int s = s0 + c;
-        double lat = w->kind == CM_KIND_CORE ? (double)(b->t4[s] - b->t1[s])
-                                        : (double)((b->t4[s] - b->t1[s]) - (t3 - t2));
+        double lat = w->kind == CM_KIND_CORE || w->kind == CM_KIND_ALGO
+                     ? (double)(b->t4[s] - b->t1[s])
+                     : (double)((b->t4[s] - b->t1[s]) - (t3 - t2));
         an_stat_t *cs = &g->contrib[(size_t)s * CM_N];
         add(&cs[CM_AW], (double)m->aw[s], st);
         add(&cs[CM_DW], (double)m->dw[s], st);
         add(&cs[CM_LAT], lat, st);
-        if (w->kind == CM_KIND_GRED) {
+        if (w->kind == CM_KIND_GRED || w->kind == CM_KIND_ALGO) {
             add(&ws[WM_LATENCY], lat, st);
             add(&ws[WM_ARRIVAL_WAIT], (double)m->aw[s], st);
             add(&ws[WM_DEPARTURE_WAIT], (double)m->dw[s], st);
@@ -338,6 +339,10 @@ static cm_status_t write_group(const an_series_t *se, an_group_t *g, an_db_t *db
             an_stat_t *ws = &g->wrapper[(size_t)n * WM_N], *cs = &g->contrib[(size_t)slot * CM_N];
             if (d->nodes[n].kind == CM_KIND_CORE) {
                 st = put(db, "thread", n, AN_NULL, th->id, "latency", g->bytes, &ws[WM_LATENCY]);
+                continue;
+            }
+            if (d->nodes[n].kind == CM_KIND_ALGO) {     /* its host's visit */
+                st = put(db, "thread", n, AN_NULL, th->id, "latency", g->bytes, &cs[CM_LAT]);
                 continue;
             }
             st = put(db, "thread", n, AN_NULL, th->id, ts_names[TS_DOWN], g->bytes, &ws[WM_DOWN]);

@@ -136,6 +136,8 @@ void tst__srcloc_strip(char *line);
     X(stats_wide_range,              10) \
     X(stats_extreme_values,          10) \
     X(stats_memory_bound,            30) \
+    X(model_algo_tree,               30) \
+    X(model_algo_schedule,           30) \
     /* collective schedules (tests/unit/algo/) */ \
     X(sched_partitions,              10) \
     X(sched_build_sort,              10) \
@@ -233,7 +235,17 @@ void tst__srcloc_strip(char *line);
     X(svg_escape_controls,           10) \
     X(svg_escape_valid_utf8,         10) \
     X(svg_escape_noncharacters,      10) \
-    X(svg_escape_bad_utf8,           10)
+    X(svg_escape_bad_utf8,           10) \
+    X(viz_tree_algo_spans,           10) \
+    X(viz_tree_algo_exact,           10) \
+    X(viz_tree_algo_described,       10) \
+    X(viz_tree_algo_no_params,       10) \
+    X(viz_schedule_one_op,           10) \
+    X(viz_schedule_mean,             10) \
+    X(viz_schedule_bad,              10) \
+    X(viz_schedule_no_algo,          10) \
+    X(viz_timemap_algo,              10) \
+    X(bridge_algo,                   10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
@@ -326,6 +338,7 @@ static const tst_entry_t tst_list[] = {
     { "mpi_watchdog",          TST_SH, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
+    { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
     { "analyze_gsum",          TST_SH, NULL, "sh tests/analyze/gsum-analyze.sh",       NULL, 0, 300 },
     { "analyze_bad_input",     TST_SH, NULL, "sh tests/analyze/bad-input.sh",          NULL, 0, 600 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
