@@ -362,7 +362,8 @@ cm_status_t an__algo_flush(an_algo_t *a)
     return st;
 }
 
-cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, cm_err_t *err)
+cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, an_group_t *g,
+                           cm_err_t *err)
 {
     const an_defs_t *d = a->d;
     const an_wrapper_t *w = &d->nodes[d->algo];
@@ -386,6 +387,16 @@ cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, cm_err_t
     st = op_match(a, o, err);
     if (st == CM_OK && (st = op_rows(a, o, used, v->bytes)) != CM_OK)
         CM_ERR(err, st, "out of memory");
+    /* the transfer of a message of the tuple's size, from the later post to
+     * the receive's completion: the time of one point-to-point message */
+    for (size_t i = 0; st == CM_OK && used && g != NULL && i < o->sends.n; i++) {
+        const al_xfer_t *s = &o->sends.x[i], *r = &o->recvs.x[s->match];
+        if (r->bytes == v->bytes
+            && (st = an__group_add_msg(g, (double)(r->done - (s->post > r->post ? s->post
+                                                                               : r->post))))
+               != CM_OK)
+            CM_ERR(err, st, "out of memory");
+    }
     op_free(o);
     if (st == CM_OK && a->nvr + a->nopr + a->nmr + a->nrr >= AL_FLUSH
         && (st = an__algo_flush(a)) != CM_OK)
