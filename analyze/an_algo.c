@@ -232,21 +232,24 @@ static cm_status_t op_match(an_algo_t *a, al_op_t *o, cm_err_t *err)
     }
     qsort(o->sends.x, o->sends.n, sizeof(al_xfer_t), send_cmp);
     qsort(o->recvs.x, o->recvs.n, sizeof(al_xfer_t), recv_cmp);
+    int send = 1;                           /* which side is unpaired */
     while (i < o->sends.n && j < o->recvs.n) {
         al_xfer_t *s = &o->sends.x[i], *r = &o->recvs.x[j];
         if (s->self == r->peer && s->peer == r->self && s->round == r->round) {
             s->match = (int)j++;
             r->match = (int)i++;
-        } else if (s->self < r->peer || (s->self == r->peer && (s->peer < r->self
-                   || (s->peer == r->self && s->round < r->round)))) {
-            break;                          /* a send nobody received */
-        } else {
-            break;                          /* a receive nobody sent */
+            continue;
         }
+        /* the smaller key has no partner: a send nobody received, or a
+         * receive nobody sent */
+        send = s->self < r->peer || (s->self == r->peer && (s->peer < r->self
+               || (s->peer == r->self && s->round < r->round)));
+        break;
     }
+    if (i == o->sends.n || j == o->recvs.n)
+        send = i < o->sends.n;
     if (i != o->sends.n || j != o->recvs.n) {
-        const al_xfer_t *x = i < o->sends.n ? &o->sends.x[i] : &o->recvs.x[j];
-        int send = i < o->sends.n;
+        const al_xfer_t *x = send ? &o->sends.x[i] : &o->recvs.x[j];
         return CM_ERR(err, CM_ERR_INVALID, "%s#%d op %" PRIu64 ": the %s of rank %d %s rank %d "
                       "in round %d has no matching %s: the trace is damaged", name,
                       o->instance, o->op, send ? "send" : "receive", x->self,
@@ -359,7 +362,8 @@ cm_status_t an__algo_flush(an_algo_t *a)
     return st;
 }
 
-cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, cm_err_t *err)
+cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, an_group_t *g,
+                           cm_err_t *err)
 {
     const an_defs_t *d = a->d;
     const an_wrapper_t *w = &d->nodes[d->algo];
@@ -383,6 +387,16 @@ cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, cm_err_t
     st = op_match(a, o, err);
     if (st == CM_OK && (st = op_rows(a, o, used, v->bytes)) != CM_OK)
         CM_ERR(err, st, "out of memory");
+    /* the transfer of a message of the tuple's size, from the later post to
+     * the receive's completion: the time of one point-to-point message */
+    for (size_t i = 0; st == CM_OK && used && g != NULL && i < o->sends.n; i++) {
+        const al_xfer_t *s = &o->sends.x[i], *r = &o->recvs.x[s->match];
+        if (r->bytes == v->bytes
+            && (st = an__group_add_msg(g, (double)(r->done - (s->post > r->post ? s->post
+                                                                               : r->post))))
+               != CM_OK)
+            CM_ERR(err, st, "out of memory");
+    }
     op_free(o);
     if (st == CM_OK && a->nvr + a->nopr + a->nmr + a->nrr >= AL_FLUSH
         && (st = an__algo_flush(a)) != CM_OK)

@@ -7,6 +7,7 @@
 #define AN_ALGO_INT_H
 
 #include "analyze/an_int.h"
+#include "analyze/an_ops_int.h"
 
 typedef struct an_algo an_algo_t;
 
@@ -14,9 +15,12 @@ typedef struct an_algo an_algo_t;
 cm_status_t an__algo_create(const an_defs_t *d, an_db_t *db, an_algo_t **out);
 /* A point-to-point event on an algorithm location. */
 cm_status_t an__algo_msg(an_algo_t *a, const an_msg_t *m, cm_err_t *err);
-/* A visit of the algorithm node; used: the operation is in the statistics.
- * The operation's rows are buffered once every rank's visit is in. */
-cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, cm_err_t *err);
+/* A visit of the algorithm node; used: the operation is in the statistics,
+ * whose tuple size's group g gets the transfer times of its messages of the
+ * tuple's size (p2p).  The operation's rows are buffered once every rank's
+ * visit is in. */
+cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, an_group_t *g,
+                           cm_err_t *err);
 /* Writes the buffered rows (an_db_sync first). */
 cm_status_t an__algo_flush(an_algo_t *a);
 /* After the last event: fails on operations left incomplete; flushes. */

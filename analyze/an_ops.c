@@ -229,8 +229,13 @@ cm_status_t an_ops_visit(void *ud, const an_visit_t *v, cm_err_t *err)
     b->t4[s] = v->t4;
     b->loc[s] = v->loc;
     b->cont[s] = v->continued != 0;
-    if (v->node == d->algo && (st = an__algo_visit(o->algo, v, b->used, err)) != CM_OK)
-        return st;
+    if (v->node == d->algo) {
+        an_group_t *g = an__series_group(o->series, v->bytes, err);
+        if (g == NULL)
+            return err->status;
+        if ((st = an__algo_visit(o->algo, v, b->used, g, err)) != CM_OK)
+            return st;
+    }
     if (++b->nfilled < d->nslots)
         return CM_OK;
     st = op_complete(o, b, err);

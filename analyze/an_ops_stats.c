@@ -41,6 +41,7 @@ struct an_group {
     an_stat_t *pap;             /* [PAP_N] */
     an_stat_t *elapsed;         /* [nthreads] */
     an_tally_t oneway;          /* proxies' wrapper latency / 2: p2p, their exact median */
+    an_tally_t msgs;            /* an algorithm node's tuple-size messages' transfer times */
     uint64_t  *orders;          /* per node: [fanin][fanin][fanin] from order_off */
     uint32_t  *suborders;       /* per node: [nbelow]^3 from sub_off, if nbelow <= max */
     const an_series_t *series;
@@ -153,6 +154,7 @@ static void group_free(const an_defs_t *d, an_group_t *g)
     stats_free(g->pap, PAP_N);
     stats_free(g->elapsed, nt);
     an_tally_free(&g->oneway);
+    an_tally_free(&g->msgs);
     free(g->orders);
     free(g->suborders);
 }
@@ -187,6 +189,11 @@ static void add_oneway(an_group_t *g, double v, cm_status_t *st)
 
     if (r != CM_OK && *st == CM_OK)
         *st = r;
+}
+
+cm_status_t an__group_add_msg(an_group_t *g, double ns)
+{
+    return an_tally_add(&g->msgs, ns);
 }
 
 /* Wrapper n's series and order counts. */
@@ -364,7 +371,8 @@ static cm_status_t write_group(const an_series_t *se, an_group_t *g, an_db_t *db
     return st;
 }
 
-/* The point-to-point time of a tuple size: proxies, else the clock sync. */
+/* The point-to-point time of a tuple size: proxies, else an algorithm node's
+ * messages of the tuple's size, else the clock sync. */
 static cm_status_t write_p2p(const an_series_t *se, an_group_t *g, an_db_t *db)
 {
     const an_defs_t *d = se->d;
@@ -374,6 +382,11 @@ static cm_status_t write_p2p(const an_series_t *se, an_group_t *g, an_db_t *db)
         double median;
         cm_status_t st = an_tally_median(&g->oneway, &median);
         return st != CM_OK ? st : an_db_p2p(db, g->bytes, median, "proxy");
+    }
+    if (g->msgs.n > 0) {
+        double median;
+        cm_status_t st = an_tally_median(&g->msgs, &median);
+        return st != CM_OK ? st : an_db_p2p(db, g->bytes, median, "algo");
     }
     for (int h = 1; h < d->nhosts; h++)
         if (d->hosts[h].have_offset && d->hosts[h].error_ns > 0 && d->hosts[h].error_ns < best)

@@ -126,8 +126,13 @@ analyze() {
 #   locations    A: 0, 1 = threads 0, 1, 2 = algo A; B: 65536, 65537 =
 #                threads 2, 3, 65538 = algo B; C: 131072 = thread 4 (no
 #                events), 131073 = algo C
-#   p2p          no proxies: half the shortest clock-sync round trip of a host
-#                other than rank 0 = min(B 500, C 400) = 400 ns
+#   p2p          no proxies: the median transfer time of the node's messages of
+#                the tuple's size (4 bytes: all 8), receive done - the later
+#                of the two posts: op 0 1100-900 = 200, 1400-1150 = 250,
+#                1800-1500 = 300, 1900-1600 = 300; op 1 10700-10500 = 200,
+#                11250-11000 = 250, 11550-11300 = 250, 11600-11310 = 290;
+#                sorted 200 200 250 250 250 290 300 300, lower middle 250
+#                (without them it would be the clock sync's 400)
 # =============================================================================
 
 analyze 0
@@ -166,10 +171,10 @@ expect "SELECT t1, t4, latency, a, f, e FROM algo_visits WHERE op = 1 AND rank =
 # ---- algo_ops: t0, arrival spread (max a), span (max f), average elapsed time
 # (mean e over the hosts), imbalance factor = spread / p2p
 expect "SELECT bytes, used, t0, arrival_spread, span, avg_elapsed, imbalance FROM algo_ops
-        WHERE op = 0" "4|1|200|600|2800|(2400 + 2200 + 2500) / 3|600 / 400"
+        WHERE op = 0" "4|1|200|600|2800|(2400 + 2200 + 2500) / 3|600 / 250"
 expect "SELECT bytes, used, t0, arrival_spread, span, avg_elapsed, imbalance FROM algo_ops
-        WHERE op = 1" "4|1|10200|700|2420|(2300 + 2170 + 1500) / 3|700 / 400"
-expect "SELECT ns, source FROM p2p WHERE bytes = 4" "400|clock-sync"
+        WHERE op = 1" "4|1|10200|700|2420|(2300 + 2170 + 1500) / 3|700 / 250"
+expect "SELECT ns, source FROM p2p WHERE bytes = 4" "250|algo"
 
 # ---- algo_msgs: one row per message; late = max(0, send post - receive post)
 M="round, src, dst, src_host, dst_host, send_step, recv_step, bytes, send_post, send_done,
@@ -246,8 +251,10 @@ expect "SELECT n, mean FROM stats WHERE scope = 'wrapper' AND node = 0 AND metri
     "6|(2400 + 2200 + 2500 + 2300 + 2170 + 1500) / 6"
 # the threads' arrival pattern (entry wrappers): host spread = last thread per
 # host, op 0: A 400, B 700, C 200 -> 500; op 1: 10100, 10400, 10900 -> 800
-expect "SELECT t0, arrival_spread, host_spread FROM ops WHERE op = 0" "0|700|500"
-expect "SELECT t0, arrival_spread, host_spread FROM ops WHERE op = 1" "10000|900|800"
+expect "SELECT t0, arrival_spread, host_spread, imbalance FROM ops WHERE op = 0" \
+    "0|700|500|500 / 250"
+expect "SELECT t0, arrival_spread, host_spread, imbalance FROM ops WHERE op = 1" \
+    "10000|900|800|800 / 250"
 
 # ---- the report
 CTX="algo report"
@@ -260,7 +267,7 @@ grep -q "^1 *B *2 *2.19 *0.43 *2.61 *0.53$" "$TMP/report.txt" ||
 grep -q "^2 *4 *1.11 *0.56 *0.65$" "$TMP/report.txt" ||
     die "[$CTX] round 2's Late Sender row differs"
 # n, avg elapsed, spread, max spread, span, imbalance, % imbalanced
-grep -q "^2 *2.18 *0.65 *0.70 *2.61 *1.63 *100.00$" "$TMP/report.txt" ||
+grep -q "^2 *2.18 *0.65 *0.70 *2.61 *2.60 *100.00$" "$TMP/report.txt" ||
     die "[$CTX] the arrival pattern row differs"
 "$PAPANALYZE" --format csv "$DB" >"$TMP/report.csv" 2>&1 || die "[$CTX] --format csv failed"
 for t in algo_hosts algo_rounds algo_pap; do
@@ -276,6 +283,9 @@ analyze 1
 expect "SELECT group_concat(used, ',') FROM (SELECT used FROM algo_ops ORDER BY op)" "0,1"
 expect "SELECT n, latency, a, f, late FROM algo_host_means WHERE rank = 1" "1|2170|250|2420|650"
 expect "SELECT msgs, late_total FROM algo_round_late WHERE round = 2" "2|650 + 60"
+# p2p from op 1's messages only: 200 250 250 290, lower middle 250
+expect "SELECT ns, source FROM p2p" "250|algo"
+expect "SELECT imbalance FROM algo_ops WHERE op = 1" "700 / 250"
 
 # =============================================================================
 # damaged messages are refused (exit 1, a message, no database)
