@@ -361,6 +361,7 @@ static OTF2_ErrorCode write_globals(ins_trace_t *tr, double rate, const host_inf
 {
     global_writer_t g = { OTF2_Archive_GetGlobalDefWriter(tr->ar), 0, OTF2_SUCCESS,
                           { 0 }, cm_arena_create() };
+    OTF2_LocationRef *algo;          /* per rank: its algorithm location, if any */
     OTF2_ErrorCode rc;
 
     cm_strmap_init(&g.strings);
@@ -368,9 +369,7 @@ static OTF2_ErrorCode write_globals(ins_trace_t *tr, double rate, const host_inf
         cm_arena_destroy(g.arena);
         return OTF2_ERROR_MEM_ALLOC_FAILED;
     }
-    OTF2_LocationRef *algo = malloc((size_t)tr->size * sizeof(*algo));
-
-    if (algo == NULL)
+    if ((algo = malloc((size_t)tr->size * sizeof(*algo))) == NULL)
         gw_check(&g, OTF2_ERROR_MEM_ALLOC_FAILED);
     gw_clock(&g, tr, rate, hosts);
     gw_hosts(&g, tr, hosts);

@@ -13,7 +13,11 @@
 #     instance named after the node's region in it;
 #   - every LOCATION (events, group) and its properties: role, thread or
 #     enter, flushes; the algorithm node's REGION description;
-#   - the summary's totals.
+#   - the summary's totals;
+#   - build/tests/trace_check (the independent reader) on each archive with
+#     the pathmap as text;
+# and a Gsum run through a real algorithm node (the executor calling the
+# hooks): trace_check, and the MPI events per location counted by hand.
 set -eu
 . tests/lib.sh
 MPIRUN=$(mpirun_cmd)
@@ -151,5 +155,40 @@ for P in 2 3; do
   sed -E -i 's/File: "trace_algo.pathmap" <[0-9]+>/File: "trace_algo.pathmap" <0>/' "$tmp/$name.dgot"
   diff "$tmp/$name.dgot" "$tmp/$name.dwant" > "$tmp/$name.ddiff" ||
     { cat "$tmp/$name.ddiff" >&2; fail "$name: definitions (<) differ from the expected ones (>)"; }
-  echo "$name: $TOTAL events ($ALGO_EV per algorithm location, $ALGO_FL flushes each), groups, comms, locations, regions: as expected"
+  # The same archive against the pathmap text, parsed (trace_check derives
+  # everything from the file; trace_algo's hand-built model must agree).
+  {
+    for h in $(seq 0 $((P - 1))); do echo "host h$h"; done
+    echo "tree sum type=int32 op=sum"
+    if [ $P -eq 2 ]; then echo "algo across run=rd"
+    else echo "algo across run=clv bcast=binomial-bcast root=h1 arrival=history"; fi
+    for h in $(seq 0 $((P - 1))); do echo "gred g$h host=h$h parent=across"; done
+    for h in $(seq 0 $((P - 1))); do echo "threads $((2 * h))-$((2 * h + 1)) host=h$h enter=g$h"; done
+  } > "$tmp/$name.pathmap"
+  build/tests/trace_check --ops $OPS "$tmp/$name" "$tmp/$name.pathmap" > "$tmp/$name.tc" 2>&1 ||
+    { cat "$tmp/$name.tc" >&2; fail "$name: trace_check"; }
+  echo "$name: $TOTAL events ($ALGO_EV per algorithm location, $ALGO_FL flushes each), groups, comms, locations, regions: as expected; trace_check ok"
 done
+
+# ---- Gsum traced through a real algorithm node ------------------------------
+# The executor (runtime/exec/algo_node.c) calling the hooks: 2 hosts x 2
+# threads, recursive doubling across; -n 50 -w 10, one size: 60 operations
+# per thread, 30 per instance.  With 2 ranks rd is one exchange per
+# operation, so each algorithm location records per operation one
+# collective and one message each way: 60 x (Begin, End, Isend,
+# IsendComplete, IrecvRequest, Irecv) and 60 x (Enter, Leave) of the node.
+cp "$tmp/p2.pathmap" "$tmp/gsum.pathmap"
+timeout 120 $MPIRUN -np 2 bin/gsum -p "$tmp/gsum.pathmap" -n 50 -w 10 --trace "$tmp/gsum" \
+  > "$tmp/gsum.out" 2>&1 || { cat "$tmp/gsum.out" >&2; fail "gsum: traced run failed"; }
+build/tests/trace_check --ops 60 "$tmp/gsum" "$tmp/gsum.pathmap" > "$tmp/gsum.tc" 2>&1 ||
+  { cat "$tmp/gsum.tc" >&2; fail "gsum: trace_check"; }
+otf2-print "$tmp/gsum/traces.otf2" > "$tmp/gsum.ev" 2> "$tmp/gsum.perr" && [ ! -s "$tmp/gsum.perr" ] ||
+  { cat "$tmp/gsum.perr" >&2; fail "gsum: otf2-print"; }
+for loc in 2 65538; do
+  awk -v loc=$loc '$2 == loc { n[$1]++ } END { for (k in n) print k, n[k] }' "$tmp/gsum.ev" | sort \
+    > "$tmp/gsum.$loc"
+  printf '%s\n' "ENTER 60" "LEAVE 60" "MPI_COLLECTIVE_BEGIN 60" "MPI_COLLECTIVE_END 60" \
+    "MPI_IRECV 60" "MPI_IRECV_REQUEST 60" "MPI_ISEND 60" "MPI_ISEND_COMPLETE 60" | sort |
+    diff "$tmp/gsum.$loc" - || fail "gsum: location $loc: event counts (<) differ from the expected (>)"
+done
+echo "gsum: rd across 2 hosts, 60 operations: trace_check ok, 60 of each event on each algorithm location"
