@@ -50,6 +50,11 @@ static cm_status_t visit(void *ud, const an_visit_t *v, cm_err_t *err)
     return an_ops_visit(((run_t *)ud)->ops, v, err);
 }
 
+static cm_status_t msg(void *ud, const an_msg_t *m, cm_err_t *err)
+{
+    return an_ops_msg(((run_t *)ud)->ops, m, err);
+}
+
 static void default_db(const char *trace, char *out, size_t n)
 {
     size_t len = strlen(trace);
@@ -102,7 +107,7 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         st = an_ops_create(&defs, db, opts->skip, &run.ops, err);
     if (st == CM_OK) {
         run.pr = (progress_t){ run.ops, defs.nevents, t0, t0, opts->progress };
-        st = an_reader_run(rd, visit, &run, on_progress, err);
+        st = an_reader_run(rd, visit, msg, &run, on_progress, err);
     }
     if (st == CM_OK)
         st = an_ops_finish(run.ops, err);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze/an_db_int.h"
+#include "instrument/api/ins_schema.h"
 
 const char *an_db_errmsg(an_db_t *db)
 {
@@ -221,6 +222,21 @@ static cm_status_t defs_tree(an_db_t *db, const an_defs_t *d)
             st = row(db, "INSERT INTO regions VALUES(?,?,?)", 3, rv, NULL);
         }
     }
+    if (st == CM_OK && d->algo >= 0) {
+        const an_wrapper_t *w = &d->nodes[d->algo];
+        int64_t v[6] = { d->algo, 0, 0, w->root >= 0 ? w->root : AN_NULL, 0, w->nranks };
+        const char *t[6] = { NULL, w->algo, strcmp(w->bcast, INS_NO_PARENT) == 0 ? "" : w->bcast,
+                             NULL, w->arrival, NULL };
+        st = row(db, "INSERT INTO algo_nodes VALUES(?,?,?,?,?,?)", 6, v, t);
+        for (int r = 0; r < w->nranks && st == CM_OK; r++) {
+            int64_t loc = AN_NULL;
+            for (int i = 0; i < d->nlocs; i++)
+                if (d->locs[i].role == AN_ROLE_ALGO && d->locs[i].rank == r)
+                    loc = (int64_t)d->locs[i].id;
+            int64_t rv[5] = { d->algo, r, w->rank_host[r], w->rank_contrib[r], loc };
+            st = row(db, "INSERT INTO algo_ranks VALUES(?,?,?,?,?)", 5, rv, NULL);
+        }
+    }
     return st;
 }
 
@@ -235,7 +251,8 @@ static cm_status_t defs_threads(an_db_t *db, const an_defs_t *d)
                           l->proxy >= 0 ? l->proxy : AN_NULL,
                           l->instance >= 0 ? l->instance : AN_NULL, l->enter, 0,
                           (int64_t)l->flushes, 0 };
-        const char *t[10] = { NULL, NULL, l->role == AN_ROLE_COMPUTE ? "compute" : "service",
+        const char *t[10] = { NULL, NULL, l->role == AN_ROLE_COMPUTE ? "compute"
+                              : l->role == AN_ROLE_ALGO ? "algo" : "service",
                               NULL, NULL, NULL, NULL, l->name, NULL, NULL };
         st = row(db, "INSERT INTO locations VALUES(?,?,?,?,?,?,?,?,?,?)", 10, v, t);
     }
@@ -320,6 +337,52 @@ cm_status_t an_db_p2p(an_db_t *db, uint64_t bytes, double ns, const char *source
     return step(db, S_P2P);
 }
 
+cm_status_t an_db_sync(an_db_t *db)
+{
+    return an__db_writer_sync(db);
+}
+
+/* Binds n integers to statement s and runs it. */
+static cm_status_t step_ints(an_db_t *db, int s, const int64_t *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        sqlite3_bind_int64(db->stmt[s], i + 1, v[i]);
+    return step(db, s);
+}
+
+cm_status_t an_db_algo_visit(an_db_t *db, const an_algo_visit_row_t *r)
+{
+    int64_t v[11] = { r->instance, (int64_t)r->op, r->node, r->rank, r->host, r->t1, r->t4,
+                      r->t4 - r->t1, r->t1 - r->t0, r->t4 - r->t0, r->t4 - r->t1 };
+    return step_ints(db, S_ALGO_VISIT, v, 11);
+}
+
+cm_status_t an_db_algo_op(an_db_t *db, const an_algo_op_row_t *r)
+{
+    int64_t v[8] = { r->instance, (int64_t)r->op, r->node, (int64_t)r->bytes, r->used, r->t0,
+                     r->spread, r->span };
+    for (int i = 0; i < 8; i++)
+        sqlite3_bind_int64(db->stmt[S_ALGO_OP], i + 1, v[i]);
+    bind_real(db->stmt[S_ALGO_OP], 9, r->avg_elapsed);
+    return step(db, S_ALGO_OP);
+}
+
+cm_status_t an_db_algo_msg(an_db_t *db, const an_algo_msg_row_t *r)
+{
+    int64_t late = r->send_post > r->recv_post ? r->send_post - r->recv_post : 0;
+    int64_t v[16] = { r->instance, (int64_t)r->op, r->node, r->round, r->src, r->dst,
+                      r->src_host, r->dst_host, r->send_step, r->recv_step, (int64_t)r->bytes,
+                      r->send_post, r->send_done, r->recv_post, r->recv_done, late };
+    return step_ints(db, S_ALGO_MSG, v, 16);
+}
+
+cm_status_t an_db_algo_round(an_db_t *db, const an_algo_round_row_t *r)
+{
+    int64_t v[12] = { r->instance, (int64_t)r->op, r->node, r->round, r->rank, r->host,
+                      r->nsend, r->nrecv, r->start, r->end, r->late, r->wait };
+    return step_ints(db, S_ALGO_ROUND, v, 12);
+}
+
 /* Location visit counts, imbalance (needs p2p), views, then commit. */
 static cm_status_t finish_sql(an_db_t *db)
 {
@@ -341,6 +404,8 @@ static cm_status_t finish_sql(an_db_t *db)
         return CM_ERR_IO;
     if (exec(db, "UPDATE ops SET imbalance = host_spread /"
                  " (SELECT ns FROM p2p WHERE p2p.bytes = ops.bytes AND p2p.ns > 0);"
+                 "UPDATE algo_ops SET imbalance = arrival_spread /"
+                 " (SELECT ns FROM p2p WHERE p2p.bytes = algo_ops.bytes AND p2p.ns > 0);"
                  "INSERT INTO stats SELECT 'pap', NULL, NULL, NULL, 'imbalance', s.bytes, s.n,"
                  " s.mean / p.ns, s.median / p.ns, s.stdev / p.ns, s.min / p.ns, s.max / p.ns,"
                  " s.p10 / p.ns, s.p90 / p.ns FROM stats s JOIN p2p p USING (bytes)"

@@ -24,7 +24,8 @@
 #define AN_DB_SCHEMA_VERSION "1"
 
 /* Prepared statements; the streaming row kinds come first. */
-enum { S_VISIT, S_OP, S_PAP_HOST, S_STAT, S_ORDER, S_SUBORDER, S_META, S_P2P, S_N };
+enum { S_VISIT, S_OP, S_PAP_HOST, S_STAT, S_ORDER, S_SUBORDER, S_META, S_P2P, S_ALGO_VISIT,
+       S_ALGO_OP, S_ALGO_MSG, S_ALGO_ROUND, S_N };
 
 /* Rows per batch, and batches in all (one filling, the rest queued or being written). */
 enum { BATCH_ROWS = 4096, NBATCH = 4 };

@@ -37,12 +37,32 @@ const char *const an__db_schema_sql =
     "CREATE TABLE orders(node INTEGER, contributor INTEGER, arrival INTEGER,"
     " departure INTEGER, bytes INTEGER, count INTEGER);\n"
     "CREATE TABLE subtree_orders(node INTEGER, thread INTEGER, arrival INTEGER,"
-    " departure INTEGER, bytes INTEGER, count INTEGER);\n";
+    " departure INTEGER, bytes INTEGER, count INTEGER);\n"
+    /* algorithm nodes (docs/analysis-db.md, "Algorithm nodes") */
+    "CREATE TABLE algo_nodes(node INTEGER PRIMARY KEY, algo TEXT, bcast TEXT, root INTEGER,"
+    " arrival TEXT, nranks INTEGER);\n"
+    "CREATE TABLE algo_ranks(node INTEGER, rank INTEGER, host INTEGER, contributor INTEGER,"
+    " location INTEGER, PRIMARY KEY(node, rank));\n"
+    "CREATE TABLE algo_visits(instance INTEGER, op INTEGER, node INTEGER, rank INTEGER,"
+    " host INTEGER, t1 INTEGER, t4 INTEGER, latency INTEGER, a INTEGER, f INTEGER, e INTEGER,"
+    " PRIMARY KEY(instance, op, node, rank));\n"
+    "CREATE TABLE algo_ops(instance INTEGER, op INTEGER, node INTEGER, bytes INTEGER,"
+    " used INTEGER, t0 INTEGER, arrival_spread INTEGER, span INTEGER, avg_elapsed REAL,"
+    " imbalance REAL, PRIMARY KEY(instance, op, node));\n"
+    "CREATE TABLE algo_msgs(instance INTEGER, op INTEGER, node INTEGER, round INTEGER,"
+    " src INTEGER, dst INTEGER, src_host INTEGER, dst_host INTEGER, send_step INTEGER,"
+    " recv_step INTEGER, bytes INTEGER, send_post INTEGER, send_done INTEGER,"
+    " recv_post INTEGER, recv_done INTEGER, late INTEGER);\n"
+    "CREATE TABLE algo_rounds(instance INTEGER, op INTEGER, node INTEGER, round INTEGER,"
+    " rank INTEGER, host INTEGER, nsend INTEGER, nrecv INTEGER, first_post INTEGER,"
+    " last_done INTEGER, late INTEGER, wait INTEGER,"
+    " PRIMARY KEY(instance, op, node, round, rank));\n";
 
 /* Views: the paper's tables over the stored rows (docs/analysis-db.md, Views). */
 const char *const an__db_views_sql =
     "CREATE VIEW visit_metrics AS SELECT v.*, w.name, w.kind,"
-    " CASE WHEN w.kind = 'core' THEN v.t4 - v.t1 ELSE (v.t4 - v.t1) - (v.t3 - v.t2) END"
+    " CASE WHEN w.kind IN ('core', 'algo') THEN v.t4 - v.t1"
+    "  ELSE (v.t4 - v.t1) - (v.t3 - v.t2) END"
     " AS latency, v.t2 - v.t1 AS down_own, v.t4 - v.t3 AS up_own"
     " FROM visits v JOIN wrappers w USING (node);\n"
     "CREATE VIEW wrapper_ops AS SELECT v.instance, v.op, v.node, w.name, w.kind,"
@@ -50,8 +70,9 @@ const char *const an__db_views_sql =
     "  WHEN 'proxy' THEN ((MAX(v.t4) - MAX(v.t1)) - (MAX(v.t3) - MAX(v.t2))) / 2.0 END AS down,"
     " CASE w.kind WHEN 'gred' THEN MAX(CASE WHEN v.departure = 1 THEN v.t4 - v.t3 END)"
     "  WHEN 'proxy' THEN ((MAX(v.t4) - MAX(v.t1)) - (MAX(v.t3) - MAX(v.t2))) / 2.0 END AS up,"
-    " CASE w.kind WHEN 'core' THEN MAX(v.t4 - v.t1)"
-    "  WHEN 'proxy' THEN (MAX(v.t4) - MAX(v.t1)) - (MAX(v.t3) - MAX(v.t2)) END AS latency"
+    " CASE WHEN w.kind IN ('core', 'algo') THEN MAX(v.t4 - v.t1)"
+    "  WHEN w.kind = 'proxy' THEN (MAX(v.t4) - MAX(v.t1)) - (MAX(v.t3) - MAX(v.t2)) END"
+    " AS latency"
     " FROM visits v JOIN wrappers w USING (node) GROUP BY v.instance, v.op, v.node;\n"
     "CREATE VIEW order_matrix AS SELECT o.node, w.name, o.bytes, o.arrival, o.departure,"
     " SUM(o.count) AS count, 100.0 * SUM(o.count) / (SELECT SUM(x.count) FROM orders x"
@@ -80,7 +101,7 @@ const char *const an__db_views_sql =
     " SUM(CASE WHEN w.part = 'cluster' AND s.metric <> 'arrival_wait' THEN s.mean ELSE 0 END)"
     " AS cluster_no_wait,"
     " SUM(CASE WHEN w.part = 'proxy' THEN s.mean ELSE 0 END) AS proxy,"
-    " SUM(CASE WHEN w.part = 'core' THEN s.mean ELSE 0 END) AS core,"
+    " SUM(CASE WHEN w.part IN ('core', 'algo') THEN s.mean ELSE 0 END) AS core,"
     " SUM(CASE WHEN s.metric <> 'arrival_wait' THEN s.mean ELSE 0 END) AS total_no_wait,"
     " SUM(s.mean) AS total_with_wait"
     " FROM stats s JOIN wrappers w ON w.node = s.node JOIN threads t ON t.thread = s.thread"
@@ -94,7 +115,25 @@ const char *const an__db_views_sql =
     " v.t4 - o.t0 AS f, v.t4 - v.t1 AS e FROM visits v"
     " JOIN locations l ON l.location = v.location"
     " JOIN threads t ON t.thread = l.thread AND t.enter = v.node"
-    " JOIN ops o ON o.instance = v.instance AND o.op = v.op;\n";
+    " JOIN ops o ON o.instance = v.instance AND o.op = v.op;\n"
+    /* algorithm nodes: means over the used operations */
+    "CREATE VIEW algo_host_means AS SELECT v.node, o.bytes, v.rank, v.host, COUNT(*) AS n,"
+    " AVG(v.latency) AS latency, AVG(v.a) AS a, AVG(v.f) AS f,"
+    " AVG((SELECT COALESCE(SUM(r.late), 0) FROM algo_rounds r WHERE r.instance = v.instance"
+    "  AND r.op = v.op AND r.node = v.node AND r.rank = v.rank)) AS late"
+    " FROM algo_visits v JOIN algo_ops o ON o.instance = v.instance AND o.op = v.op"
+    " AND o.node = v.node WHERE o.used GROUP BY v.node, o.bytes, v.rank;\n"
+    "CREATE VIEW algo_round_means AS SELECT r.node, o.bytes, r.round, r.rank, r.host,"
+    " COUNT(*) AS n, AVG(r.first_post - o.t0) AS first_post, AVG(r.last_done - o.t0)"
+    " AS last_done, AVG(r.late) AS late, AVG(r.wait) AS wait"
+    " FROM algo_rounds r JOIN algo_ops o ON o.instance = r.instance AND o.op = r.op"
+    " AND o.node = r.node WHERE o.used GROUP BY r.node, o.bytes, r.round, r.rank;\n"
+    "CREATE VIEW algo_round_late AS SELECT m.node, o.bytes, m.round, COUNT(*) AS msgs,"
+    " SUM(m.late) AS late_total, 1.0 * SUM(m.late) / (SELECT COUNT(*) FROM algo_ops x"
+    "  WHERE x.node = m.node AND x.bytes = o.bytes AND x.used) AS late_per_op,"
+    " MAX(m.late) AS late_max"
+    " FROM algo_msgs m JOIN algo_ops o ON o.instance = m.instance AND o.op = m.op"
+    " AND o.node = m.node WHERE o.used GROUP BY m.node, o.bytes, m.round;\n";
 
 const char *const an__db_stmt_sql[S_N] = {
     [S_VISIT] = "INSERT INTO visits VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -105,6 +144,10 @@ const char *const an__db_stmt_sql[S_N] = {
     [S_SUBORDER] = "INSERT INTO subtree_orders VALUES(?,?,?,?,?,?)",
     [S_META] = "INSERT OR REPLACE INTO meta VALUES(?,?)",
     [S_P2P] = "INSERT INTO p2p VALUES(?,?,?)",
+    [S_ALGO_VISIT] = "INSERT INTO algo_visits VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+    [S_ALGO_OP] = "INSERT INTO algo_ops VALUES(?,?,?,?,?,?,?,?,?,NULL)",
+    [S_ALGO_MSG] = "INSERT INTO algo_msgs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_ALGO_ROUND] = "INSERT INTO algo_rounds VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 const an_row_sql_t an__db_row_sql[NKIND] = {

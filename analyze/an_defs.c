@@ -10,7 +10,7 @@
 
 const char *an_part_name(an_part_t p)
 {
-    static const char *const names[] = { "host", "cluster", "proxy", "core" };
+    static const char *const names[] = { "host", "cluster", "proxy", "core", "algo" };
 
     return names[p];
 }
@@ -50,18 +50,25 @@ static int thread_cmp(const void *a, const void *b)
     return ((const an_thread_t *)a)->id - ((const an_thread_t *)b)->id;
 }
 
-/* Levels and the core; fails on a second core or a cycle. */
+/* Levels and the root (a core or an algorithm node); fails on a second
+ * root, on a core or algorithm node that is not the root, or on a cycle. */
 static cm_status_t finish_levels(an_defs_t *d, const char *trace, cm_err_t *err)
 {
-    d->core = -1;
+    d->root = d->algo = -1;
     for (int i = 0; i < d->nnodes; i++) {
         int level = 0, n = i;
-        if (d->nodes[i].kind == CM_KIND_CORE) {
-            if (d->core >= 0)
+        cm_kind_t k = d->nodes[i].kind;
+        if ((k == CM_KIND_CORE || k == CM_KIND_ALGO) != (d->nodes[i].parent < 0))
+            return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0,
+                             "wrapper '%s': a %s %s", d->nodes[i].name, cm_kind_name(k),
+                             d->nodes[i].parent < 0 ? "without parent" : "with a parent");
+        if (d->nodes[i].parent < 0) {
+            if (d->root >= 0)
                 return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0,
-                                 "two core wrappers, '%s' and '%s'", d->nodes[d->core].name,
+                                 "two roots, '%s' and '%s'", d->nodes[d->root].name,
                                  d->nodes[i].name);
-            d->core = i;
+            d->root = i;
+            d->algo = k == CM_KIND_ALGO ? i : -1;
         }
         while (d->nodes[n].parent >= 0 && level <= d->nnodes) {
             n = d->nodes[n].parent;
@@ -72,8 +79,59 @@ static cm_status_t finish_levels(an_defs_t *d, const char *trace, cm_err_t *err)
                              "wrapper '%s': its parents form a cycle", d->nodes[i].name);
         d->nodes[i].level = level;
     }
-    if (d->core < 0)
-        return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0, "no core wrapper");
+    if (d->root < 0)
+        return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0, "no root wrapper (core or algo)");
+    return CM_OK;
+}
+
+/*
+ * The algorithm node: each of its hosts (rank i = rank_host[i], from the
+ * region's hosts= key) has exactly one contributor there, a child wrapper or
+ * a thread, and exactly one algorithm location (enter = the node).
+ */
+static cm_status_t finish_algo(an_defs_t *d, const char *trace, cm_err_t *err)
+{
+    an_wrapper_t *w = &d->nodes[d->algo];
+
+    if (w->nranks != w->fanin)
+        return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0, "algorithm node '%s': %d hosts "
+                         "but %d contributors", w->name, w->nranks, w->fanin);
+    w->rank_contrib = malloc((size_t)w->nranks * sizeof(int));
+    w->contrib_rank = malloc((size_t)w->fanin * sizeof(int));
+    if (w->rank_contrib == NULL || w->contrib_rank == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    for (int r = 0; r < w->nranks; r++)
+        w->rank_contrib[r] = -1;
+    for (int c = 0; c < w->fanin; c++) {
+        int h = w->child[c] >= 0 ? d->nodes[w->child[c]].host : d->threads[w->thread[c]].host;
+        int r = 0;
+        while (r < w->nranks && w->rank_host[r] != h)
+            r++;
+        if (r == w->nranks || w->rank_contrib[r] >= 0)
+            return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0, "algorithm node '%s': host "
+                             "'%s' %s", w->name, d->hosts[h].name, r == w->nranks
+                             ? "contributes but is not one of its hosts" : "contributes twice");
+        w->rank_contrib[r] = c;
+        w->contrib_rank[c] = r;
+    }
+    for (int i = 0; i < d->nlocs; i++) {
+        an_location_t *l = &d->locs[i];
+        if (l->role != AN_ROLE_ALGO)
+            continue;
+        for (int r = 0; r < w->nranks; r++)
+            if (w->rank_host[r] == l->host) {
+                if (l->rank >= 0 || d->locs[i].enter != d->algo)
+                    break;
+                l->rank = r;
+            }
+        for (int j = 0; j < i && l->rank >= 0; j++)
+            if (d->locs[j].role == AN_ROLE_ALGO && d->locs[j].rank == l->rank)
+                l->rank = -2;
+        if (l->rank < 0)
+            return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0, "algorithm location '%s': %s",
+                             l->name, l->rank == -2 ? "a second one on its host"
+                             : "its host is not one of the algorithm node's");
+    }
     return CM_OK;
 }
 
@@ -116,6 +174,12 @@ static cm_status_t finish_contributors(an_defs_t *d, const char *trace, cm_err_t
         w->slot0 = d->nslots;
         d->nslots += w->fanin;
     }
+    if (d->algo >= 0)
+        return finish_algo(d, trace, err);
+    for (int i = 0; i < d->nlocs; i++)
+        if (d->locs[i].role == AN_ROLE_ALGO)
+            return CM_ERR_AT(err, CM_ERR_INVALID, trace, 0, 0, "algorithm location '%s' in a "
+                             "tree whose root is not an algorithm node", d->locs[i].name);
     return CM_OK;
 }
 
@@ -179,6 +243,7 @@ static cm_status_t finish_subtrees(an_defs_t *d, cm_err_t *err)
             seen[h] = 1;
         }
         w->part = w->kind == CM_KIND_CORE ? AN_PART_CORE
+                : w->kind == CM_KIND_ALGO ? AN_PART_ALGO
                 : w->kind == CM_KIND_PROXY ? AN_PART_PROXY
                 : w->nhosts > 1 ? AN_PART_CLUSTER : AN_PART_HOST;
     }
@@ -225,6 +290,12 @@ void an_defs_free(an_defs_t *d)
         free(d->nodes[i].child);
         free(d->nodes[i].thread);
         free(d->nodes[i].below);
+        free(d->nodes[i].algo);
+        free(d->nodes[i].bcast);
+        free(d->nodes[i].arrival);
+        free(d->nodes[i].rank_host);
+        free(d->nodes[i].rank_contrib);
+        free(d->nodes[i].contrib_rank);
     }
     free(d->nodes);
     for (int i = 0; d->locs != NULL && i < d->nlocs; i++)

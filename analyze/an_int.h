@@ -31,8 +31,8 @@
 #include "common/cm_kind.h"
 #include "analyze/an_stats.h"
 
-typedef enum { AN_PART_HOST, AN_PART_CLUSTER, AN_PART_PROXY, AN_PART_CORE } an_part_t;
-typedef enum { AN_ROLE_COMPUTE, AN_ROLE_SERVICE } an_role_t;
+typedef enum { AN_PART_HOST, AN_PART_CLUSTER, AN_PART_PROXY, AN_PART_CORE, AN_PART_ALGO } an_part_t;
+typedef enum { AN_ROLE_COMPUTE, AN_ROLE_SERVICE, AN_ROLE_ALGO } an_role_t;
 
 typedef struct an_host {
     char    *name;            /* pathmap name */
@@ -59,6 +59,13 @@ typedef struct an_wrapper {
     int       *thread;        /* [fanin]: contributor -> thread index, or -1 */
     int        nbelow;        /* threads below (subtree contributors) */
     int       *below;         /* [nbelow] thread indexes, increasing */
+    /* an algorithm node (kind CM_KIND_ALGO, the root): its region's keys */
+    char      *algo, *bcast, *arrival;  /* "-" for no bcast */
+    int        root;          /* the rooted algorithm's root rank, or -1 */
+    int        nranks;        /* hosts it spans = fanin */
+    int       *rank_host;     /* [nranks] rank in the node -> host, ascending */
+    int       *rank_contrib;  /* [nranks] rank -> its host's contributor */
+    int       *contrib_rank;  /* [fanin] contributor -> rank */
 } an_wrapper_t;
 
 typedef struct an_location {
@@ -69,6 +76,7 @@ typedef struct an_location {
     int        thread;        /* index into defs->threads, or -1 */
     int        proxy;         /* service: proxy node, else -1 */
     int        instance;      /* service: instance, else -1 */
+    int        rank;          /* algo: the host's rank in the algorithm node, else -1 */
     int        enter;         /* node its outermost visits are of */
     uint64_t   flushes;
     uint64_t   events;        /* from the definition */
@@ -99,7 +107,8 @@ typedef struct an_defs {
     an_host_t   *hosts;
     int          nnodes;
     an_wrapper_t *nodes;
-    int          core;        /* the core's node */
+    int          root;        /* the root's node: the core or the algorithm node */
+    int          algo;        /* the algorithm node (= root), or -1 */
     int          nslots;      /* visits per operation = sum of fan-ins */
     int          nlocs;
     an_location_t *locs;      /* sorted by id */
@@ -122,6 +131,23 @@ typedef struct an_visit {
 
 typedef cm_status_t an_visit_fn(void *ud, const an_visit_t *v, cm_err_t *err);
 
+/* One MPI point-to-point event of an algorithm node (ins_schema.h), on the
+ * algorithm location of rank `rank`, inside its visit of (instance, op). */
+typedef enum { AN_MSG_SEND, AN_MSG_SEND_DONE, AN_MSG_RECV_POST, AN_MSG_RECV } an_msg_kind_t;
+
+typedef struct an_msg {
+    an_msg_kind_t kind;
+    int           instance, loc, rank;
+    uint64_t      op;
+    uint32_t      step;       /* requestID's low half */
+    int           peer;       /* AN_MSG_SEND, AN_MSG_RECV: the other rank; else -1 */
+    int           round;      /* the tag; -1 for the two without one */
+    uint64_t      bytes;
+    int64_t       t;          /* ns on the corrected time line */
+} an_msg_t;
+
+typedef cm_status_t an_msg_fn(void *ud, const an_msg_t *m, cm_err_t *err);
+
 typedef struct an_reader an_reader_t;
 
 /* Opens the archive and reads all definitions into defs (checked). */
@@ -131,7 +157,7 @@ cm_status_t an_reader_open(const char *anchor, an_defs_t *defs, an_reader_t **ou
  * Reads every event, calling fn per completed visit.  progress, when not
  * NULL, is called every few hundred thousand events with the count so far.
  */
-cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, void *ud,
+cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, void *ud,
                           void (*progress)(void *ud, uint64_t events), cm_err_t *err);
 void        an_reader_close(an_reader_t *r);
 void        an_defs_free(an_defs_t *defs);
@@ -170,6 +196,41 @@ cm_status_t an_db_stat(an_db_t *db, const char *scope, int node, int contrib, in
 cm_status_t an_db_order(an_db_t *db, int subtree, int node, int who, int arrival,
                         int departure, uint64_t bytes, uint64_t count);
 cm_status_t an_db_p2p(an_db_t *db, uint64_t bytes, double ns, const char *source);
+
+/* Rows of an algorithm node's tables (docs/analysis-db.md, "Algorithm
+ * nodes"); times in ns on the trace's time line.  an_db_sync first: these
+ * do not wait for the writer thread themselves. */
+typedef struct an_algo_visit_row {
+    int      instance, node, rank, host;
+    uint64_t op;
+    int64_t  t1, t4, t0;      /* t0: the operation's first arrival at the node */
+} an_algo_visit_row_t;
+
+typedef struct an_algo_op_row {
+    int      instance, node, used;
+    uint64_t op, bytes;
+    int64_t  t0, spread, span;
+    double   avg_elapsed;
+} an_algo_op_row_t;
+
+typedef struct an_algo_msg_row {
+    int      instance, node, round, src, dst, src_host, dst_host;
+    uint64_t op, bytes;
+    uint32_t send_step, recv_step;
+    int64_t  send_post, send_done, recv_post, recv_done;
+} an_algo_msg_row_t;
+
+typedef struct an_algo_round_row {
+    int      instance, node, round, rank, host, nsend, nrecv;
+    uint64_t op;
+    int64_t  start, end, late, wait;
+} an_algo_round_row_t;
+
+cm_status_t an_db_sync(an_db_t *db);
+cm_status_t an_db_algo_visit(an_db_t *db, const an_algo_visit_row_t *r);
+cm_status_t an_db_algo_op(an_db_t *db, const an_algo_op_row_t *r);
+cm_status_t an_db_algo_msg(an_db_t *db, const an_algo_msg_row_t *r);
+cm_status_t an_db_algo_round(an_db_t *db, const an_algo_round_row_t *r);
 /* Views, indexes, commit, rename over the final path.  Frees db. */
 cm_status_t an_db_commit(an_db_t *db, cm_err_t *err);
 /* Drops the temporary file; frees db.  NULL is fine. */
@@ -185,6 +246,8 @@ cm_status_t an_ops_create(const an_defs_t *d, an_db_t *db, uint64_t skip, an_ops
                           cm_err_t *err);
 /* an_visit_fn for an_reader_run: ud is the an_ops_t. */
 cm_status_t an_ops_visit(void *ud, const an_visit_t *v, cm_err_t *err);
+/* an_msg_fn for an_reader_run: ud is the an_ops_t. */
+cm_status_t an_ops_msg(void *ud, const an_msg_t *m, cm_err_t *err);
 /* After the last visit: fails on incomplete operations; writes statistics. */
 cm_status_t an_ops_finish(an_ops_t *ops, cm_err_t *err);
 uint64_t    an_ops_count(const an_ops_t *ops, uint64_t *used);

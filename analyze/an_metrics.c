@@ -134,6 +134,10 @@ static void wrapper_metrics(const an_defs_t *d, const op_buf_t *b, an_metrics_t 
     if (w->kind == CM_KIND_CORE) {
         m->down[n] = (double)(b->t4[s0] - b->t1[s0]);
         m->up[n] = 0;
+    } else if (w->kind == CM_KIND_ALGO) {
+        /* no wrapper-level down/up: each host's latency (t4 - t1 of its
+         * visit) is the stage of the threads below it */
+        m->down[n] = m->up[n] = 0;
     } else if (w->kind == CM_KIND_PROXY) {
         m->down[n] = m->up[n] = (double)((b->t4[s0] - b->t1[s0]) - (t3 - t2)) / 2;
     } else {
@@ -206,7 +210,7 @@ static double path_sum(const an_defs_t *d, int t, int r, const double *lat)
 
     for (int s = 0; s < th->nsteps; s++) {
         int n = th->node[s];
-        if (n == r && d->nodes[r].kind == CM_KIND_CORE)
+        if (n == r && (d->nodes[r].kind == CM_KIND_CORE || d->nodes[r].kind == CM_KIND_ALGO))
             break;
         sum += lat[n];
         if (n == r)
@@ -246,6 +250,13 @@ void an__metrics_subtree(const an_defs_t *d, const op_buf_t *b, const an_metrics
     for (int k = 0; k < P; k++) {
         s->aw[k] = s->t1[l] - s->t1[k];
         s->dw[k] = s->t4[k] - s->t4[f];
+        if (w->kind == CM_KIND_ALGO) {
+            /* above the algorithm node: the visit of the thread's host */
+            const an_thread_t *th = &d->threads[w->below[k]];
+            int a = w->slot0 + th->contrib[th->nsteps - 1];
+            t2 = b->t1[a];
+            t3 = b->t4[a];
+        }
         s->latency[k] = (double)((s->t4[k] - s->t1[k]) - (t3 - t2));
     }
 }

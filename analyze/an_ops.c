@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/an_algo_int.h"
 #include "analyze/an_ops_int.h"
 
 #define OPS_RING_MAX (1u << 16)     /* operations in flight per instance */
@@ -30,6 +31,7 @@ struct an_ops {
     op_buf_t    *free_list;
     uint64_t     nops, nused, inflight;
     an_series_t *series;
+    an_algo_t   *algo;          /* the tree's algorithm node, or NULL */
     an_metrics_t m;             /* of the operation being completed */
     an_subtree_t sub;           /* scratch for its subtrees */
 };
@@ -132,7 +134,8 @@ static cm_status_t op_rows(an_ops_t *o, const op_buf_t *b, const an_metrics_t *m
             int s = w->slot0 + c;
             an_visit_t v = { b->instance, n, c, b->loc[s], b->op, b->bytes, b->t1[s], b->t4[s],
                              b->cont[s] };
-            st = an_db_visit(o->db, &v, m->t2[n], m->t3[n], w->kind != CM_KIND_CORE, m->arr[s],
+            st = an_db_visit(o->db, &v, m->t2[n], m->t3[n],
+                             w->kind != CM_KIND_CORE && w->kind != CM_KIND_ALGO, m->arr[s],
                              m->dep[s], m->aw[s], m->dw[s]);
         }
     }
@@ -160,6 +163,30 @@ static cm_status_t op_check(const an_ops_t *o, const op_buf_t *b, cm_err_t *err)
     return CM_OK;
 }
 
+/*
+ * Below an algorithm node no visit nests its parent's: the host's visit of
+ * the node is on the host's algorithm location.  Every contributor of such
+ * a gred waits inside its visit until the node is done, so the visits say
+ * nothing of who carried the result on; the last arrival is taken to be
+ * the largest t1 (ties: the highest contributor index, as rank_times ranks
+ * them), which is the runtime's rule up to the lock's order.
+ */
+static void op_cont_below_algo(const an_defs_t *d, op_buf_t *b)
+{
+    for (int n = 0; d->algo >= 0 && n < d->nnodes; n++) {
+        const an_wrapper_t *w = &d->nodes[n];
+        int l = 0;
+        if (w->kind != CM_KIND_GRED || w->parent != d->algo)
+            continue;
+        for (int c = 0; c < w->fanin; c++) {
+            b->cont[w->slot0 + c] = 0;
+            if (b->t1[w->slot0 + c] >= b->t1[w->slot0 + l])
+                l = c;
+        }
+        b->cont[w->slot0 + l] = 1;
+    }
+}
+
 static cm_status_t op_complete(an_ops_t *o, op_buf_t *b, cm_err_t *err)
 {
     an_group_t *g = an__series_group(o->series, b->bytes, err);
@@ -167,6 +194,7 @@ static cm_status_t op_complete(an_ops_t *o, op_buf_t *b, cm_err_t *err)
 
     if (g == NULL)
         return err->status;
+    op_cont_below_algo(o->d, b);
     if ((st = op_check(o, b, err)) != CM_OK)
         return st;
     an__metrics_op(o->d, b, &o->m);
@@ -201,6 +229,13 @@ cm_status_t an_ops_visit(void *ud, const an_visit_t *v, cm_err_t *err)
     b->t4[s] = v->t4;
     b->loc[s] = v->loc;
     b->cont[s] = v->continued != 0;
+    if (v->node == d->algo) {
+        an_group_t *g = an__series_group(o->series, v->bytes, err);
+        if (g == NULL)
+            return err->status;
+        if ((st = an__algo_visit(o->algo, v, b->used, g, err)) != CM_OK)
+            return st;
+    }
     if (++b->nfilled < d->nslots)
         return CM_OK;
     st = op_complete(o, b, err);
@@ -209,6 +244,17 @@ cm_status_t an_ops_visit(void *ud, const an_visit_t *v, cm_err_t *err)
     o->free_list = b;
     o->inflight--;
     return st;
+}
+
+/* An algorithm location's message event: to the algorithm node's gatherer. */
+cm_status_t an_ops_msg(void *ud, const an_msg_t *m, cm_err_t *err)
+{
+    an_ops_t *o = ud;
+
+    if (o->algo == NULL)
+        return CM_ERR(err, CM_ERR_INVALID, "an MPI message event in a tree without an "
+                      "algorithm node: the trace is damaged");
+    return an__algo_msg(o->algo, m, err);
 }
 
 /* ------------------------------------------------------------- creation */
@@ -227,7 +273,8 @@ cm_status_t an_ops_create(const an_defs_t *d, an_db_t *db, uint64_t skip, an_ops
     o->skip = skip;
     o->rings = calloc((size_t)d->ninstances, sizeof(*o->rings));
     ok = o->rings != NULL && an__metrics_init(&o->m, &o->sub, d) == CM_OK
-         && an__series_create(d, &o->series) == CM_OK;
+         && an__series_create(d, &o->series) == CM_OK
+         && (d->algo < 0 || an__algo_create(d, db, &o->algo) == CM_OK);
     for (int i = 0; ok && i < d->ninstances; i++) {
         o->rings[i].size = 64;
         ok = (o->rings[i].slot = calloc(64, sizeof(op_buf_t *))) != NULL;
@@ -254,6 +301,8 @@ cm_status_t an_ops_finish(an_ops_t *o, cm_err_t *err)
                               "has %d of its %d visits: the trace is incomplete", b->op, i,
                               b->nfilled, o->d->nslots);
         }
+    if (o->algo != NULL && (st = an__algo_finish(o->algo, err)) != CM_OK)
+        return st;
     if ((st = an__series_write(o->series, o->db)) != CM_OK)
         return CM_ERR(err, st, "writing statistics: %s",
                       st == CM_ERR_NOMEM ? "out of memory" : an_db_errmsg(o->db));
@@ -282,6 +331,7 @@ void an_ops_free(an_ops_t *o)
         free(b);
     }
     an__series_free(o->series);
+    an__algo_free(o->algo);
     an__metrics_cleanup(&o->m, &o->sub);
     free(o->rings);
     free(o);

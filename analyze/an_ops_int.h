@@ -84,6 +84,9 @@ uint64_t    an__group_count_op(an_group_t *g, int instance);
 /* Adds the samples of a used operation; sub is scratch for its subtrees. */
 cm_status_t an__group_add(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
                           const an_metrics_t *m, an_subtree_t *sub);
+/* A transfer time of one of an algorithm node's messages of the tuple's size
+ * (an_algo.c), for p2p. */
+cm_status_t an__group_add_msg(an_group_t *g, double ns);
 /* Writes the stats, orders and p2p rows of every tuple size. */
 cm_status_t an__series_write(an_series_t *s, an_db_t *db);
 void        an__series_free(an_series_t *s);

@@ -41,6 +41,7 @@ struct an_group {
     an_stat_t *pap;             /* [PAP_N] */
     an_stat_t *elapsed;         /* [nthreads] */
     an_tally_t oneway;          /* proxies' wrapper latency / 2: p2p, their exact median */
+    an_tally_t msgs;            /* an algorithm node's tuple-size messages' transfer times */
     uint64_t  *orders;          /* per node: [fanin][fanin][fanin] from order_off */
     uint32_t  *suborders;       /* per node: [nbelow]^3 from sub_off, if nbelow <= max */
     const an_series_t *series;
@@ -153,6 +154,7 @@ static void group_free(const an_defs_t *d, an_group_t *g)
     stats_free(g->pap, PAP_N);
     stats_free(g->elapsed, nt);
     an_tally_free(&g->oneway);
+    an_tally_free(&g->msgs);
     free(g->orders);
     free(g->suborders);
 }
@@ -189,6 +191,11 @@ static void add_oneway(an_group_t *g, double v, cm_status_t *st)
         *st = r;
 }
 
+cm_status_t an__group_add_msg(an_group_t *g, double ns)
+{
+    return an_tally_add(&g->msgs, ns);
+}
+
 /* Wrapper n's series and order counts. */
 static void add_wrapper(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
                         const an_metrics_t *m, int n, cm_status_t *st)
@@ -200,7 +207,7 @@ static void add_wrapper(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
 
     if (w->kind == CM_KIND_CORE) {
         add(&ws[WM_LATENCY], m->down[n], st);
-    } else {
+    } else if (w->kind != CM_KIND_ALGO) {
         add(&ws[WM_DOWN], m->down[n], st);
         add(&ws[WM_UP], m->up[n], st);
     }
@@ -210,13 +217,14 @@ static void add_wrapper(an_group_t *g, const an_defs_t *d, const op_buf_t *b,
     }
     for (int c = 0; c < P; c++) {
         int s = s0 + c;
-        double lat = w->kind == CM_KIND_CORE ? (double)(b->t4[s] - b->t1[s])
-                                        : (double)((b->t4[s] - b->t1[s]) - (t3 - t2));
+        double lat = w->kind == CM_KIND_CORE || w->kind == CM_KIND_ALGO
+                     ? (double)(b->t4[s] - b->t1[s])
+                     : (double)((b->t4[s] - b->t1[s]) - (t3 - t2));
         an_stat_t *cs = &g->contrib[(size_t)s * CM_N];
         add(&cs[CM_AW], (double)m->aw[s], st);
         add(&cs[CM_DW], (double)m->dw[s], st);
         add(&cs[CM_LAT], lat, st);
-        if (w->kind == CM_KIND_GRED) {
+        if (w->kind == CM_KIND_GRED || w->kind == CM_KIND_ALGO) {
             add(&ws[WM_LATENCY], lat, st);
             add(&ws[WM_ARRIVAL_WAIT], (double)m->aw[s], st);
             add(&ws[WM_DEPARTURE_WAIT], (double)m->dw[s], st);
@@ -340,6 +348,10 @@ static cm_status_t write_group(const an_series_t *se, an_group_t *g, an_db_t *db
                 st = put(db, "thread", n, AN_NULL, th->id, "latency", g->bytes, &ws[WM_LATENCY]);
                 continue;
             }
+            if (d->nodes[n].kind == CM_KIND_ALGO) {     /* its host's visit */
+                st = put(db, "thread", n, AN_NULL, th->id, "latency", g->bytes, &cs[CM_LAT]);
+                continue;
+            }
             st = put(db, "thread", n, AN_NULL, th->id, ts_names[TS_DOWN], g->bytes, &ws[WM_DOWN]);
             if (st == CM_OK && d->nodes[n].kind == CM_KIND_GRED)
                 st = put(db, "thread", n, AN_NULL, th->id, ts_names[TS_AW], g->bytes, &cs[CM_AW]);
@@ -359,7 +371,8 @@ static cm_status_t write_group(const an_series_t *se, an_group_t *g, an_db_t *db
     return st;
 }
 
-/* The point-to-point time of a tuple size: proxies, else the clock sync. */
+/* The point-to-point time of a tuple size: proxies, else an algorithm node's
+ * messages of the tuple's size, else the clock sync. */
 static cm_status_t write_p2p(const an_series_t *se, an_group_t *g, an_db_t *db)
 {
     const an_defs_t *d = se->d;
@@ -369,6 +382,11 @@ static cm_status_t write_p2p(const an_series_t *se, an_group_t *g, an_db_t *db)
         double median;
         cm_status_t st = an_tally_median(&g->oneway, &median);
         return st != CM_OK ? st : an_db_p2p(db, g->bytes, median, "proxy");
+    }
+    if (g->msgs.n > 0) {
+        double median;
+        cm_status_t st = an_tally_median(&g->msgs, &median);
+        return st != CM_OK ? st : an_db_p2p(db, g->bytes, median, "algo");
     }
     for (int h = 1; h < d->nhosts; h++)
         if (d->hosts[h].have_offset && d->hosts[h].error_ns > 0 && d->hosts[h].error_ns < best)

@@ -443,6 +443,62 @@ static cm_status_t read_hosts(an_reader_t *r)
     return CM_OK;
 }
 
+/*
+ * An algorithm node's keys (ins_schema.h: algo, bcast, hosts, root,
+ * arrival): hosts= names its hosts in rank order, each a host of the trace,
+ * ascending and distinct.
+ */
+static cm_status_t read_algo_keys(an_reader_t *r, uint32_t region, const char *desc,
+                                  an_wrapper_t *w)
+{
+    an_defs_t *d = r->defs;
+    size_t n = strlen(desc) + 1;
+    char *buf = malloc(n), root[32];
+    const char *v;
+    long rootv = -1;
+
+    if (buf == NULL)
+        return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
+    if ((v = desc_get(desc, INS_KEY_ALGO, buf, n)) == NULL || *v == '\0'
+        || (w->algo = strdup(v)) == NULL
+        || (v = desc_get(desc, INS_KEY_BCAST, buf, n)) == NULL || (w->bcast = strdup(v)) == NULL
+        || (v = desc_get(desc, INS_KEY_ARRIVAL, buf, n)) == NULL
+        || (w->arrival = strdup(v)) == NULL
+        || desc_get(desc, INS_KEY_ROOT, root, sizeof(root)) == NULL
+        || (strcmp(root, INS_NO_PARENT) != 0 && !desc_int(desc, INS_KEY_ROOT, 1 << 20, &rootv))
+        || (v = desc_get(desc, INS_KEY_HOSTS, buf, n)) == NULL
+        || (w->rank_host = malloc((size_t)d->nhosts * sizeof(int))) == NULL) {
+        free(buf);
+        return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                         "region %u ('%s'): an algorithm node without valid %s, %s, %s, %s "
+                         "and %s keys", region, w->name, INS_KEY_ALGO, INS_KEY_BCAST,
+                         INS_KEY_HOSTS, INS_KEY_ROOT, INS_KEY_ARRIVAL);
+    }
+    w->root = (int)rootv;
+    w->nranks = 0;
+    for (char *tok = buf, *next; tok != NULL; tok = next) {
+        int h;
+        if ((next = strchr(tok, ',')) != NULL)
+            *next++ = '\0';
+        h = host_by_name(d, tok);
+        if (h < 0 || w->nranks == d->nhosts || (w->nranks > 0 && h <= w->rank_host[w->nranks - 1])) {
+            cm_status_t st = CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                                       "region %u ('%s'): %s= lists '%s', %s", region, w->name,
+                                       INS_KEY_HOSTS, tok, h < 0 ? "not a host of the trace"
+                                       : "out of ascending order or twice");
+            free(buf);
+            return st;
+        }
+        w->rank_host[w->nranks++] = h;
+    }
+    free(buf);
+    if (w->nranks < 1 || w->root >= w->nranks)
+        return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                         "region %u ('%s'): root %d is not a rank of its %d hosts", region,
+                         w->name, w->root, w->nranks);
+    return CM_OK;
+}
+
 /* Regions of instance 0 define the wrappers; the others must agree. */
 static cm_status_t read_regions(an_reader_t *r)
 {
@@ -493,10 +549,17 @@ static cm_status_t read_regions(an_reader_t *r)
                 if (w->host < 0)
                     return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
                                      "region %u: unknown host '%s'", rg[i].self, host);
+                w->root = -1;
+                if (w->kind == CM_KIND_ALGO) {
+                    cm_status_t st = read_algo_keys(r, rg[i].self, desc, w);
+                    if (st != CM_OK)
+                        return st;
+                }
             } else if (pass == 2 && inst == 0) {
                 w->parent = strcmp(parent, INS_NO_PARENT) == 0 ? -1
                           : an_defs_node_index(d, parent);
-                if (w->parent == -2 || (w->parent == -1) != (w->kind == CM_KIND_CORE)) {
+                if (w->parent == -2 || (w->parent == -1) != (w->kind == CM_KIND_CORE
+                                                             || w->kind == CM_KIND_ALGO)) {
                     return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
                                      "region %u: parent '%s' is not a wrapper of the tree",
                                      rg[i].self, parent);
@@ -546,7 +609,7 @@ static cm_status_t read_locations(an_reader_t *r)
         l->events = rl[i].events;
         d->nevents += rl[i].events;
         l->host = (int)rl[i].group;
-        l->thread = l->proxy = l->instance = -1;
+        l->thread = l->proxy = l->instance = l->rank = -1;
         l->name = str_dup(name != NULL ? name : "?");
         if (l->name == NULL)
             return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
@@ -577,6 +640,8 @@ static cm_status_t read_locations(an_reader_t *r)
                                  "service location '%s': no valid %s/%s", l->name,
                                  INS_LOC_PROP_PROXY, INS_LOC_PROP_INSTANCE);
             l->instance = (int)v;
+        } else if (strcmp(role, INS_ROLE_ALGO) == 0) {
+            l->role = AN_ROLE_ALGO;   /* its rank: an_defs_finish */
         } else {
             return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
                              "location '%s': unknown role '%s'", l->name, role);

@@ -73,6 +73,7 @@ struct an_reader {
     double         ns_per_tick;
     uint64_t       nevents;
     an_visit_fn   *fn;
+    an_msg_fn     *msg_fn;
     void          *ud;
     int            last_loc;  /* lookup cache */
 };

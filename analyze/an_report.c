@@ -487,7 +487,7 @@ static cm_status_t section_subtree(rep_t *r, int64_t node, int64_t bytes, const 
     cm_status_t st;
 
     snprintf(title, sizeof(title), "%s: down and up latency%s",
-             node == query_int(r, -1, "SELECT node FROM wrappers WHERE kind = 'core'")
+             node == query_int(r, -1, "SELECT node FROM wrappers WHERE parent IS NULL")
              ? "Whole tree" : "Subtree", sfx);
     st = table(r, "subtree", title,
                "SELECT w.name AS root, s.metric, s.n, " US("s.mean") " AS mean, "
@@ -539,11 +539,61 @@ static cm_status_t section_hotspots(rep_t *r, int64_t bytes, const char *sfx)
                  (long long)bytes);
 }
 
+/* The algorithm node: its hosts, its rounds' Late Sender time, its arrival
+ * pattern (docs/analysis-db.md, "Algorithm nodes"). */
+static cm_status_t section_algo(rep_t *r, int64_t bytes, const char *sfx)
+{
+    char title[240];
+    sqlite3_stmt *st = NULL;
+    char what[160] = "";
+    cm_status_t ret;
+
+    if (sqlite3_prepare_v2(r->db, "SELECT w.name, a.algo, a.bcast, a.arrival FROM algo_nodes a"
+                           " JOIN wrappers w USING (node)", -1, &st, NULL) == SQLITE_OK
+        && sqlite3_step(st) == SQLITE_ROW) {
+        const char *bc = (const char *)sqlite3_column_text(st, 2);
+        snprintf(what, sizeof(what), "%s (run=%s%s%s, arrival=%s)",
+                 (const char *)sqlite3_column_text(st, 0),
+                 (const char *)sqlite3_column_text(st, 1), bc && *bc ? " bcast=" : "",
+                 bc && *bc ? bc : "", (const char *)sqlite3_column_text(st, 3));
+    }
+    sqlite3_finalize(st);
+    snprintf(title, sizeof(title), "Algorithm node %s: per host, means over the used "
+             "operations%s", what, sfx);
+    ret = table(r, "algo_hosts", title,
+                "SELECT m.rank, h.name AS host, m.n, " US("m.latency") " AS latency,"
+                " " US("m.a") " AS arrival_offset, " US("m.f") " AS departure_offset,"
+                " " US("m.late") " AS late_sender"
+                " FROM algo_host_means m JOIN hosts h ON h.host = m.host"
+                " WHERE m.bytes = %lld ORDER BY m.node, m.rank", (long long)bytes);
+    if (ret != CM_OK)
+        return ret;
+    snprintf(title, sizeof(title), "Algorithm node: Late Sender time per round (receives "
+             "waiting for their senders)%s", sfx);
+    ret = table(r, "algo_rounds", title,
+                "SELECT round, msgs, " US("late_total") " AS late_total,"
+                " " US("late_per_op") " AS per_op, " US("late_max") " AS max"
+                " FROM algo_round_late WHERE bytes = %lld ORDER BY node, round",
+                (long long)bytes);
+    if (ret != CM_OK)
+        return ret;
+    snprintf(title, sizeof(title), "Algorithm node: the hosts' arrival pattern (Proficz "
+             "2018, per host)%s", sfx);
+    return table(r, "algo_pap", title,
+                 "SELECT COUNT(*) AS n, " US("AVG(avg_elapsed)") " AS avg_elapsed,"
+                 " " US("AVG(arrival_spread)") " AS arrival_spread,"
+                 " " US("MAX(arrival_spread)") " AS max_spread,"
+                 " " US("AVG(span)") " AS span,"
+                 " ROUND(AVG(imbalance), 2) AS imbalance,"
+                 " ROUND(100.0 * SUM(imbalance > 1) / COUNT(*), 1) AS \"imbalanced %%\""
+                 " FROM algo_ops WHERE used AND bytes = %lld", (long long)bytes);
+}
+
 /* All sections for one tuple size. */
 static cm_status_t report_size(rep_t *r, int64_t bytes, int nsizes)
 {
     char sfx[48] = "";
-    int64_t core = query_int(r, -1, "SELECT node FROM wrappers WHERE kind = 'core'");
+    int64_t core = query_int(r, -1, "SELECT node FROM wrappers WHERE parent IS NULL");
     int64_t only = -1;
     sqlite3_stmt *st = NULL;
     cm_status_t ret = CM_OK;
@@ -580,6 +630,8 @@ static cm_status_t report_size(rep_t *r, int64_t bytes, int nsizes)
         ret = section_subtree(r, only >= 0 && only != core ? only : core, bytes, sfx);
     if (ret == CM_OK)
         ret = section_pap(r, bytes, sfx);
+    if (ret == CM_OK && query_int(r, 0, "SELECT COUNT(*) FROM algo_nodes") > 0)
+        ret = section_algo(r, bytes, sfx);
     return ret;
 }
 

@@ -3,6 +3,25 @@
  */
 #include "bridge/br_model.h"
 
+/* What algorithm node w runs, from its parsed spec: names, root, hosts. */
+static cm_status_t algo_of(an_model_t *m, an_model_wrapper_t *w, const rt_algo_spec_t *spec)
+{
+    an_model_algo_t *a = an_model_algo_alloc(m, (int)spec->nhosts);
+    if (a == NULL)
+        return CM_ERR_NOMEM;
+    a->algo = an_model_strdup(m, spec->native ? "native"
+                                 : spec->run != NULL ? spec->run->name : "");
+    a->bcast = an_model_strdup(m, spec->bcast != NULL ? spec->bcast->name : "");
+    a->arrival = spec->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal";
+    a->root = spec->run != NULL && spec->run->coll != RT_COLL_ALLREDUCE ? (int)spec->root : -1;
+    for (uint32_t i = 0; i < spec->nhosts; i++)
+        a->hosts[i] = (int)spec->hosts[i];
+    if (a->algo == NULL || a->bcast == NULL)
+        return CM_ERR_NOMEM;
+    w->algo = a;
+    return CM_OK;
+}
+
 cm_status_t br_model_from_pathmap(an_model_t *m, const rt_pathmap_t *pm, const rt_tree_t *t,
                                   cm_err_t *err)
 {
@@ -26,6 +45,8 @@ cm_status_t br_model_from_pathmap(an_model_t *m, const rt_pathmap_t *pm, const r
         w->fanin = (int)rt_node_fanin(n);
         w->part = "";
         w->line = (int)n->line;
+        if (n->kind == RT_NODE_ALGO && n->algo != NULL && algo_of(m, w, n->algo) != CM_OK)
+            return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < t->nthreads; i++) {
         const rt_thread_map_t *tm = &t->threads[i];

@@ -19,7 +19,8 @@
 /*
  * Fills the tree of m, an empty model from an_model_create(), from tree t of
  * the parsed pathmap pm: hosts, wrappers (kind, host, parent, level, fan-in,
- * line; part ""), threads (entry wrapper, path length, proxies on the path)
+ * line; part ""; an algorithm node's algo: what it runs, its root and its
+ * hosts by rank), threads (entry wrapper, path length, proxies on the path)
  * and the pathmap's path and text.  Strings are copied into the model; pm and
  * t are borrowed.  Returns CM_OK, or CM_ERR_NOMEM with err set (m is then
  * partly filled and must only be closed).

@@ -6,6 +6,9 @@
 # out/demo/trace/traces.db (docs/analysis-db.md) and the report of the paper's
 # tables, also saved as out/demo/report.{txt,csv,json}; last papviz: every
 # picture as SVG and out/demo/report/index.html showing them with the report.
+# Then the same threads through an algorithm node (pathmaps/algo-demo.pathmap:
+# a gred per host, recursive doubling across), traced into out/demo/algo/trace,
+# analysed, its schedule drawn, and a timemap comparing the two trees.
 # Output goes to out/demo/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -47,4 +50,27 @@ echo "== bin/papviz report $out/trace/traces.db -o $out/report   (the pictures)"
 bin/papviz report "$out/trace/traces.db" -o "$out/report"
 ls "$out/report"
 echo "Open $out/report/index.html in a browser (hover over a mark for its value)."
+echo "Report: $(pwd)/$out/report/index.html"
+echo
+
+ALGO_PATHMAP=${ALGO_PATHMAP:-pathmaps/algo-demo.pathmap}
+algo=$out/algo
+mkdir -p "$algo"
+echo "== mpirun -np $hosts bin/gsum -p $ALGO_PATHMAP -n $N -s 4,256 --trace $algo/trace --force"
+echo "   (the same threads; an algorithm node, recursive doubling, instead of the proxy and core)"
+mpirun $flags -np "$hosts" bin/gsum -p "$ALGO_PATHMAP" -n "$N" -s 4,256 --trace "$algo/trace" \
+    --force | tee "$algo/gsum.txt"
+bin/papanalyze -q "$algo/trace/traces.otf2"
+bin/papanalyze "$algo/trace/traces.db" > "$algo/report.txt"
+echo
+echo "== bin/papanalyze $algo/trace/traces.db   (its algorithm-node section; all in $algo/report.txt)"
+sed -n '/^== Algorithm node/,$p' "$algo/report.txt"
+echo
+echo "== bin/papviz schedule $algo/trace/traces.db -o $algo/schedule.svg   (rounds and messages per host)"
+bin/papviz schedule "$algo/trace/traces.db" -o "$algo/schedule.svg"
+echo "== bin/papviz timemap $out/trace/traces.db --compare $algo/trace/traces.db -o $out/compare-timemap.svg"
+bin/papviz timemap "$out/trace/traces.db" --compare "$algo/trace/traces.db" -o "$out/compare-timemap.svg"
+bin/papviz report "$algo/trace/traces.db" -o "$algo/report"
+echo "Algorithm node: $(pwd)/$algo/report/index.html and $(pwd)/$algo/schedule.svg"
+echo "The two trees side by side: $(pwd)/$out/compare-timemap.svg"
 echo "Report: $(pwd)/$out/report/index.html"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """gen-pathmaps.py - write the sample pathmaps under pathmaps/.
 
-    python3 scripts/gen-pathmaps.py           write pathmaps/{paper,local}/*.pathmap
-                                              and pathmaps/demo.pathmap
+    python3 scripts/gen-pathmaps.py           write pathmaps/{paper,local}/*.pathmap,
+                                              pathmaps/{paper,local}/algo/*.pathmap,
+                                              pathmaps/demo.pathmap, algo-demo.pathmap
     python3 scripts/gen-pathmaps.py --check   exit 1 if a file on disk differs
                                               from what would be written
     python3 scripts/gen-pathmaps.py --list    print file, hosts x threads, depth
@@ -24,6 +25,7 @@ Naming of wrappers (so that a trace can be read without the pathmap):
     p3.cr2.1              proxy on host 3 carrying the cluster-root wrapper
                           cr2.1 that was moved to host 3 (the split trees)
     mc, pgw, pb           multi-cluster root, gateway proxy, proxy to gateway
+    across                the algorithm node between the hosts (algo/ files)
 """
 
 import os
@@ -42,12 +44,13 @@ class Thread:
 
 
 class Node:
-    def __init__(self, kind, name, host, comment=""):
+    def __init__(self, kind, name, host, comment="", params=""):
         self.kind = kind
         self.name = name
-        self.host = host
+        self.host = host        # None for an algorithm node (it spans hosts)
         self.parent = None
         self.comment = comment
+        self.params = params    # an algorithm node's "run=... ..."
         self.children = []      # Node or Thread, in connection order
 
 
@@ -56,8 +59,9 @@ class Pathmap:
         self.hosts = []         # host names, rank order
         self.labels = {}        # host name -> label used in wrapper names
         self.nodes = {}         # name -> Node, creation order
-        self.core = None
+        self.core = None        # the root: a core or an algorithm node
         self.tops = set()       # names of host-subtree tops (proxy "p<label>")
+        self.dtype = "int32"
 
     def host(self, name, label=None):
         self.hosts.append(name)
@@ -67,12 +71,12 @@ class Pathmap:
     def label(self, host):
         return self.labels[host]
 
-    def add(self, kind, name, host, comment=""):
+    def add(self, kind, name, host, comment="", params=""):
         if name in self.nodes:
             raise ValueError("duplicate node " + name)
-        node = Node(kind, name, host, comment)
+        node = Node(kind, name, host, comment, params)
         self.nodes[name] = node
-        if kind == "core":
+        if kind in ("core", "algo"):
             self.core = node
         return node
 
@@ -85,7 +89,8 @@ class Pathmap:
         different hosts.  pname(child) names that proxy."""
         chost = self.host_of(child)
         phost = self.nodes[parent].host
-        if chost != phost and not (isinstance(child, str)
+        # An algorithm node spans its contributors' hosts: no proxy into it.
+        if self.nodes[parent].kind != "algo" and chost != phost and not (isinstance(child, str)
                                    and self.nodes[child].kind == "proxy"):
             name = (pname or self.default_pname)(child)
             self.add("proxy", name, chost)
@@ -162,13 +167,16 @@ class Pathmap:
         for i, h in enumerate(self.hosts):
             lines.append("host %-*s  # rank %d" % (width, h, i))
         lines.append("")
-        lines.append("tree sum type=int32 op=sum")
+        lines.append("tree sum type=%s op=sum" % self.dtype)
         nodes = self.order()
         nw = max(len(n.name) for n in nodes)
-        hw = max(len(n.host) for n in nodes)
+        hw = max([len(n.host) for n in nodes if n.host is not None] + [0])
         rows = []
         for n in nodes:
-            words = "%-5s %-*s host=%-*s" % (n.kind, nw, n.name, hw, n.host)
+            if n.kind == "algo":
+                words = "%-5s %-*s %s" % (n.kind, nw, n.name, n.params)
+            else:
+                words = "%-5s %-*s host=%-*s" % (n.kind, nw, n.name, hw, n.host)
             if n.parent is not None:
                 words += " parent=%s" % n.parent
             comment = n.comment
@@ -449,6 +457,191 @@ def multicluster_paper():
     pm.connect("pb0", "pgw")
     return pm
 
+
+# ---------------------------------------------------------------------------
+# Algorithm nodes (docs/pathmap.md, "Algorithm nodes"): each host's subtree
+# (a gred of its threads, or the lone thread itself) enters one algo node
+# "across" that runs an algorithm between the hosts.
+
+def algo_cluster(H, T, params, host_shape="nary", dtype="int32"):
+    pm = Pathmap()
+    pm.dtype = dtype
+    hosts = [pm.host("host%d" % i, str(i)) for i in range(H)]
+    pm.add("algo", "across", None,
+           "the root: spans host0-host%d, rank i = host i" % (H - 1), params)
+    for i, h in enumerate(hosts):
+        pm.connect(host_subtree(pm, h, range(i * T, i * T + T), host_shape), "across")
+    return pm
+
+
+def ac(*a, **k):
+    return lambda: algo_cluster(*a, **k)
+
+
+def algo_local(algo, H, T, params, what, extra=()):
+    """One file of pathmaps/local/algo/: H hosts x T threads, a gred per
+    host when T > 1, `params` on the algo line."""
+    name = "%s-%dx%d" % (algo, H, T)
+    entry = ("%s - %s" % (name, what),
+             "%d hosts x %d thread%s = %d threads; %s." % (
+                 H, T, "s" if T > 1 else "", H * T,
+                 "a gred per host enters the algorithm node" if T > 1
+                 else "each thread enters the algorithm node directly"))
+    path = ("  threads -> hN -> across" if T > 1 else "  thread N -> across")
+    header = list(entry) + list(extra) + ["", path + "   (algo line: " + params + ")"]
+    return ("local/algo/%s.pathmap" % name, header, ac(H, T, params))
+
+
+ALGO_LOCAL = [
+    algo_local("ring", 4, 1, "run=ring",
+               "ring allreduce (reduce-scatter, then allgather) between the hosts"),
+    algo_local("ring-seg", 2, 2, "run=ring-seg segsize=16",
+               "segmented ring, 16-element segments (ring-seg has no default size)"),
+    algo_local("rd", 2, 1, "run=rd", "recursive doubling between two single-thread hosts"),
+    algo_local("rd", 4, 2, "run=rd",
+               "recursive doubling across four hosts, a gred per host",
+               ["The shape of local/nary-4x2 with the cluster root replaced by rd;",
+                "compare with gsum --native at 8 ranks (docs/benchmarks.md)."]),
+    algo_local("rabenseifner", 4, 2, "run=rabenseifner",
+               "Rabenseifner's allreduce (recursive halving, then doubling)",
+               ["Rabenseifner needs at least 4 elements at 4 hosts (the largest power",
+                "of two not above the host count), checked per operation: with int32",
+                "run gsum with -s 16 or more."]),
+    algo_local("slt", 3, 2, "run=slt arrival=history",
+               "sorted linear tree (PAP-aware, Proficz 2018 section 4.1)",
+               ["Three hosts, a count that is no power of two; the chain is ordered by",
+                "each host's arrival in the previous operation of the instance."]),
+    algo_local("prr", 4, 2, "run=prr round=2000 arrival=history",
+               "pre-reduced ring (PAP-aware, Proficz 2018 section 4.2)",
+               ["tau = 2 us; arrival times from the previous operation of the instance."]),
+    algo_local("nap", 4, 2, "run=nap ppn=2",
+               "node-aware allreduce (Bienz, Olson, Gropp 2019), four hosts as 2 nodes of 2"),
+    algo_local("native", 2, 2, "run=native",
+               "MPI_Allreduce between the hosts: a gred per host, then the MPI library",
+               ["The two-level baseline (as Open MPI's HAN component builds it)."]),
+    algo_local("clv-binomial-bcast", 4, 2, "run=clv bcast=binomial-bcast arrival=history",
+               "Clairvoyant reduce to host0, then a binomial broadcast",
+               ["Proficz & Ocetkiewicz 2020; one segment, d = 5 us (the defaults)."]),
+    algo_local("binomial-reduce-binomial-bcast", 3, 1,
+               "run=binomial-reduce bcast=binomial-bcast root=host1",
+               "binomial reduce to host1, then its binomial broadcast"),
+    algo_local("chain-reduce-chain-bcast", 2, 2,
+               "run=chain-reduce bcast=chain-bcast segments=4 port=b",
+               "pipelined chain reduce and broadcast, 4 segments, port model B"),
+    algo_local("bintree-reduce", 4, 1, "run=bintree-reduce shape=ompi",
+               "pipelined binary tree reduce (Open MPI's shape), then the default binomial broadcast"),
+    algo_local("greedy-reduce", 3, 2, "run=greedy-reduce segments=2",
+               "greedy pipelined reduce (Lowery & Langou), 2 segments, then a binomial broadcast"),
+    algo_local("clv-linear", 2, 2, "run=clv-linear round=2000 arrival=history",
+               "Clairvoyant, literal linear-search version, then a binomial broadcast"),
+]
+
+# The papers' sizes.  PATHS (Bongo 2004): its clusters with their best host
+# subtrees and an algorithm in place of the cluster-root subtree.  Proficz
+# 2018: 48 Tryton nodes (24 cores each) exchanging 1 M floats over 1 Gbps
+# Ethernet, section 5, and the 16-node machine-learning run, section 6.
+# Proficz & Ocetkiewicz 2020: up to 48 nodes, section 6.  Bienz, Olson,
+# Gropp 2019: 16 nodes of 16 processes, one rank per process.
+TAU_1GBE = ["round=700000: tau (PRR) or d (Clairvoyant) is about the time of one",
+            "87 KB segment (1 M floats / 48) over 1 Gbps Ethernet, 0.7 ms; our estimate,",
+            "the paper gives no value."]
+
+ALGO_PAPER = [
+    ("paper/algo/binary8w-rd.pathmap", [
+        "binary8w-rd - the 8W cluster's binary host subtrees, recursive doubling across",
+        "Paper: Bongo 2004 section 6.1 (binary8w), with an algorithm node in place of",
+        "the cluster-root subtree and its proxies.  4 hosts x 8 threads = 32 threads.",
+        "",
+        "  2 threads -> hN.l2.i -> hN.l1.j -> hN -> across",
+    ], ac(4, 8, "run=rd", "binary")),
+    ("paper/algo/binary8w-native.pathmap", [
+        "binary8w-native - binary8w's host subtrees, MPI_Allreduce across",
+        "Paper: Bongo 2004 section 6.1; the two-level baseline of today's MPI",
+        "libraries (Open MPI's HAN).  4 hosts x 8 threads = 32 threads.",
+        "",
+        "  2 threads -> hN.l2.i -> hN.l1.j -> hN -> across",
+    ], ac(4, 8, "run=native", "binary")),
+    ("paper/algo/binary4w-rd.pathmap", [
+        "binary4w-rd - the 4W cluster's binary host subtrees, recursive doubling across",
+        "Paper: Bongo 2004 section 6.2.  8 hosts x 4 threads = 32 threads.",
+        "",
+        "  2 threads -> hN.l1.i -> hN -> across",
+    ], ac(8, 4, "run=rd", "binary")),
+    ("paper/algo/now-rd.pathmap", [
+        "now-rd - the NOW cluster, a gred per host, recursive doubling across",
+        "Paper: Bongo 2004 section 6.3.  30 hosts x 2 threads = 60 threads; 30 is no",
+        "power of two, so rd folds the 14 extra hosts in and out.",
+        "",
+        "  2 threads -> hN -> across",
+    ], ac(30, 2, "run=rd")),
+    ("paper/algo/blade-ring.pathmap", [
+        "blade-ring - the Blade cluster, each thread enters a ring across",
+        "Paper: Bongo 2004 section 6.4.  10 hosts x 1 thread = 10 threads.",
+        "",
+        "  thread N -> across",
+    ], ac(10, 1, "run=ring")),
+    ("paper/algo/proficz2018-ring-48x24.pathmap", [
+        "proficz2018-ring-48x24 - the ring, the baseline of Proficz 2018",
+        "Paper: Proficz 2018 section 5 (Table 3, Figs. 10-12): 48 nodes, 1 M floats.",
+        "48 hosts x 24 threads (a Tryton node's cores) = 1152 threads, a gred per host.",
+        "",
+        "  24 threads -> hN -> across",
+    ], ac(48, 24, "run=ring", dtype="float")),
+    ("paper/algo/proficz2018-rabenseifner-48x24.pathmap", [
+        "proficz2018-rabenseifner-48x24 - Rabenseifner's allreduce at Proficz 2018's size",
+        "Paper: Proficz 2018 section 5 (compared there with ring, SLT and PRR).",
+        "48 hosts x 24 threads = 1152 threads, a gred per host.",
+        "",
+        "  24 threads -> hN -> across",
+    ], ac(48, 24, "run=rabenseifner", dtype="float")),
+    ("paper/algo/proficz2018-slt-48x24.pathmap", [
+        "proficz2018-slt-48x24 - the sorted linear tree (PAP-aware)",
+        "Paper: Proficz 2018 sections 4.1 and 5.  48 hosts x 24 threads, a gred per",
+        "host; the arrival times of the previous operation order the chain.",
+        "",
+        "  24 threads -> hN -> across",
+    ], ac(48, 24, "run=slt arrival=history", dtype="float")),
+    ("paper/algo/proficz2018-prr-48x24.pathmap", [
+        "proficz2018-prr-48x24 - the pre-reduced ring (PAP-aware)",
+        "Paper: Proficz 2018 sections 4.2 and 5 (Table 4).  48 hosts x 24 threads.",
+    ] + TAU_1GBE + [
+        "",
+        "  24 threads -> hN -> across",
+    ], ac(48, 24, "run=prr round=700000 arrival=history", dtype="float")),
+    ("paper/algo/proficz2018-prr-16x24.pathmap", [
+        "proficz2018-prr-16x24 - PRR in the machine-learning run of Proficz 2018",
+        "Paper: Proficz 2018 section 6: distributed SGD on 16 nodes, 24 threads each.",
+        "16 hosts x 24 threads = 384 threads, a gred per host.",
+    ] + TAU_1GBE + [
+        "",
+        "  24 threads -> hN -> across",
+    ], ac(16, 24, "run=prr round=700000 arrival=history", dtype="float")),
+    ("paper/algo/clairvoyant2020-clv-48x24.pathmap", [
+        "clairvoyant2020-clv-48x24 - Clairvoyant reduce, then a binomial broadcast",
+        "Paper: Proficz & Ocetkiewicz 2020 section 6 (up to 48 nodes).  48 hosts x 24",
+        "threads, a gred per host; 48 segments, arrival times from the previous",
+        "operation (the paper estimates them in a background thread).",
+    ] + TAU_1GBE + [
+        "",
+        "  24 threads -> hN -> across",
+    ], ac(48, 24, "run=clv bcast=binomial-bcast segments=48 round=700000 arrival=history",
+          dtype="float")),
+    ("paper/algo/clairvoyant2020-binomial-48x24.pathmap", [
+        "clairvoyant2020-binomial-48x24 - binomial reduce and broadcast, the baseline",
+        "Paper: Proficz & Ocetkiewicz 2020 section 6 (binomial tree among the",
+        "compared algorithms).  48 hosts x 24 threads, a gred per host.",
+        "",
+        "  24 threads -> hN -> across",
+    ], ac(48, 24, "run=binomial-reduce bcast=binomial-bcast", dtype="float")),
+    ("paper/algo/bienz2019-nap-256x1.pathmap", [
+        "bienz2019-nap-256x1 - the node-aware allreduce over 16 nodes of 16 processes",
+        "Paper: Bienz, Olson, Gropp 2019 section III: 16 nodes x 16 processes per",
+        "node need one inter-node step.  Each process is a host here (256 ranks,",
+        "ranks node*16 + local), one thread each, ppn=16.",
+        "",
+        "  thread N -> across",
+    ], ac(256, 1, "run=nap ppn=16")),
+]
 
 # ---------------------------------------------------------------------------
 # The files.  Each entry: path, header lines, builder.
@@ -752,7 +945,20 @@ FILES = [
         "",
         "Run: mpirun -np 2 bin/gsum -p pathmaps/demo.pathmap -n 20000",
     ], sc(2, 2, "nary", "nary")),
-]
+    ("algo-demo.pathmap", [
+        "algo-demo - the demo with an algorithm node: 2 hosts x 2 threads, a gred per",
+        "host, recursive doubling between the hosts (docs/pathmap.md, second example).",
+        "",
+        "Threads 0 and 1 reduce in h0 and threads 2 and 3 in h1.  The last arrival",
+        "at each gred continues into the algorithm node across, where it runs",
+        "recursive doubling with the other host over MPI; both come back with the",
+        "sum and hand it to the threads waiting in their gred.  No proxy, no core.",
+        "",
+        "  threads 0-1 -> h0 -> across      threads 2-3 -> h1 -> across",
+        "",
+        "Run: mpirun -np 2 bin/gsum -p pathmaps/algo-demo.pathmap -n 20000",
+    ], ac(2, 2, "run=rd")),
+] + ALGO_LOCAL + ALGO_PAPER
 
 
 def main(argv):

@@ -107,6 +107,11 @@ void tst__srcloc_strip(char *line);
     X(pathmap_load_long_path,        10) \
     X(pathmap_binary_before_long_line, 10) \
     X(pathmap_tuple_bytes,           10) \
+    X(pathmap_algo_example,          10) \
+    X(pathmap_algo_hosts_ascending,  10) \
+    X(pathmap_algo_params,           10) \
+    X(pathmap_algo_none_in_core_tree, 10) \
+    X(pathmap_algo_tuple_bytes,      10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
@@ -131,6 +136,8 @@ void tst__srcloc_strip(char *line);
     X(stats_wide_range,              10) \
     X(stats_extreme_values,          10) \
     X(stats_memory_bound,            30) \
+    X(model_algo_tree,               30) \
+    X(model_algo_schedule,           30) \
     /* collective schedules (tests/unit/algo/) */ \
     X(sched_partitions,              10) \
     X(sched_build_sort,              10) \
@@ -228,7 +235,17 @@ void tst__srcloc_strip(char *line);
     X(svg_escape_controls,           10) \
     X(svg_escape_valid_utf8,         10) \
     X(svg_escape_noncharacters,      10) \
-    X(svg_escape_bad_utf8,           10)
+    X(svg_escape_bad_utf8,           10) \
+    X(viz_tree_algo_spans,           10) \
+    X(viz_tree_algo_exact,           10) \
+    X(viz_tree_algo_described,       10) \
+    X(viz_tree_algo_no_params,       10) \
+    X(viz_schedule_one_op,           10) \
+    X(viz_schedule_mean,             10) \
+    X(viz_schedule_bad,              10) \
+    X(viz_schedule_no_algo,          10) \
+    X(viz_timemap_algo,              10) \
+    X(bridge_algo,                   10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
@@ -259,6 +276,23 @@ static const tst_entry_t tst_list[] = {
     { "gsum_split2_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/split2-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_nary_extralinks_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/nary-extralinks-2x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
     { "gsum_flat_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/flat-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
+    { "gsum_algo_binomial_reduce_binomial_bcast_3x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/binomial-reduce-binomial-bcast-3x1.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 3, 120 },
+    { "gsum_algo_bintree_reduce_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/bintree-reduce-4x1.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 4, 120 },
+    { "gsum_algo_chain_reduce_chain_bcast_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/chain-reduce-chain-bcast-2x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 2, 120 },
+    { "gsum_algo_clv_binomial_bcast_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/clv-binomial-bcast-4x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 4, 120 },
+    { "gsum_algo_clv_linear_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/clv-linear-2x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 2, 120 },
+    { "gsum_algo_greedy_reduce_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/greedy-reduce-3x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 3, 120 },
+    { "gsum_algo_nap_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/nap-4x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 4, 120 },
+    { "gsum_algo_native_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/native-2x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 2, 120 },
+    { "gsum_algo_prr_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/prr-4x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 4, 120 },
+    { "gsum_algo_rabenseifner_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/rabenseifner-4x2.pathmap -n 300 -w 5 -s 16,256,4096", NULL, 4, 120 },
+    { "gsum_algo_rd_2x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/rd-2x1.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 2, 120 },
+    { "gsum_algo_rd_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/rd-4x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 4, 120 },
+    { "gsum_algo_ring_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/ring-4x1.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 4, 120 },
+    { "gsum_algo_ring_seg_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/ring-seg-2x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 2, 120 },
+    { "gsum_algo_slt_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/slt-3x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 3, 120 },
+    { "gsum_algo_demo", TST_MPI, NULL, "bin/gsum -p pathmaps/algo-demo.pathmap -n 1000 -w 10 -s 4,256,65536", NULL, 2, 120 },
+    { "gsum_algo_types", TST_SH, NULL, "sh tests/mpi/gsum-algo.sh", NULL, 0, 600 },
     { "gsum_binary_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_gateway_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/gateway-3x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 3, 120 },
     /* mpi: the native baseline verifies the same way */
@@ -304,6 +338,7 @@ static const tst_entry_t tst_list[] = {
     { "mpi_watchdog",          TST_SH, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
+    { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
     { "analyze_gsum",          TST_SH, NULL, "sh tests/analyze/gsum-analyze.sh",       NULL, 0, 300 },
     { "analyze_bad_input",     TST_SH, NULL, "sh tests/analyze/bad-input.sh",          NULL, 0, 600 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },

@@ -6,6 +6,7 @@
  *   papviz orders DB --wrapper NAME | --subtree NAME
  *   papviz tree PATHMAP | DB [--db DB]
  *   papviz pap DB
+ *   papviz schedule DB [--op N [--instance I] | --mean] [--wrapper NAME]
  *   papviz report DB -o DIR
  *
  * The glue between the command line, analyze's model (an_model.h) and the
@@ -16,6 +17,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +45,12 @@ static void usage(FILE *fp)
 "  departures DB    up latency + departure wait by departure order of a gred or\n"
 "                   subtree: the slope shows the broadcast's concurrency (Figs 10, 16, 21)\n"
 "  orders DB        arrival order x departure order of a gred, in %% (Table 1)\n"
-"  tree PATHMAP|DB  the tree: hosts, wrappers, threads, proxies (Figures 4, 5, 8)\n"
+"  tree PATHMAP|DB  the tree: hosts, wrappers, threads, proxies (Figures 4, 5, 8);\n"
+"                   an algorithm node spans the hosts it joins\n"
 "  pap DB           process arrival pattern and elapsed times (Proficz 2018, Fig. 1)\n"
+"  schedule DB      one operation of the algorithm node (or the mean): a band per\n"
+"                   host, a bar per round, late-sender waits in red, messages as\n"
+"                   lines from send post to receive completion (where does it wait?)\n"
 "  report DB        all of them and DIR/index.html with papanalyze's report\n"
 "\n"
 "Options:\n"
@@ -57,10 +63,16 @@ static void usage(FILE *fp)
 "                        (repeatable; databases after DB are compared too)\n"
 "  -l, --label NAME      legend name of the next database (DB first, then the\n"
 "                        compared ones; default: the database's directory name)\n"
-"  -w, --wrapper NAME    departures, orders: the gred\n"
+"  -w, --wrapper NAME    departures, orders: the gred; schedule: the algorithm node\n"
+"                        (default: the tree's)\n"
 "  -s, --subtree NAME    departures, orders: the subtree rooted at NAME\n"
 "      --tree NAME       tree PATHMAP: which tree (default: the first)\n"
 "      --db DB           tree: colour the wrappers by mean latency from DB\n"
+"      --op N            schedule: operation N (numbered per instance, as in\n"
+"                        papanalyze's tables)\n"
+"      --instance I      schedule: the tree instance of --op (default 0)\n"
+"      --mean            schedule: the mean over the operations in the statistics\n"
+"                        (the default; no message lines)\n"
 "  -h, --help            this text\n"
 "Exit status: 0 done, 1 bad input or failure (no partial file), 2 usage error.\n");
 }
@@ -70,6 +82,8 @@ typedef struct args {
     const char *inputs[MAX_MODELS];
     const char *labels[MAX_MODELS];
     int         ninputs, nlabels, subtree, with_wait;
+    int         has_op, has_instance, mean, instance;
+    int64_t     op;
     int         threads[MAX_THREADS], nthreads;
     int64_t     bytes;
 } args_t;
@@ -100,14 +114,16 @@ static int add_input(args_t *a, const char *path)
 /* Parses argv into a; returns 0, or 2 after printing a usage error (-1: --help). */
 static int parse_args(int argc, char **argv, args_t *a)
 {
-    enum { O_WAIT = 256, O_TREE, O_DB };
+    enum { O_WAIT = 256, O_TREE, O_DB, O_OP, O_INSTANCE, O_MEAN };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' }, { "bytes", required_argument, NULL, 'b' },
         { "thread", required_argument, NULL, 't' }, { "compare", required_argument, NULL, 'c' },
         { "label", required_argument, NULL, 'l' }, { "wrapper", required_argument, NULL, 'w' },
         { "subtree", required_argument, NULL, 's' }, { "tree", required_argument, NULL, O_TREE },
         { "db", required_argument, NULL, O_DB }, { "help", no_argument, NULL, 'h' },
-        { "with-arrival-wait", no_argument, NULL, O_WAIT }, { NULL, 0, NULL, 0 },
+        { "with-arrival-wait", no_argument, NULL, O_WAIT }, { "op", required_argument, NULL, O_OP },
+        { "instance", required_argument, NULL, O_INSTANCE }, { "mean", no_argument, NULL, O_MEAN },
+        { NULL, 0, NULL, 0 },
     };
     const char *compare[MAX_MODELS];
     int ncompare = 0, c;
@@ -122,6 +138,19 @@ static int parse_args(int argc, char **argv, args_t *a)
         case O_TREE: a->tree = optarg; break;
         case O_DB: a->db = optarg; break;
         case O_WAIT: a->with_wait = 1; break;
+        case O_MEAN: a->mean = 1; break;
+        case O_OP:
+            if (parse_int("--op", optarg, INT64_MAX, &v) != 0)
+                return 2;
+            a->op = v;
+            a->has_op = 1;
+            break;
+        case O_INSTANCE:
+            if (parse_int("--instance", optarg, INT32_MAX, &v) != 0)
+                return 2;
+            a->instance = (int)v;
+            a->has_instance = 1;
+            break;
         case 'h': return -1;
         case 'b':
             if (parse_int("--bytes", optarg, 1ll << 40, &v) != 0)
@@ -269,6 +298,13 @@ static cm_status_t draw_pap(FILE *out, an_model_t *const *m, int n, const args_t
     return viz_pap(out, m[0], o, err);
 }
 
+static cm_status_t draw_schedule(FILE *out, an_model_t *const *m, int n, const args_t *a,
+                                 const viz_opts_t *o, cm_err_t *err)
+{
+    (void)a, (void)n;
+    return viz_schedule(out, m[0], o, err);
+}
+
 static cm_status_t draw_tree(FILE *out, an_model_t *const *m, int n, const args_t *a,
                              const viz_opts_t *o, cm_err_t *err)
 {
@@ -290,6 +326,7 @@ static const command_t commands[] = {
     { "orders",     draw_orders,     1,          1 },
     { "pap",        draw_pap,        1,          0 },
     { "tree",       draw_tree,       1,          0 },
+    { "schedule",   draw_schedule,   1,          0 },
     { "report",     NULL,            1,          0 },
 };
 
@@ -338,6 +375,24 @@ static int check_args(const args_t *a, const command_t *c)
     }
     if (c->needs_wrapper && a->wrapper == NULL) {
         fprintf(stderr, "papviz %s: give --wrapper NAME or --subtree NAME\n", c->name);
+        return 2;
+    }
+    int sched = strcmp(c->name, "schedule") == 0;
+    if (!sched && (a->has_op || a->has_instance || a->mean)) {
+        fprintf(stderr, "papviz %s: --op, --instance and --mean are options of schedule\n",
+                c->name);
+        return 2;
+    }
+    if (sched && a->mean && (a->has_op || a->has_instance)) {
+        fprintf(stderr, "papviz schedule: give --op N or --mean, not both\n");
+        return 2;
+    }
+    if (sched && a->has_instance && !a->has_op) {
+        fprintf(stderr, "papviz schedule: --instance needs --op N\n");
+        return 2;
+    }
+    if (sched && a->subtree) {
+        fprintf(stderr, "papviz schedule: name the algorithm node with --wrapper NAME\n");
         return 2;
     }
     if (a->nlabels > a->ninputs) {
@@ -428,6 +483,7 @@ int main(int argc, char **argv)
         .bytes = a.bytes, .threads = a.threads, .nthreads = a.nthreads,
         .with_arrival_wait = a.with_wait, .wrapper = a.wrapper, .subtree = a.subtree,
         .labels = a.nlabels ? a.labels : NULL,
+        .has_op = a.has_op, .instance = a.instance, .op = a.op,
     };
     cm_status_t ret = open_models(&a, models, &nmodels, &err);
     if (ret == CM_OK && c->draw == NULL)

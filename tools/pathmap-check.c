@@ -55,7 +55,8 @@ static int algo_reads(const rt_algo_spec_t *spec, const char *word)
 
 /* "    algo across: run=clv bcast=binomial-bcast root=h0 round=5000 arrival=equal,
  *      4 hosts: h0 h1 h2 h3": the algorithm, every parameter it reads with
- * its value (defaults included), and the hosts in rank order. */
+ * its value (defaults included), and the hosts in rank order (the first 6
+ * and the last when there are more than 8). */
 static void summarise_algo(const rt_pathmap_t *pm, const rt_node_t *node)
 {
     const rt_algo_spec_t *spec = node->algo;
@@ -79,9 +80,15 @@ static void summarise_algo(const rt_pathmap_t *pm, const rt_node_t *node)
         printf(" shape=%s", spec->shape == RT_TREE_OMPI ? "ompi" : "heap");
     if (spec->pap)
         printf(" arrival=%s", spec->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+    /* Up to 8 hosts by name; more as the first 6, "...", the last. */
     printf(", %u hosts:", spec->nhosts);
-    for (uint32_t h = 0; h < spec->nhosts; h++)
+    for (uint32_t h = 0; h < spec->nhosts; h++) {
+        if (spec->nhosts > 8 && h == 6) {
+            printf(" ...");
+            h = spec->nhosts - 1;
+        }
         printf(" %s", pm->hosts[spec->hosts[h]].name);
+    }
     printf("\n");
 }
 

@@ -23,6 +23,9 @@ typedef struct viz_opts {
     const char *wrapper;            /* departures, orders: the gred */
     int         subtree;            /* departures, orders: the subtree rooted at wrapper */
     const char *const *labels;      /* a label per model (legend); NULL: derived from paths */
+    int         has_op;             /* schedule: draw operation (instance, op); 0: the mean */
+    int         instance;
+    int64_t     op;
 } viz_opts_t;
 
 /* Timemap (paper Figures 12-14, 17-20): x = mean time relative to entering
@@ -44,6 +47,19 @@ cm_status_t viz_orders(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *
  * model that has statistics, wrappers are coloured by mean latency. */
 cm_status_t viz_tree(FILE *out, an_model_t *m, int with_latency, const viz_opts_t *o,
                      cm_err_t *err);
+
+/* One operation of an algorithm node (o->has_op: o->instance, o->op), or
+ * the mean over the used operations: a band per host with its visit, a bar
+ * per round, Late Sender waits in red and (one operation) a line per
+ * message from send post to receive completion.  o->wrapper names the
+ * node; NULL: the tree's algorithm node.  CM_ERR_INVALID "this database has
+ * no algorithm node" when the tree has none. */
+cm_status_t viz_schedule(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *err);
+
+/* The same chart from a schedule already loaded (or built by hand): s->node
+ * indexes m's wrappers, s->op < 0 marks the mean. */
+cm_status_t viz_schedule_draw(FILE *out, const an_model_t *m, const an_model_schedule_t *s,
+                              cm_err_t *err);
 
 /* Process arrival pattern (Proficz 2018, Figure 1) and the distribution of
  * the operations' average elapsed time. */

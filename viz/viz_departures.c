@@ -86,9 +86,11 @@ static cm_status_t load_model(dp_t *dp, int i, cm_err_t *err)
         return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0,
                          "%s: '%s' is a %s, not a gred (for the subtree below it, use --subtree)",
                          label, name, str(w->kind_name));
-    if (dp->o->subtree && w->kind != AN_KIND_GRED && w->kind != AN_KIND_CORE)
+    if (dp->o->subtree && w->kind != AN_KIND_GRED && w->kind != AN_KIND_CORE
+        && w->kind != AN_KIND_ALGO)
         return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0,
-                         "%s: '%s' is a %s; a subtree is rooted at a gred or the core",
+                         "%s: '%s' is a %s; a subtree is rooted at a gred, the core or "
+                         "an algorithm node",
                          label, name, str(w->kind_name));
     cm_status_t st = an_model_departures(m, dp->bytes, node, dp->o->subtree, &dp->d[i], err);
     if (st != CM_OK)

@@ -48,7 +48,7 @@ const char *viz_model_label(const an_model_t *m, const viz_opts_t *o, int i, cha
 }
 
 /* One chart of the report: which function, and its options. */
-typedef enum { R_TREE, R_TIMEMAP, R_DEPARTURES, R_ORDERS, R_PAP } chart_t;
+typedef enum { R_TREE, R_TIMEMAP, R_DEPARTURES, R_ORDERS, R_PAP, R_SCHEDULE } chart_t;
 
 static cm_status_t draw(FILE *out, chart_t chart, an_model_t *m, const viz_opts_t *o,
                         cm_err_t *err)
@@ -60,6 +60,7 @@ static cm_status_t draw(FILE *out, chart_t chart, an_model_t *m, const viz_opts_
     case R_DEPARTURES: return viz_departures(out, models, 1, o, err);
     case R_ORDERS:     return viz_orders(out, m, o, err);
     case R_PAP:        return viz_pap(out, m, o, err);
+    case R_SCHEDULE:   return viz_schedule(out, m, o, err);
     }
     return CM_ERR(err, CM_ERR_INVALID, "unknown chart %d", (int)chart);
 }
@@ -337,6 +338,51 @@ static cm_status_t report_greds(FILE *page, const char *dir, an_model_t *m, int6
     return ret;
 }
 
+/* An algorithm node's schedule: the mean over the operations and the
+ * slowest operation (largest span at the node).  A database without the
+ * node's operations (none of that size) gets a line saying so. */
+static cm_status_t report_algo(FILE *page, const char *dir, an_model_t *m, int64_t bytes,
+                               cm_err_t *err)
+{
+    viz_opts_t o = { .bytes = bytes };
+    const an_model_algo_ops_t *ops = NULL;
+    char name[2][96], cap[160];
+    cm_err_t quiet;
+    int node = -1;
+    for (int n = 0; n < m->tree.nwrappers && node < 0; n++)
+        if (m->tree.wrappers[n].kind == AN_KIND_ALGO)
+            node = n;
+    if (node < 0)
+        return CM_OK;
+    cm_err_clear(&quiet);
+    if (an_model_algo_ops(m, bytes, node, &ops, &quiet) != CM_OK || ops->nops == 0) {
+        fputs("<p>Algorithm node ", page);
+        esc(page, m->tree.wrappers[node].name);
+        fputs(": no schedule of this size in the database (", page);
+        esc(page, quiet.msg);
+        fputs(").</p>\n", page);
+        return CM_OK;
+    }
+    int64_t slow = -1;
+    for (int64_t i = 0; i < ops->nops; i++)
+        if (ops->ops[i].used && (slow < 0 || ops->ops[i].span > ops->ops[slow].span))
+            slow = i;
+    o.wrapper = m->tree.wrappers[node].name;
+    snprintf(name[0], sizeof name[0], "schedule-%lld.svg", (long long)bytes);
+    snprintf(name[1], sizeof name[1], "schedule-slowest-%lld.svg", (long long)bytes);
+    snprintf(cap, sizeof cap, "Schedule of the algorithm node %s: the mean over the operations",
+             o.wrapper);
+    cm_status_t ret = emit(page, dir, m, &o, R_SCHEDULE, name[0], cap, err);
+    if (ret != CM_OK || slow < 0)
+        return ret;
+    o.has_op = 1;
+    o.instance = ops->ops[slow].instance;
+    o.op = ops->ops[slow].op;
+    snprintf(cap, sizeof cap, "Schedule of %s: the slowest operation (%lld of instance %d)",
+             o.wrapper, (long long)o.op, o.instance);
+    return emit(page, dir, m, &o, R_SCHEDULE, name[1], cap, err);
+}
+
 /* Writes the charts of one tuple size and their part of the page. */
 static cm_status_t report_size(FILE *page, const char *dir, an_model_t *m,
                                const an_model_size_t *sz, cm_err_t *err)
@@ -372,6 +418,8 @@ static cm_status_t report_size(FILE *page, const char *dir, an_model_t *m,
     if (ret == CM_OK)
         ret = emit(page, dir, m, &o, R_PAP, name[3], "Process arrival pattern and elapsed time",
                    err);
+    if (ret == CM_OK)
+        ret = report_algo(page, dir, m, sz->bytes, err);
     if (ret == CM_OK)
         ret = report_greds(page, dir, m, sz->bytes, err);
     return ret;

@@ -47,6 +47,7 @@
 #define PLOT_W 720.0
 #define LEVEL_H 22.0         /* pixels per stage of the longest path */
 #define FEW_THREADS 10       /* up to this many --thread: a colour each */
+#define ALGO_FILL "#e3f2dc"  /* the band of an algorithm node's stage (its kind's green) */
 
 typedef enum { BY_HOST, BY_THREAD, BY_MODEL, BY_MODEL_THREAD } colour_mode_t;
 
@@ -83,6 +84,8 @@ typedef struct tm {
     const char       **colours;
     int                nlegend;
     const char       **mlabel;       /* per model */
+    int                nalgo;        /* lines whose root is an algorithm node */
+    const char        *root;         /* "core", "algorithm node", or both */
 } tm_t;
 
 static const char *const stage_label[] = {
@@ -124,6 +127,26 @@ static const char *host_name(const an_model_t *m, int host)
     if (host < 0 || host >= m->tree.nhosts || m->tree.hosts[host].name == NULL)
         return "?";
     return m->tree.hosts[host].name;
+}
+
+static int is_algo(const an_model_wrapper_t *w)
+{
+    return w->kind == AN_KIND_ALGO;
+}
+
+/* "run=rd bcast=... arrival=history" of an algorithm node, "" without a
+ * description. */
+static void algo_text(const an_model_wrapper_t *w, char *buf, size_t len)
+{
+    const an_model_algo_t *a = w->algo;
+    buf[0] = '\0';
+    if (a == NULL || a->algo == NULL || a->algo[0] == '\0')
+        return;
+    int at = snprintf(buf, len, "run=%s", a->algo);
+    if (a->bcast != NULL && a->bcast[0] && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " bcast=%s", a->bcast);
+    if (a->arrival != NULL && a->arrival[0] && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, " arrival=%s", a->arrival);
 }
 
 /* A stage's mean, 0 where the statistics have no sample (or no number). */
@@ -313,14 +336,21 @@ static void measure(tm_t *tm)
         group_lines(tm, 1);
     tm->maxn = 0;
     tm->xmin = tm->xmax = 0;
+    tm->nalgo = 0;
     for (int i = 0; i < tm->nlines; i++) {
         const tm_line_t *l = &tm->lines[i];
+        int algo = 0;
+        for (int k = 0; k < l->n; k++)
+            algo |= is_algo(stage_wrapper(l->m, &l->path->stages[l->stage[k]]));
+        tm->nalgo += algo;
         tm->maxn = l->n > tm->maxn ? l->n : tm->maxn;
         for (int k = 0; k <= l->n; k++) {
             tm->xmin = fmin(tm->xmin, l->x[k]);
             tm->xmax = fmax(tm->xmax, l->x[k]);
         }
     }
+    tm->root = tm->nalgo == 0 ? "core" : tm->nalgo == tm->nlines ? "algorithm node"
+                                                                 : "root (core or algorithm node)";
 }
 
 /* ---- colours and legend ------------------------------------------------------ */
@@ -466,13 +496,15 @@ static void layout(const tm_t *tm, tm_layout_t *ly)
     double legend_w = 0;
     for (int i = 0; i < tm->nlegend; i++)
         legend_w = fmax(legend_w, 42 + 7.0 * (double)utf8_chars(tm->legend[i]));
+    if (tm->nalgo)
+        legend_w = fmax(legend_w, 42 + 7.0 * 27);   /* "stage in the algorithm node" */
     ly->nsub = tm->nmodels + 2;
     ly->left = fmax(90, left_w + 40);
     ly->right = ly->left + PLOT_W + 30 + right_w;
     ly->top = 34 + 17.0 * ly->nsub + 26 + (tm->nseq == 2 ? 18 : 0);
     ly->plot_h = fmax(300, LEVEL_H * tm->maxn);
     ly->width = ly->right + legend_w + 20;
-    ly->height = ly->top + fmax(ly->plot_h, 16.0 * tm->nlegend + 12) + 60;
+    ly->height = ly->top + fmax(ly->plot_h, 16.0 * tm->nlegend + 12 + (tm->nalgo ? 38 : 0)) + 60;
     double lo = tm->xmin / 1000, hi = tm->xmax / 1000;
     ly->xstep = viz_nice(&lo, &hi, 10);
     ly->sx = (viz_scale_t){ lo, hi, ly->left, ly->left + PLOT_W };
@@ -528,10 +560,14 @@ static void draw_titles(viz_svg_t *s, const tm_t *tm, const char *title)
     int unequal = 0;
     for (int i = 0; i < tm->nlines; i++)
         unequal |= tm->lines[i].n != tm->maxn;
-    viz_svg_text(s, 16, y + 34, VIZ_START, "subtitle", "%s%s Hover a segment for its values.",
+    viz_svg_text(s, 16, y + 34, VIZ_START, "subtitle", "%s%s%s Hover a segment for its values.",
                  tm->o->with_arrival_wait ? "Arrival waits drawn."
                                           : "Arrival waits not drawn.",
-                 unequal ? " Paths of unequal length are scaled to the same height." : "");
+                 unequal ? " Paths of unequal length are scaled to the same height." : "",
+                 tm->nalgo == 0 ? "" : tm->nseq == 1 ? " Green band: the algorithm node "
+                                                       "(each host's visit, t1 to t4)."
+                                                     : " The algorithm node is a stage of "
+                                                       "its hosts' paths (t1 to t4).");
 }
 
 /* ", on host0, host1": the hosts of the lines with rep's sequence, when
@@ -586,7 +622,9 @@ static void stage_axis(viz_svg_t *s, const tm_t *tm, const tm_layout_t *ly,
         double ya = viz_scale_map(&ly->sy, (double)k / l->n);
         double yb = viz_scale_map(&ly->sy, (double)(k + 1) / l->n);
         char buf[STAGE_TEXT_MAX];
-        if (bands && k % 2 == 1)
+        if (bands && is_algo(stage_wrapper(l->m, &l->path->stages[l->stage[k]])))
+            viz_svg_rect(s, ly->left, yb, PLOT_W, ya - yb, NULL, ALGO_FILL);
+        else if (bands && k % 2 == 1)
             viz_svg_rect(s, ly->left, yb, PLOT_W, ya - yb, "tmband", NULL);
         stage_text(l, k, tm->structural, buf, sizeof buf);
         viz_svg_text(s, x + 8 * side, (ya + yb) / 2 + 4, side < 0 ? VIZ_END : VIZ_START, NULL,
@@ -614,7 +652,10 @@ static void draw_y_axis(viz_svg_t *s, const tm_t *tm, const tm_layout_t *ly)
     }
     stage_axis(s, tm, ly, tm->rep[0], x0, -1, tm->nseq == 1);
     viz_svg_text_vertical(s, 16, ymid, NULL, "%s", tm->structural
-                          ? "stages of the path, by place in the tree (level 0 = the core)"
+                          ? (tm->nalgo ? "stages of the path, by place in the tree (level 0 = "
+                                         "the root)"
+                                       : "stages of the path, by place in the tree (level 0 = "
+                                         "the core)")
                           : "stages of the path (entry at the bottom, exit at the top)");
     if (tm->nseq == 2) {
         char buf[LABEL_MAX];
@@ -631,12 +672,19 @@ static void draw_frame(viz_svg_t *s, const tm_t *tm, const tm_layout_t *ly)
     double y0 = ly->top, y1 = ly->top + ly->plot_h, zx = viz_scale_map(&ly->sx, 0);
     viz_grid_x(s, &ly->sx, ly->xstep, y0, y1);
     draw_y_axis(s, tm, ly);
-    viz_axis_x(s, &ly->sx, y1, ly->xstep,
-               "mean time relative to entering the core wrapper (\u00b5s)");
+    char xl[128];
+    snprintf(xl, sizeof xl, tm->nalgo ? "mean time relative to entering the %s (\u00b5s)"
+                                      : "mean time relative to entering the %s wrapper (\u00b5s)",
+             tm->root);
+    viz_axis_x(s, &ly->sx, y1, ly->xstep, xl);
     viz_svg_line(s, zx, y0 - 6, zx, y1, "zero");
     viz_svg_text(s, zx - 6, y0 - 10, VIZ_END, "subtitle", "\u2190 down path");
-    viz_svg_text(s, zx + 6, y0 - 10, VIZ_START, "subtitle",
-                 "enter the core; core and up path \u2192");
+    if (tm->nalgo == 0)
+        viz_svg_text(s, zx + 6, y0 - 10, VIZ_START, "subtitle",
+                     "enter the core; core and up path \u2192");
+    else
+        viz_svg_text(s, zx + 6, y0 - 10, VIZ_START, "subtitle",
+                     "enter the %s; its run and the up path \u2192", tm->root);
 }
 
 /* The tooltip of stage k of line l. */
@@ -647,7 +695,13 @@ static void segment_begin(viz_svg_t *s, const tm_t *tm, const tm_line_t *l, int 
     const an_model_wrapper_t *entry =
         l->th->enter >= 0 && l->th->enter < l->m->tree.nwrappers
         ? &l->m->tree.wrappers[l->th->enter] : w;
-    char mean[32], median[32], a[32], b[32], cum[32];
+    char mean[32], median[32], a[32], b[32], cum[32], algo[160] = "";
+    if (is_algo(w) && w->algo != NULL && w->algo->algo != NULL && w->algo->algo[0]) {
+        algo[0] = ' ';
+        algo[1] = '(';
+        algo_text(w, algo + 2, sizeof algo - 3);
+        strcat(algo, ")");
+    }
     viz_us(mean, sizeof mean, stage_mean(st));
     viz_us(median, sizeof median, st->s.n > 0 && isfinite(st->s.median) ? st->s.median : 0);
     viz_us(a, sizeof a, l->x[k]);
@@ -656,13 +710,15 @@ static void segment_begin(viz_svg_t *s, const tm_t *tm, const tm_line_t *l, int 
     viz_svg_group_begin(s, NULL,
                         "thread %d (host %s)%s%s\n%s %s: %s\n"
                         "mean %s \u00b5s, median %s \u00b5s, n %lld\n"
-                        "from %s to %s \u00b5s (0 = entering the core)\n"
-                        "cumulative %s \u00b5s since entering %s%s",
+                        "from %s to %s \u00b5s (0 = entering the %s)\n"
+                        "cumulative %s \u00b5s since entering %s%s%s%s",
                         l->th->thread, host_name(l->m, l->th->host),
                         tm->nmodels > 1 ? ", " : "", tm->nmodels > 1 ? tm->mlabel[l->model] : "",
                         str(w->kind_name), str(w->name), kind_label(st), mean, median,
-                        (long long)st->s.n, a, b, cum, str(entry->name),
-                        tm->o->with_arrival_wait ? "" : " (arrival waits left out)");
+                        (long long)st->s.n, a, b, tm->root, cum, str(entry->name),
+                        tm->o->with_arrival_wait ? "" : " (arrival waits left out)",
+                        is_algo(w) ? "\nalgorithm node: the host's visit, arrival t1 to "
+                                     "departure t4" : "", algo);
 }
 
 static void draw_line(viz_svg_t *s, const tm_t *tm, const tm_layout_t *ly, const tm_line_t *l,
@@ -711,7 +767,12 @@ static cm_status_t draw(FILE *out, const tm_t *tm, cm_err_t *err)
     draw_frame(&s, tm, &ly);
     for (int i = 0; i < tm->nlines; i++)
         draw_line(&s, tm, &ly, &tm->lines[i], px, px + tm->maxn + 1);
-    viz_legend(&s, ly.right, ly.top, tm->legend, tm->colours, tm->nlegend, 1);
+    double lh = viz_legend(&s, ly.right, ly.top, tm->legend, tm->colours, tm->nlegend, 1);
+    if (tm->nalgo > 0 && tm->nseq == 1) {
+        static const char *const al[] = { "stage in the algorithm node" };
+        static const char *const ac[] = { ALGO_FILL };
+        viz_legend(&s, ly.right, ly.top + lh + 10, al, ac, 1, 0);
+    }
     viz_svg_end(&s);
     free(px);
     return CM_OK;

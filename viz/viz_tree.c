@@ -116,7 +116,14 @@ static void draw_link(viz_svg_t *s, const viz_tree_layout_t *v, int i)
     double px, py;
     viz__tree_port_xy(v, i, &px, &py);
     const char *cls = n->sel ? "edge t-sel" : n->cross ? "edge t-xlink" : "edge";
-    if (n->cross)
+    const viz_tree_node_t *p = &v->n[n->parent];
+    if (p->spans)
+        viz_svg_group_begin(s, NULL, "%s \xe2\x86\x92 %s: host %s joins the algorithm as "
+                            "rank %d of %d", node_name(v, i, a, sizeof a),
+                            node_name(v, n->parent, b, sizeof b),
+                            viz__str_or(v->t->hosts[n->host].name, "?"),
+                            n->rank, p->nspan);
+    else if (n->cross)
         viz_svg_group_begin(s, NULL, "%s \xe2\x86\x92 %s: network link, host %s \xe2\x86\x92 %s",
                             node_name(v, i, a, sizeof a), node_name(v, n->parent, b, sizeof b),
                             viz__str_or(v->t->hosts[n->host].name, "?"),
@@ -142,13 +149,45 @@ static void tip_stat(char *tip, const char *what, const an_model_stat_t *st)
             (long long)st->n);
 }
 
+/* " 0: h0, 1: h1" - the hosts of spanning node i by rank: as the model
+ * describes the node, or its contributors' hosts (the links into i are in
+ * x order, which is host order). */
+static void span_hosts_tip(const viz_tree_layout_t *v, int i, char *tip)
+{
+    const an_model_algo_t *a = v->t->wrappers[i].algo;
+    if (a != NULL && a->nranks > 0 && a->hosts != NULL) {
+        for (int r = 0; r < a->nranks; r++)
+            app(tip, "%s %d: %s", r ? "," : "", r, a->hosts[r] >= 0 && a->hosts[r] <
+                v->t->nhosts ? viz__str_or(v->t->hosts[a->hosts[r]].name, "?") : "?");
+        return;
+    }
+    int last = -1;
+    for (int k = v->in0[i]; k < v->in0[i + 1]; k++) {
+        const viz_tree_node_t *c = &v->n[v->in[k]];
+        if (c->rank > last)
+            app(tip, "%s %d: %s", c->rank ? "," : "", c->rank,
+                viz__str_or(v->t->hosts[c->host].name, "?"));
+        last = c->rank > last ? c->rank : last;
+    }
+}
+
 static void wrapper_tip(const viz_tree_layout_t *v, int i, char *tip)
 {
     const viz_tree_node_t *n = &v->n[i];
     const an_model_wrapper_t *w = viz__tree_wrapper(v, i);
     const an_model_host_t *hp = &v->t->hosts[n->host];
-    app(tip, "%s %s\nhost %s (rank %d)", viz__str_or(w->kind_name, kind_class(w)),
-        viz__str_or(w->name, "?"), viz__str_or(hp->name, "?"), n->host);
+    app(tip, "%s %s", viz__str_or(w->kind_name, kind_class(w)), viz__str_or(w->name, "?"));
+    if (n->spans) {
+        char params[VIZ_TREE_LABEL_MAX];
+        viz__tree_algo_params(v->m, w, params, sizeof params);
+        if (params[0])
+            app(tip, "\nruns %s", params);
+        app(tip, "\njoins %d host%s (rank in the algorithm: host):", n->nspan,
+            n->nspan == 1 ? "" : "s");
+        span_hosts_tip(v, i, tip);
+    } else {
+        app(tip, "\nhost %s (rank %d)", viz__str_or(hp->name, "?"), n->host);
+    }
     app(tip, "\nlevel %d, fan-in %d", w->level, w->fanin);
     if (w->nhosts > 0)
         app(tip, ", threads below on %d host%s", w->nhosts, w->nhosts == 1 ? "" : "s");
@@ -247,6 +286,18 @@ static void count_kinds(const viz_tree_layout_t *v, int *nproxy, int *nhosts)
         *nhosts += v->hosts[h].w > 0;
 }
 
+/* What is coloured by its latency: the core, or the algorithm node (the
+ * mean of its hosts' visits), or both. */
+static const char *root_kinds(const viz_tree_layout_t *v)
+{
+    int core = 0, algo = 0;
+    for (int i = 0; i < v->t->nwrappers; i++) {
+        core |= v->t->wrappers[i].kind == AN_KIND_CORE;
+        algo |= viz__tree_is_algo(&v->t->wrappers[i]);
+    }
+    return !algo ? "core" : core ? "core, algorithm node" : "algorithm node";
+}
+
 static void title_lines(const viz_tree_layout_t *v, char *l1, char *l2, char *l3, size_t len)
 {
     const an_model_t *m = v->m;
@@ -255,16 +306,21 @@ static void title_lines(const viz_tree_layout_t *v, char *l1, char *l2, char *l3
     count_kinds(v, &nproxy, &nhosts);
     snprintf(l1, len, "Tree %s%sof %s", tree ? tree : "", tree ? " " : "",
              viz__str_or(m->pathmap_path, "(pathmap unknown)"));
+    int ri = 0;
+    while (ri < v->nn - 1 && v->n[ri].parent >= 0)
+        ri++;
+    const an_model_wrapper_t *root = viz__tree_wrapper(v, ri);
     snprintf(l2, len, "%d thread%s on %d host%s, %d wrapper%s (%d prox%s)%s. Threads at the "
-             "top: partial results flow down to the core, the result back up.", nt,
+             "top: partial results flow down to the %s, the result back up.", nt,
              nt == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s", nw, nw == 1 ? "" : "s",
              nproxy, nproxy == 1 ? "y" : "ies",
-             nhosts < v->t->nhosts ? "; hosts without a node of the tree are left out" : "");
+             nhosts < v->t->nhosts ? "; hosts without a node of the tree are left out" : "",
+             root != NULL && viz__tree_is_algo(root) ? "algorithm node" : "core");
     if (v->sz != NULL)
         snprintf(l3, len, "trace %s, %lld-byte tuples, %lld operations. Colour: mean down + up "
-                 "latency per visit (core: latency), the wrapper's own time.",
+                 "latency per visit (%s: latency), the wrapper's own time.",
                  viz__str_or(m->trace, viz__str_or(m->db, "?")), (long long)v->sz->bytes,
-                 (long long)v->sz->ops_used);
+                 (long long)v->sz->ops_used, root_kinds(v));
     else if (m->trace != NULL && m->trace[0])
         snprintf(l3, len, "trace %s.%s Colours by kind.", m->trace,
                  v->want_latency ? " No statistics in the database." : "");
@@ -280,7 +336,7 @@ static double legend_entry(viz_svg_t *s, const viz_tree_layout_t *v, int kind, d
 {
     static const char *const text[] = {
         "host (pathmap name, machine)", "gred: partial reduce", "proxy: link to another host",
-        "core: stores the result", "algorithm node", "thread", "network link (crosses hosts)",
+        "core: stores the result", "algorithm node: runs across the hosts it joins", "thread", "network link (crosses hosts)",
         "path of a selected thread", "no statistics",
     };
     /* Entries 1..4 are wrapper kinds, drawn with their kind's class. */
@@ -349,7 +405,7 @@ static int draw_legend(viz_svg_t *s, const viz_tree_layout_t *v, int draw)
 static void draw_key(viz_svg_t *s, const viz_tree_layout_t *v, double y)
 {
     viz_svg_text(s, VIZ_TREE_MARGIN, y, VIZ_START, NULL,
-                 "Colour: mean down + up latency per visit (core: latency)");
+                 "Colour: mean down + up latency per visit (%s: latency)", root_kinds(v));
     double x0 = VIZ_TREE_MARGIN, bw = KEY_W / KEY_STEPS;
     for (int k = 0; k < KEY_STEPS; k++) {
         char fill[8];

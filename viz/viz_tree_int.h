@@ -30,6 +30,9 @@ typedef struct viz_tree_node {
     int    key;              /* smallest thread number below (INT_MAX: none) */
     int    cross;            /* the link to the parent crosses hosts */
     int    lane;
+    int    spans;            /* an algorithm node drawn across its hosts' columns */
+    int    nspan;            /* ... the hosts it joins (its contributors' hosts) */
+    int    rank;             /* a contributor of such a node: its host's rank there */
     int    sel;              /* on the path of a selected thread */
     int    has_value;
     double value;            /* ns: the colour of a wrapper */
@@ -118,6 +121,13 @@ static inline int viz__tree_is_algo(const an_model_wrapper_t *w)
 {
     return w->kind == AN_KIND_ALGO || w->kind == AN_KIND_OTHER;
 }
+
+/* The parameters of algorithm node w as its pathmap line states them
+ * ("run=prr round=5000"; the keyword, the name and a comment left out), from
+ * the model's pathmap text, into buf; else from the model's description of
+ * it (w->algo: run=, bcast=, root=, arrival=); "" without either. */
+void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, char *buf,
+                           size_t len);
 
 /* The wrapper drawn as node i, NULL for a thread. */
 static inline const an_model_wrapper_t *viz__tree_wrapper(const viz_tree_layout_t *v, int i)

@@ -45,6 +45,7 @@
 #include "viz/viz_tree_int.h"
 
 #define LABEL_CHARS 20       /* longer names are cut in the picture, not in tooltips */
+#define PARAM_CHARS 56       /* an algorithm node's parameters, cut the same way */
 #define TITLE_H     72.0     /* title and two subtitle lines */
 #define CGAP        18.0     /* between host columns */
 #define CPAD        10.0     /* column content to the box side */
@@ -231,6 +232,38 @@ static cm_status_t place_depths(viz_tree_layout_t *v, cm_err_t *err)
     return CM_OK;
 }
 
+/* Algorithm nodes at the root are drawn across the columns of the hosts
+ * they join (their contributors' hosts); their contributors are the local
+ * roots of those hosts, linked straight down into the node. */
+static void mark_spans(viz_tree_layout_t *v)
+{
+    int nh = v->t->nhosts, *rank_of = v->fill;  /* scratch: host -> rank */
+    for (int i = 0; i < v->t->nwrappers; i++) {
+        viz_tree_node_t *n = &v->n[i];
+        const an_model_algo_t *a = v->t->wrappers[i].algo;
+        int a0 = v->in0[i], b = v->in0[i + 1];
+        if (!viz__tree_is_algo(&v->t->wrappers[i]) || n->parent >= 0 || a0 == b)
+            continue;
+        n->spans = 1;
+        for (int h = 0; h < nh; h++)
+            rank_of[h] = -1;
+        if (a != NULL && a->nranks > 0 && a->hosts != NULL) {     /* as the model says */
+            for (int r = 0; r < a->nranks; r++)
+                if (a->hosts[r] >= 0 && a->hosts[r] < nh)
+                    rank_of[a->hosts[r]] = r;
+            n->nspan = a->nranks;
+        } else {                       /* its contributors' hosts, ascending */
+            for (int k = a0; k < b; k++)
+                rank_of[v->n[v->in[k]].host] = -2;
+            for (int h = 0; h < nh; h++)
+                if (rank_of[h] == -2)
+                    rank_of[h] = n->nspan++;
+        }
+        for (int k = a0; k < b; k++)
+            v->n[v->in[k]].rank = rank_of[v->n[v->in[k]].host];
+    }
+}
+
 /* Parents, hosts, the links into each node, depths (rejecting cycles) and
  * the ordering keys. */
 static cm_status_t build_nodes(viz_tree_layout_t *v, cm_err_t *err)
@@ -251,9 +284,11 @@ static cm_status_t build_nodes(viz_tree_layout_t *v, cm_err_t *err)
     cm_status_t st = place_depths(v, err);
     if (st != CM_OK)
         return st;
+    mark_spans(v);
     for (int i = 0; i < v->nn; i++) {
         viz_tree_node_t *n = &v->n[i];
-        n->cross = n->parent >= 0 && v->n[n->parent].host != n->host;
+        n->cross = n->parent >= 0 && v->n[n->parent].host != n->host
+                   && !v->n[n->parent].spans;
         v->has_cross |= n->cross;
     }
     return CM_OK;
@@ -262,13 +297,18 @@ static cm_status_t build_nodes(viz_tree_layout_t *v, cm_err_t *err)
 /* Local children and local roots per host, in the order of their keys. */
 static void build_lists(viz_tree_layout_t *v)
 {
-    for (int i = 0; i < v->nn; i++)
-        v->tmp[i] = v->n[i].parent >= 0 && !v->n[i].cross ? v->n[i].parent : -1;
+    for (int i = 0; i < v->nn; i++) {
+        const viz_tree_node_t *n = &v->n[i];
+        v->tmp[i] = n->parent >= 0 && !n->cross && !v->n[n->parent].spans ? n->parent : -1;
+    }
     group_by(v->tmp, v->nn, v->nn, v->kid0, v->kid, v->fill);
     for (int i = 0; i < v->nn; i++)
         sort_items(v, v->kid, v->kid0[i], v->kid0[i + 1], key_thread);
-    for (int i = 0; i < v->nn; i++)
-        v->tmp[i] = v->n[i].parent < 0 || v->n[i].cross ? v->n[i].host : -1;
+    for (int i = 0; i < v->nn; i++) {
+        const viz_tree_node_t *n = &v->n[i];
+        int local_root = n->parent < 0 ? !n->spans : n->cross || v->n[n->parent].spans;
+        v->tmp[i] = local_root ? n->host : -1;
+    }
     group_by(v->tmp, v->nn, v->t->nhosts, v->root0, v->root, v->fill);
     for (int h = 0; h < v->t->nhosts; h++)
         sort_items(v, v->root, v->root0[h], v->root0[h + 1], key_thread);
@@ -316,14 +356,21 @@ static void measure_node(viz_tree_layout_t *v, int i)
     }
     const an_model_wrapper_t *w = &v->t->wrappers[n->wrapper];
     cut(n->line[n->nlines++], w->name, LABEL_CHARS);
-    if (viz__tree_is_algo(w))
-        cut(n->line[n->nlines++], viz__str_or(w->kind_name, "algorithm"), 12);
+    if (viz__tree_is_algo(w)) {
+        char params[VIZ_TREE_LABEL_MAX];
+        viz__tree_algo_params(v->m, w, params, sizeof params);
+        cut(n->line[n->nlines++], params[0] ? params : viz__str_or(w->kind_name, "algorithm"),
+            params[0] ? PARAM_CHARS : 12);
+    }
     if (v->sz != NULL) {
         wrapper_value(v, n);
         if (n->has_value)
             short_us(n->line[n->nlines++], VIZ_TREE_LABEL_MAX, n->value);
         else
             snprintf(n->line[n->nlines++], VIZ_TREE_LABEL_MAX, "no data");
+    } else if (n->spans) {
+        snprintf(n->line[n->nlines++], VIZ_TREE_LABEL_MAX, "across %d host%s", n->nspan,
+                 n->nspan == 1 ? "" : "s");
     }
     double tw = 0;
     for (int k = 0; k < n->nlines; k++)
@@ -405,6 +452,59 @@ void viz__tree_host_label(const viz_tree_layout_t *v, int h, char *buf, size_t l
         snprintf(buf, len, "%s", name);
 }
 
+/* "run=clv bcast=binomial-bcast root=0 arrival=history" from the model's
+ * description of the node (a database's), "" without one. */
+static void algo_params(const an_model_algo_t *a, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (a == NULL || a->algo == NULL || a->algo[0] == '\0')
+        return;
+    int at = snprintf(buf, len, "run=%s", a->algo);
+    if (a->bcast != NULL && a->bcast[0] && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " bcast=%s", a->bcast);
+    if (a->root >= 0 && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " root=%d", a->root);
+    if (a->arrival != NULL && strcmp(a->arrival, "history") == 0 && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, " arrival=history");
+}
+
+void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, char *buf,
+                           size_t len)
+{
+    const char *p = m->pathmap;
+    size_t at = 0;
+    int tok = 0;
+    buf[0] = '\0';
+    if (p == NULL || w->line <= 0 || w->name == NULL) {
+        algo_params(w->algo, buf, len);
+        return;
+    }
+    for (int line = 1; line < w->line && *p; p++)
+        line += *p == '\n';
+    while (*p && *p != '\n' && *p != '#') {
+        size_t k = 0;
+        while (*p == ' ' || *p == '\t' || *p == '\r')
+            p++;
+        while (p[k] && p[k] != '\n' && p[k] != '#' && p[k] != ' ' && p[k] != '\t'
+               && p[k] != '\r')
+            k++;
+        if (k == 0)
+            break;
+        if ((tok == 0 && (k != 4 || strncmp(p, "algo", 4) != 0))
+            || (tok == 1 && (k != strlen(w->name) || strncmp(p, w->name, k) != 0))) {
+            algo_params(w->algo, buf, len);   /* not the node's line */
+            return;
+        }
+        if (tok++ >= 2 && at + k + 2 < len) {
+            if (at > 0)
+                buf[at++] = ' ';
+            memcpy(buf + at, p, k);
+            buf[at += k] = '\0';
+        }
+        p += k;
+    }
+}
+
 static void place_columns(viz_tree_layout_t *v)
 {
     double x = VIZ_TREE_MARGIN;
@@ -430,6 +530,32 @@ static void place_columns(viz_tree_layout_t *v)
     v->width = v->content_w = x - CGAP + VIZ_TREE_MARGIN;
 }
 
+/* An algorithm node that spans hosts: a box from the left side of the
+ * first column it joins to the right side of the last (wider if its text
+ * needs it, centred there), so each contributor's link goes straight down. */
+static void place_spans(viz_tree_layout_t *v)
+{
+    double lo = VIZ_TREE_MARGIN, hi = v->content_w - VIZ_TREE_MARGIN;
+    for (int i = 0; i < v->t->nwrappers; i++) {
+        viz_tree_node_t *n = &v->n[i];
+        if (!n->spans)
+            continue;
+        double x0 = INFINITY, x1 = -INFINITY;
+        for (int k = v->in0[i]; k < v->in0[i + 1]; k++) {
+            const viz_tree_host_t *hb = &v->hosts[v->n[v->in[k]].host];
+            x0 = fmin(x0, hb->x);
+            x1 = fmax(x1, hb->x + hb->w);
+        }
+        n->cx = (x0 + x1) / 2;
+        n->rx = fmax(n->rx, (x1 - x0) / 2);
+        lo = fmin(lo, n->cx - n->rx);
+        hi = fmax(hi, n->cx + n->rx);
+    }
+    if (lo < VIZ_TREE_MARGIN)                   /* text wider than the columns */
+        viz__tree_shift_x(v, VIZ_TREE_MARGIN - lo);
+    v->width = v->content_w = hi - lo + 2 * VIZ_TREE_MARGIN;
+}
+
 void viz__tree_shift_x(viz_tree_layout_t *v, double dx)
 {
     for (int i = 0; i < v->nn; i++)
@@ -451,6 +577,11 @@ static void place_ports(viz_tree_layout_t *v)
         double r = PORT_SPAN * p->rx, g = k > 1 ? fmin(PORT_GAP, 2 * r / (k - 1)) : 0;
         double prev = -INFINITY, next = r + g;
         sort_items(v, v->in, a, b, key_x);
+        if (p->spans) {                         /* straight down into the node */
+            for (int j = a; j < b; j++)
+                v->n[v->in[j]].port_dx = v->n[v->in[j]].cx - p->cx;
+            continue;
+        }
         for (int j = a; j < b; j++) {
             viz_tree_node_t *c = &v->n[v->in[j]];
             c->port_dx = fmax(fmin(fmax(c->cx - p->cx, -r), r), prev + g);
@@ -543,6 +674,8 @@ static void place_boxes(viz_tree_layout_t *v)
         viz_tree_host_t *hb = &v->hosts[n->host];
         const an_model_wrapper_t *w = viz__tree_wrapper(v, i);
         int leaves = n->cross && w != NULL && w->kind == AN_KIND_PROXY;
+        if (n->spans)                           /* below the boxes it joins */
+            continue;
         hb->top = n->depth > hb->top ? n->depth : hb->top;
         hb->y1 = fmax(hb->y1, leaves ? n->cy : n->cy + v->nh + PADB);
         hb->nthreads += w == NULL;
@@ -570,6 +703,7 @@ cm_status_t viz__tree_layout_init(viz_tree_layout_t *v, const an_model_t *m, int
     mark_selected(v);
     measure(v);
     place_columns(v);
+    place_spans(v);
     place_ports(v);
     assign_lanes(v);
     place_rows(v);

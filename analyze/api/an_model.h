@@ -6,7 +6,9 @@
  * of one database: the tree (hosts, wrappers, threads) and, per tuple size,
  * each thread's stages and each wrapper's statistics.  Larger pieces (a
  * gred's order matrix, departure curves, arrival patterns) are read on
- * demand with the an_model_* functions below, which keep the database open.
+ * demand with the an_model_* functions below, which keep the database open;
+ * so are an algorithm node's operations and schedules (an_model_algo_ops,
+ * an_model_schedule), what the `schedule` chart draws.
  *
  * Units: every time is in nanoseconds, as in the database.  Numbering: node
  * = the wrapper's index in pathmap order (wrappers[node]), thread = the
@@ -46,18 +48,32 @@ typedef struct an_model_host {
     const char *hostname;    /* machine name; "" when built from a pathmap */
 } an_model_host_t;
 
+/* What an algorithm node runs and the hosts it joins (the trace's region
+ * description keys algo/bcast/root/arrival/hosts; docs/analysis-db.md,
+ * table algo_nodes).  Rank i of the node is the i-th of its hosts,
+ * ascending. */
+typedef struct an_model_algo {
+    const char *algo;        /* run=: "rd", "prr", ..., "native" */
+    const char *bcast;       /* the broadcast after a reduce; "" if none */
+    const char *arrival;     /* "equal" or "history" */
+    int         root;        /* rooted algorithms: the root's rank in the node; -1 */
+    int         nranks;      /* hosts it spans */
+    int        *hosts;       /* [nranks]: rank in the node -> host */
+} an_model_algo_t;
+
 typedef struct an_model_wrapper {
     int             node;
     const char     *name;
     an_model_kind_t kind;
     const char     *kind_name;   /* "gred", "proxy", "core", ... */
-    int             host;
-    int             parent;      /* -1 for the core */
-    int             level;       /* 0 for the core */
+    int             host;        /* an algorithm node: the host of its rank 0 */
+    int             parent;      /* -1 for the root (the core or an algorithm node) */
+    int             level;       /* 0 for the root */
     int             fanin;       /* contributors: child wrappers + threads */
     int             nhosts;      /* hosts of the threads below it */
     const char     *part;        /* "host", "cluster", "proxy", "core" ("" from a pathmap) */
     int             line;        /* pathmap line that declares it */
+    an_model_algo_t *algo;       /* kind AN_KIND_ALGO: what it runs; NULL otherwise */
 } an_model_wrapper_t;
 
 typedef struct an_model_thread {
@@ -65,7 +81,7 @@ typedef struct an_model_thread {
     int host;
     int enter;       /* entry wrapper (node) */
     int nproxies;    /* proxies on its path */
-    int nstages;     /* wrappers on its path, entry to core */
+    int nstages;     /* wrappers on its path, entry to the root (core or algo) */
 } an_model_thread_t;
 
 /* One collective tree: the hosts, its wrappers (index = node) and threads. */
@@ -83,7 +99,8 @@ typedef struct an_model_tree {
 typedef enum {
     AN_STAGE_ARRIVAL_WAIT,     /* gred, down path */
     AN_STAGE_DOWN,             /* gred and proxy, down path */
-    AN_STAGE_LATENCY,          /* the core (drawn on the down path) */
+    AN_STAGE_LATENCY,          /* the root: core, or the host's visit of the
+                                * algorithm node (drawn on the down path) */
     AN_STAGE_UP,               /* gred and proxy, up path */
     AN_STAGE_DEPARTURE_WAIT    /* gred, up path */
 } an_model_stage_kind_t;
@@ -167,6 +184,80 @@ typedef struct an_model_pap {
     double              p2p_ns;       /* < 0: none */
 } an_model_pap_t;
 
+/*
+ * ---- algorithm nodes: one operation's schedule as the hosts lived it ----
+ *
+ * Per host (rank of the node): t1 and t4 at the node (Proficz's a_i and f_i;
+ * e_i = t4 - t1 is the host's latency at the node), and per round of the
+ * schedule the span of its messages; per message the four MPI events.  All
+ * times are ns relative to t0, the operation's first arrival at the node
+ * (the smallest t1 of its hosts).  docs/analysis-db.md: algo_visits,
+ * algo_msgs, algo_rounds.
+ */
+
+/* One message: sent by rank src in its step send_step, received by dst. */
+typedef struct an_model_msg {
+    int     round;                /* the schedule's round (the MPI tag) */
+    int     src, dst;             /* ranks in the node */
+    int     send_step, recv_step; /* index of the step among src's / dst's steps */
+    int64_t bytes;
+    double  send_post, send_done; /* MpiIsend, MpiIsendComplete on src */
+    double  recv_post, recv_done; /* MpiIrecvRequest, MpiIrecv on dst */
+    double  late;                 /* Late Sender: max(0, send_post - recv_post) */
+} an_model_msg_t;
+
+/* A host's part in one round: from the first post of its messages of the
+ * round (send or receive) to the last completion.  n = 0: the host has no
+ * message in that round (start = end = late = 0). */
+typedef struct an_model_round {
+    int     round;
+    int64_t n;            /* operations averaged (1 for one operation) */
+    double  start, end;
+    double  late;         /* the round's wait: the largest Late Sender time of
+                           * the host's receives in the round */
+} an_model_round_t;
+
+typedef struct an_model_sched_host {
+    int               rank;     /* in the node */
+    int               host;     /* pathmap host */
+    double            t1, t4;   /* arrival at and departure from the node */
+    an_model_round_t *rounds;   /* [nrounds], index = round */
+} an_model_sched_host_t;
+
+/* One operation (op >= 0), or the mean over the used operations of the
+ * tuple size (op = -1, instance = -1: every time is the mean over the
+ * operations of the time relative to each one's t0; no messages). */
+typedef struct an_model_schedule {
+    int                    node;
+    int64_t                bytes;
+    int                    instance;  /* -1 for the mean */
+    int64_t                op;        /* -1 for the mean */
+    int64_t                ops;       /* operations it describes (1, or the used ones) */
+    int64_t                t0;        /* one operation: ns on the trace's time line; mean: 0 */
+    double                 span;      /* largest t4 - t0: the operation's time at the node */
+    int                    nranks;
+    an_model_sched_host_t *ranks;     /* index = rank in the node */
+    int                    nrounds;   /* rounds numbered 0 .. nrounds-1 */
+    an_model_msg_t        *msgs;      /* by send_post, then src, then send_step */
+    int                    nmsgs;
+} an_model_schedule_t;
+
+/* The operations of an algorithm node for one tuple size, to pick one:
+ * (instance, op), used or not, with its span and the arrival spread of its
+ * hosts (largest t1 minus smallest). */
+typedef struct an_model_algo_op {
+    int     instance;
+    int64_t op;
+    int     used;
+    double  span, spread;
+} an_model_algo_op_t;
+
+typedef struct an_model_algo_ops {
+    int                 node;
+    an_model_algo_op_t *ops;          /* by instance, then op */
+    int64_t             nops;
+} an_model_algo_ops_t;
+
 typedef struct an_model {
     const char      *db;            /* path as given */
     const char      *trace;         /* meta trace */
@@ -211,12 +302,28 @@ cm_status_t an_model_departures(an_model_t *m, int64_t bytes, int node, int subt
 cm_status_t an_model_pap(an_model_t *m, int64_t bytes, const an_model_pap_t **p_p,
                          cm_err_t *err);
 
+/* The operations of algorithm node `node` with tuple size `bytes` (< 0: the
+ * smallest).  CM_ERR_INVALID when node is not an algorithm node or has no
+ * operation of that size. */
+cm_status_t an_model_algo_ops(an_model_t *m, int64_t bytes, int node,
+                              const an_model_algo_ops_t **o_p, cm_err_t *err);
+
+/* The schedule of operation (instance, op) of algorithm node `node`, or with
+ * op < 0 the mean over the used operations of tuple size `bytes` (< 0: the
+ * smallest; ignored for one operation).  CM_ERR_INVALID when node is not an
+ * algorithm node or the operation does not exist. */
+cm_status_t an_model_schedule(an_model_t *m, int64_t bytes, int node, int instance,
+                              int64_t op, const an_model_schedule_t **s_p, cm_err_t *err);
+
 /* A tree without statistics, for `papviz tree PATHMAP`: an empty model whose
  * tree the caller fills with an_model_tree_alloc (the pathmap parser lives
  * in runtime/, which analyze/ does not see).  Strings passed to
  * an_model_strdup are copied into the model. */
 an_model_t *an_model_create(void);
 cm_status_t an_model_tree_alloc(an_model_t *m, int nhosts, int nwrappers, int nthreads);
+/* An algorithm node's description for such a model (strings empty, root -1,
+ * hosts zeroed); the caller sets wrappers[node].algo to it.  NULL: no memory. */
+an_model_algo_t *an_model_algo_alloc(an_model_t *m, int nranks);
 const char *an_model_strdup(an_model_t *m, const char *s);
 
 #endif /* AN_MODEL_H */

@@ -92,14 +92,16 @@ cm_status_t rt__xprog_build(rt__xprog_t *pg, const rt_sched_t *s, int32_t rank,
 void rt__xmem_init(rt__xmem_t *mem);
 void rt__xmem_free(rt__xmem_t *mem);
 
+/* Polls of a round's requests before the wait policy takes over. */
+#define RT__QUICK_POLLS 16
+
 /*
- * Runs a compiled program on buf over call->comm (size s_nranks, this
- * process's rank `rank`, checked).  mem grows to what pg needs (no
- * allocation once it is large enough).
+ * Runs a compiled program on buf over call->comm (the caller checked that
+ * its size and rank are the schedule's: rt__algo_comm_check).  mem grows to
+ * what pg needs (no allocation once it is large enough).
  */
-cm_status_t rt__xprog_exec(const rt__xprog_t *pg, int32_t nranks, int32_t rank,
-                           const rt_algo_call_t *call, void *buf, rt__xmem_t *mem,
-                           cm_err_t *err);
+cm_status_t rt__xprog_exec(const rt__xprog_t *pg, const rt_algo_call_t *call, void *buf,
+                           rt__xmem_t *mem, cm_err_t *err);
 
 /* CM_ERR_MPI with MPI's own message for return code rc. */
 cm_status_t rt__algo_mpi_err(cm_err_t *err, int rc, const char *what, int32_t peer,

@@ -36,6 +36,7 @@ struct rt_algo_plan {
     int                   order[RT_ALGO_PLAN_CACHE]; /* slot indices, most recent first */
     plan_slot_t           pap_slot;                  /* the per-operation schedule */
     rt__xmem_t            mem;
+    MPI_Comm              comm_ok;                   /* last communicator checked */
 };
 
 static int reads_arrival(const rt_algo_info_t *a)
@@ -94,6 +95,7 @@ cm_status_t rt_algo_plan_create(const rt_algo_spec_t *spec, int32_t rank,
     rt_sched_init(&plan->pap_slot.sched);
     rt__xprog_init(&plan->pap_slot.prog);
     rt__xmem_init(&plan->mem);
+    plan->comm_ok = MPI_COMM_NULL;
     *plan_p = plan;
     return CM_OK;
 }
@@ -219,11 +221,15 @@ cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, v
     if ((unsigned)call->dtype > RT_DTYPE_FLOAT || (unsigned)call->op > RT_OP_MAX)
         return CM_ERR(err, CM_ERR_INVALID, "algorithm node: unknown type %d or op %d",
                       (int)call->dtype, (int)call->op);
-    if (plan->spec->native) {
+    if (call->comm != plan->comm_ok) {
         st = rt__algo_comm_check(call->comm, (int32_t)plan->spec->nhosts, plan->rank,
-                                 "native", err);
-        return st == CM_OK ? native_run(plan, call, buf, count, err) : st;
+                                 "algorithm node", err);
+        if (st != CM_OK)
+            return st;
+        plan->comm_ok = call->comm;
     }
+    if (plan->spec->native)
+        return native_run(plan, call, buf, count, err);
     if (plan->pap && call->arrival) {
         slot = &plan->pap_slot;
         st = slot_make(plan, slot, count, call->arrival, err);
@@ -232,8 +238,7 @@ cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, v
     }
     if (st != CM_OK)
         return st;
-    st = rt__xprog_exec(&slot->prog, (int32_t)plan->spec->nhosts, plan->rank, call, buf,
-                        &plan->mem, err);
+    st = rt__xprog_exec(&slot->prog, call, buf, &plan->mem, err);
     if (st == CM_OK && sched_p)
         *sched_p = &slot->sched;
     return st;

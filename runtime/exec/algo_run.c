@@ -445,9 +445,26 @@ static const rt_wait_policy_t *call_policy(const rt_algo_call_t *call)
     return call->policy ? call->policy : &dflt;
 }
 
-cm_status_t rt__xprog_exec(const rt__xprog_t *pg, int32_t nranks, int32_t rank,
-                           const rt_algo_call_t *call, void *buf, rt__xmem_t *mem,
-                           cm_err_t *err)
+/*
+ * Waits for one round.  A few back-to-back polls first when the policy
+ * spins at all (each MPI_Testsome drives MPI's progress once): a small
+ * message on shared memory completes within them, and then the wait costs
+ * neither a clock read nor a pause instruction.  Measured on the 2-core
+ * machine, 4-byte recursive doubling at np 2 (best of 200 blocks of 500):
+ * 0.218 us per operation with a pause between these polls, 0.178 us
+ * without, Open MPI's own 0.186 us.  Then the policy's spin, yield, sleep.
+ */
+static void xround_wait(const rt_wait_policy_t *policy, xround_t *w)
+{
+    if (policy->spin_ns > 0)
+        for (int i = 0; i < RT__QUICK_POLLS; i++)
+            if (xround_ready(w))
+                return;
+    rt_wait_until(policy, xround_ready, w);
+}
+
+cm_status_t rt__xprog_exec(const rt__xprog_t *pg, const rt_algo_call_t *call, void *buf,
+                           rt__xmem_t *mem, cm_err_t *err)
 {
     const rt_wait_policy_t *policy = call_policy(call);
     MPI_Datatype dt = rt_mpi_dtype(call->dtype);
@@ -457,9 +474,6 @@ cm_status_t rt__xprog_exec(const rt__xprog_t *pg, int32_t nranks, int32_t rank,
     if (dt == MPI_DATATYPE_NULL || rt_mpi_op(call->op) == MPI_OP_NULL)
         return CM_ERR(err, CM_ERR_INVALID, "unknown type %d or op %d", (int)call->dtype,
                       (int)call->op);
-    st = rt__algo_comm_check(call->comm, nranks, rank, "schedule", err);
-    if (st != CM_OK)
-        return st;
     w.esz = rt_dtype_size(call->dtype);
     st = xmem_reserve(mem, (size_t)pg->scratch_elems * w.esz, pg->max_round_ops, err);
     if (st != CM_OK)
@@ -478,7 +492,7 @@ cm_status_t rt__xprog_exec(const rt__xprog_t *pg, int32_t nranks, int32_t rank,
         st = xround_post(&w, dt, call->comm, err);
         if (st != CM_OK)
             return st;
-        rt_wait_until(policy, xround_ready, &w);
+        xround_wait(policy, &w);
         if (w.rc != MPI_SUCCESS)
             return rt__algo_mpi_err(err, w.rc, "MPI_Testsome", -1, w.ops[0].round);
         xround_apply(&w);
@@ -497,7 +511,9 @@ cm_status_t rt_sched_run(const rt_sched_t *s, int32_t rank, const rt_algo_call_t
     rt__xmem_init(&mem);
     st = rt__xprog_build(&pg, s, rank, err);
     if (st == CM_OK)
-        st = rt__xprog_exec(&pg, s->nranks, rank, call, buf, &mem, err);
+        st = rt__algo_comm_check(call->comm, s->nranks, rank, s->algo, err);
+    if (st == CM_OK)
+        st = rt__xprog_exec(&pg, call, buf, &mem, err);
     rt__xmem_free(&mem);
     rt__xprog_free(&pg);
     return st;

@@ -35,6 +35,16 @@ tail -1 "$tmp/demo" | grep -q "^Report: $(pwd)/out/demo/report/index.html$" \
 [ -s out/demo/report/index.html ] && [ -s out/demo/report/timemap-4.svg ] \
   && [ -s out/demo/report/tree.svg ] || fail "demo wrote no report page or SVGs"
 for f in report.txt report.csv report.json; do [ -s "out/demo/$f" ] || fail "demo wrote no $f"; done
+# ... and the same threads through an algorithm node: its trace, report, schedule, comparison.
+[ -f out/demo/algo/trace/traces.otf2 ] && [ -s out/demo/algo/trace/traces.db ] \
+  || fail "demo wrote no algorithm-node trace or database"
+expect_count out/demo/algo/report.txt 1 "Algorithm node"
+expect_count "$tmp/demo" 1 "== Algorithm node"
+for f in algo/schedule.svg compare-timemap.svg algo/report/index.html; do
+  [ -s "out/demo/$f" ] || fail "demo wrote no $f"
+  case $f in *.svg) xmllint --noout "out/demo/$f" || fail "out/demo/$f is not well-formed";; esac
+done
+expect_count out/demo/compare-timemap.svg 1 "algo"
 # The README's papanalyze commands left a database with the user's loop's thread.
 [ "$(sqlite3 out/split/traces.db "SELECT COUNT(*) FROM threads WHERE thread = 5")" = 1 ] \
   || fail "out/split/traces.db has no thread 5"

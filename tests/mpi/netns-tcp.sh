@@ -220,4 +220,6 @@ netns_case() {
 }
 
 netns_case pathmaps/local/gateway-3x2.pathmap -n 2000 -s 4,256
+# an algorithm node (SLT, arrival times from the previous operation) over TCP
+netns_case pathmaps/local/algo/slt-3x2.pathmap -n 2000 -s 4,256
 echo "netns-tcp: ok"

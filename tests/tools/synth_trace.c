@@ -31,6 +31,8 @@
  *            than an_stats.h keeps exactly (AN_STAT_EXACT), median by hand
  *   wide     a gred of 100 contributors (a 128-core node), 3 ops: Table 1 is
  *            wider than a terminal
+ *   algo     an algorithm node at the root over 3 hosts (A, B, C), 2 ops, with
+ *            its collective and point-to-point MPI events (ins_schema.h)
  *   foreign  a valid OTF2 archive of another tool: no PAPTREE:: property
  */
 #include <errno.h>
@@ -43,6 +45,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <otf2/otf2.h>
+#include "common/cm_hash.h"
 #include "instrument/api/ins_schema.h"
 #include "runtime/api/rt_pathmap.h"
 
@@ -51,7 +54,7 @@
 #define SY_REALTIME   UINT64_C(1700000000000000000)   /* wall clock of the global offset */
 #define SY_PAD        1000                 /* ClockProperties margin, ticks */
 #define SY_STRINGS    256
-#define SY_HOSTS      2
+#define SY_HOSTS      3                    /* at most */
 
 /* One wrapper visit: Enter at r = t1, Leave at r = t4, on location `loc`. */
 typedef struct sy_visit {
@@ -72,6 +75,37 @@ typedef struct sy_host {
     sy_clock_t  clock;
 } sy_host_t;
 
+/* One message of an algorithm node (scenario algo): sent by rank src in its
+ * step sstep (MpiIsend at sp, MpiIsendComplete at sd), received by dst in
+ * its step rstep (MpiIrecvRequest at rp, MpiIrecv at rd); tag = round. */
+typedef struct sy_msg {
+    unsigned inst, op, round, src, dst, sstep, rstep, bytes;
+    int64_t  sp, sd, rp, rd;
+} sy_msg_t;
+
+/* A tree the pathmap parser does not build (an algorithm node): the
+ * scenario describes it directly.  Node 0 is the root. */
+typedef struct sy_node {
+    const char *name, *kind;
+    unsigned    host;
+    int         parent;            /* -1 for the root */
+    unsigned    line;
+} sy_node_t;
+
+typedef struct sy_thread {
+    unsigned id, host, enter;
+} sy_thread_t;
+
+typedef struct sy_handtree {
+    const char        *tree;
+    const char        *hosts[SY_HOSTS];
+    const sy_node_t   *nodes;
+    unsigned           nnodes;
+    const sy_thread_t *threads;
+    unsigned           nthreads;
+    const char        *algo_desc;  /* the algorithm node's extra description keys */
+} sy_handtree_t;
+
 typedef struct sy_scenario {
     const char       *name;
     const char       *pathmap_path;   /* PAPTREE::PATHMAP_PATH, region source file */
@@ -81,6 +115,10 @@ typedef struct sy_scenario {
     sy_host_t         hosts[SY_HOSTS];
     const sy_visit_t *visits;
     size_t            nvisits;
+    unsigned          nhosts;         /* 0: 2 */
+    const sy_handtree_t *hand;        /* NULL: the parsed pathmap's tree */
+    const sy_msg_t   *msgs;
+    size_t            nmsgs;
 } sy_scenario_t;
 
 /* ---- gred3 ------------------------------------------------------------------
@@ -330,30 +368,128 @@ static sy_visit_t *wide_visits(size_t *n)
 }
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#define NELEM_(a) ((unsigned)NELEM(a))
+
+/* ---- algo ---------------------------------------------------------------------
+ *
+ * An algorithm node at the root (docs/pathmap.md, "algo"): three hosts A, B,
+ * C = ranks 0, 1, 2 of the node; a gred on A (threads 0, 1) and on B
+ * (threads 2, 3); thread 4 on C enters the node directly.  Nodes across=0
+ * (algo), gA=1, gB=2; across's contributors c0 = gA, c1 = gB, c2 = thread 4.
+ * Locations: A threads 0, 1, "algo A" (ids 0..2); B threads 2, 3, "algo B";
+ * C thread 4 (no events: its visit of the node is its host's algorithm
+ * location's), "algo C".  Host B's clock is 1 ms behind (as in gred3); C's
+ * agrees with A's (offset 0, sd 400: the smallest, so p2p = 400 ns).
+ * MpiCollectiveBegin at t1 + 10 and MpiCollectiveEnd at t4 - 10 of each
+ * algorithm visit.  The schedule (a binomial reduce to rank 0, then its
+ * broadcast): round 0 B -> A, round 1 C -> A, round 2 A -> B and A -> C.
+ *
+ *                 op 0                      op 1
+ *  gA  th0        [0, 3000]                 [10000, 12600]
+ *      th1        [400, 2990]  last         [10100, 12580]  last
+ *  gB  th2        [300, 3100]               [10050, 12700]
+ *      th3        [700, 3050]  last         [10400, 12650]  last
+ *  across A       [500, 2900]               [10200, 12500]
+ *         B       [800, 3000]               [10450, 12620]
+ *         C       [200, 2700]               [10900, 12400]
+ *
+ *  messages       send post/done  recv post/done   send post/done  recv post/done
+ *  r0 B->A        900 / 1000      600 / 1100       10500 / 10600   10300 / 10700
+ *  r1 C->A        300 / 1500      1150 / 1400      11000 / 11200   10750 / 11250
+ *  r2 A->B        1500 / 1700     1100 / 1800      11300 / 11500   10650 / 11550
+ *  r2 A->C        1510 / 1720     1600 / 1900      11310 / 11520   11250 / 11600
+ *
+ * Steps: A 0 = recv r0, 1 = recv r1, 2 = send to B, 3 = send to C; B and C
+ * 0 = send, 1 = recv.  Each message carries the 4-byte tuple.
+ */
+static const char algo_pathmap[] =
+    "host A\n"
+    "host B\n"
+    "host C\n"
+    "tree sum type=int32 op=sum\n"
+    "algo  across run=binomial-reduce bcast=binomial-bcast root=A\n"
+    "gred  gA  host=A parent=across\n"
+    "gred  gB  host=B parent=across\n"
+    "threads 0-1 host=A enter=gA\n"
+    "threads 2-3 host=B enter=gB\n"
+    "threads 4 host=C enter=across\n";
+
+static const sy_node_t algo_nodes[] = {
+    { "across", "algo", 0, -1, 5 },
+    { "gA",     "gred", 0, 0,  6 },
+    { "gB",     "gred", 1, 0,  7 },
+};
+
+static const sy_thread_t algo_threads[] = {
+    { 0, 0, 1 }, { 1, 0, 1 }, { 2, 1, 2 }, { 3, 1, 2 }, { 4, 2, 0 },
+};
+
+static const sy_handtree_t algo_tree = {
+    "sum", { "A", "B", "C" }, algo_nodes, NELEM_(algo_nodes), algo_threads,
+    NELEM_(algo_threads),
+    INS_KEY_ALGO "=binomial-reduce " INS_KEY_BCAST "=binomial-bcast " INS_KEY_HOSTS "=A,B,C "
+    INS_KEY_ROOT "=0 " INS_KEY_ARRIVAL "=equal",
+};
+
+static const sy_visit_t algo_visits[] = {
+    { 0, 0, "gA",     "thread 0", 0,     3000 },
+    { 0, 0, "gA",     "thread 1", 400,   2990 },
+    { 0, 0, "gB",     "thread 2", 300,   3100 },
+    { 0, 0, "gB",     "thread 3", 700,   3050 },
+    { 0, 0, "across", "algo A",   500,   2900 },
+    { 0, 0, "across", "algo B",   800,   3000 },
+    { 0, 0, "across", "algo C",   200,   2700 },
+
+    { 0, 1, "gA",     "thread 0", 10000, 12600 },
+    { 0, 1, "gA",     "thread 1", 10100, 12580 },
+    { 0, 1, "gB",     "thread 2", 10050, 12700 },
+    { 0, 1, "gB",     "thread 3", 10400, 12650 },
+    { 0, 1, "across", "algo A",   10200, 12500 },
+    { 0, 1, "across", "algo B",   10450, 12620 },
+    { 0, 1, "across", "algo C",   10900, 12400 },
+};
+
+static const sy_msg_t algo_msgs[] = {
+    /* inst op round src dst sstep rstep bytes  sp sd rp rd */
+    { 0, 0, 0, 1, 0, 0, 0, 4, 900,   1000,  600,   1100 },
+    { 0, 0, 1, 2, 0, 0, 1, 4, 300,   1500,  1150,  1400 },
+    { 0, 0, 2, 0, 1, 2, 1, 4, 1500,  1700,  1100,  1800 },
+    { 0, 0, 2, 0, 2, 3, 1, 4, 1510,  1720,  1600,  1900 },
+    { 0, 1, 0, 1, 0, 0, 0, 4, 10500, 10600, 10300, 10700 },
+    { 0, 1, 1, 2, 0, 0, 1, 4, 11000, 11200, 10750, 11250 },
+    { 0, 1, 2, 0, 1, 2, 1, 4, 11300, 11500, 10650, 11550 },
+    { 0, 1, 2, 0, 2, 3, 1, 4, 11310, 11520, 11250, 11600 },
+};
+
 
 static const sy_scenario_t scenarios[] = {
     { "gred3", "synthetic/gred3.pathmap", gred3_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 2100000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 1100000, 1000000, 1000000, 500.0 } } },
-      gred3_visits, NELEM(gred3_visits) },
+      gred3_visits, NELEM(gred3_visits), 2, NULL, NULL, 0 },
     { "chain", "synthetic/chain.pathmap", chain_pathmap, 2, 1100100,
       { { "node-a.synthetic", { 1000000, 2000000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 0, 1000000, 1000000, 1001000, 250.0 } } },
-      chain_visits, NELEM(chain_visits) },
+      chain_visits, NELEM(chain_visits), 2, NULL, NULL, 0 },
     { "lastarr", "synthetic/lastarr.pathmap", lastarr_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 2100000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 1100000, 1000000, 1000000, 500.0 } } },
-      lastarr_visits, NELEM(lastarr_visits) },
+      lastarr_visits, NELEM(lastarr_visits), 2, NULL, NULL, 0 },
     /* visits generated by wide_visits */
     { "wide", "synthetic/wide.pathmap", wide_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 2400000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 1400000, 1000000, 1000000, 500.0 } } },
-      NULL, 0 },
+      NULL, 0, 2, NULL, NULL, 0 },
     /* visits generated by oneway_visits */
     { "oneway", "synthetic/oneway.pathmap", chain_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 50000000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 49000000, 1000000, 1000000, 500.0 } } },
-      NULL, 0 },
+      NULL, 0, 2, NULL, NULL, 0 },
+    { "algo", "synthetic/algo.pathmap", algo_pathmap, 1, 2000000,
+      { { "node-a.synthetic", { 1990000, 2100000, 0, 0, 0.0 } },
+        { "node-b.synthetic", { 990000, 1100000, 1000000, 1000000, 500.0 } },
+        { "node-c.synthetic", { 1990000, 2100000, 0, 0, 400.0 } } },
+      algo_visits, NELEM(algo_visits), 3, &algo_tree, algo_msgs, NELEM(algo_msgs) },
 };
 
 /* ---- errors --------------------------------------------------------------- */
@@ -378,11 +514,18 @@ static int otf2_fail(OTF2_ErrorCode rc, const char *what)
 
 /* ---- the plan: locations and their events ---------------------------------- */
 
+typedef enum {
+    SY_ENTER, SY_LEAVE, SY_COLL_BEGIN, SY_COLL_END, SY_ISEND, SY_ISEND_DONE, SY_IRECV_POST,
+    SY_IRECV
+} sy_evkind_t;
+
 typedef struct sy_event {
-    int64_t  r;
-    bool     leave;
-    uint32_t region;
-    uint64_t op;
+    int64_t     r;
+    bool        leave;         /* SY_LEAVE */
+    uint32_t    region;        /* Enter/Leave; the instance for the MPI events */
+    uint64_t    op;
+    sy_evkind_t kind;
+    uint32_t    peer, tag, step, bytes;   /* the MPI events */
 } sy_event_t;
 
 typedef struct sy_loc {
@@ -391,6 +534,7 @@ typedef struct sy_loc {
     const rt_thread_map_t *thread;   /* compute, or NULL */
     rt_node_id_t proxy;              /* service */
     unsigned    inst;                /* service */
+    bool        algo;                /* the host's algorithm location */
     char        name[96];
     sy_event_t *ev;
     size_t      nev;
@@ -403,6 +547,7 @@ typedef struct sy_plan {
     sy_loc_t            *locs;
     uint32_t             nlocs;
     int64_t              rmin, rmax;
+    bool                 hand;        /* pm built from sc->hand, not parsed */
 } sy_plan_t;
 
 /* Rank r's locations as instrument/trace.c orders them: threads, then services. */
@@ -430,6 +575,13 @@ static uint32_t plan_rank(sy_plan_t *p, uint32_t r, sy_loc_t *out)
             snprintf(out[k].name, sizeof(out[k].name), "service %s#%u", t->nodes[n].name, inst);
         }
     }
+    if (t->nodes[t->root].kind == RT_NODE_ALGO) {       /* every host of the scenario */
+        if (out != NULL) {
+            out[k] = (sy_loc_t){ .proxy = RT_ID_NONE, .algo = true };
+            snprintf(out[k].name, sizeof(out[k].name), "algo %s", p->pm->hosts[r].name);
+        }
+        k++;
+    }
     for (uint32_t i = 0; out != NULL && i < k; i++) {
         out[i].rank = r;
         out[i].id = ((uint64_t)r << INS_LOC_RANK_SHIFT) | i;
@@ -452,6 +604,11 @@ static int node_by_name(const rt_tree_t *t, const char *name)
     return -1;
 }
 
+/* --damage MODE (algo): the first message is written wrong, for the tests of
+ * papanalyze's refusals: "norecv" drops its MpiIrecv, "peer" names another
+ * sender in it, "request" gives its MpiIsend another operation's request id. */
+static const char *damage = NULL;
+
 /* Puts each visit's two events on its location. */
 static int plan_events(sy_plan_t *p)
 {
@@ -472,11 +629,47 @@ static int plan_events(sy_plan_t *p)
         if ((l->ev = realloc(l->ev, (l->nev + 2) * sizeof(*l->ev))) == NULL)
             return fail("out of memory");
         l->ev[l->nev++] = (sy_event_t){ v->t1, false, v->inst * p->tree->nnodes + (uint32_t)node,
-                                        v->op };
+                                        v->op, SY_ENTER, 0, 0, 0, 0 };
         l->ev[l->nev++] = (sy_event_t){ v->t4, true, v->inst * p->tree->nnodes + (uint32_t)node,
-                                        v->op };
+                                        v->op, SY_LEAVE, 0, 0, 0, 0 };
+        if (l->algo) {
+            if ((l->ev = realloc(l->ev, (l->nev + 2) * sizeof(*l->ev))) == NULL)
+                return fail("out of memory");
+            l->ev[l->nev++] = (sy_event_t){ v->t1 + 10, false, v->inst, v->op, SY_COLL_BEGIN,
+                                            0, 0, 0, 0 };
+            l->ev[l->nev++] = (sy_event_t){ v->t4 - 10, false, v->inst, v->op, SY_COLL_END,
+                                            0, 0, 0, 0 };
+        }
         p->rmin = v->t1 < p->rmin ? v->t1 : p->rmin;
         p->rmax = v->t4 > p->rmax ? v->t4 : p->rmax;
+    }
+    for (size_t i = 0; i < sc->nmsgs; i++) {
+        const sy_msg_t *m = &sc->msgs[i];
+        sy_loc_t *ls = NULL, *ld = NULL;
+
+        for (uint32_t k = 0; k < p->nlocs; k++) {
+            if (p->locs[k].algo && p->locs[k].rank == m->src)
+                ls = &p->locs[k];
+            if (p->locs[k].algo && p->locs[k].rank == m->dst)
+                ld = &p->locs[k];
+        }
+        if (ls == NULL || ld == NULL || (ls->ev = realloc(ls->ev, (ls->nev + 2) * sizeof(*ls->ev)))
+            == NULL || (ld->ev = realloc(ld->ev, (ld->nev + 2) * sizeof(*ld->ev))) == NULL)
+            return fail("%s message %zu: no algorithm location, or out of memory", sc->name, i);
+        ls->ev[ls->nev++] = (sy_event_t){ m->sp, false, m->inst, m->op, SY_ISEND, m->dst,
+                                          m->round, m->sstep, m->bytes };
+        if (i == 0 && damage != NULL && strcmp(damage, "request") == 0)
+            ls->ev[ls->nev - 1].op++;
+        ls->ev[ls->nev++] = (sy_event_t){ m->sd, false, m->inst, m->op, SY_ISEND_DONE, m->dst,
+                                          m->round, m->sstep, m->bytes };
+        ld->ev[ld->nev++] = (sy_event_t){ m->rp, false, m->inst, m->op, SY_IRECV_POST, m->src,
+                                          m->round, m->rstep, m->bytes };
+        ld->ev[ld->nev++] = (sy_event_t){ m->rd, false, m->inst, m->op, SY_IRECV, m->src,
+                                          m->round, m->rstep, m->bytes };
+        if (i == 0 && damage != NULL && strcmp(damage, "norecv") == 0)
+            ld->nev--;
+        else if (i == 0 && damage != NULL && strcmp(damage, "peer") == 0)
+            ld->ev[ld->nev - 1].peer = m->src == 2 ? 1 : 2;
     }
     return 0;
 }
@@ -493,6 +686,12 @@ static int plan_check(const sy_plan_t *p)
             const sy_event_t *e = &l->ev[i];
             if (i > 0 && e->r == l->ev[i - 1].r)
                 return fail("%s: two events of %s at r = %" PRId64, p->sc->name, l->name, e->r);
+            if (e->kind != SY_ENTER && e->kind != SY_LEAVE) {
+                if (depth == 0)
+                    return fail("%s: an MPI event of %s outside a visit at r = %" PRId64,
+                                p->sc->name, l->name, e->r);
+                continue;
+            }
             if (!e->leave && depth < 64)
                 stack[depth++] = e->region;
             else if (!e->leave || depth == 0 || stack[--depth] != e->region)
@@ -508,7 +707,63 @@ static void plan_free(sy_plan_t *p)
     for (uint32_t k = 0; p->locs != NULL && k < p->nlocs; k++)
         free(p->locs[k].ev);
     free(p->locs);
-    rt_pathmap_destroy(p->pm);
+    if (!p->hand) {
+        rt_pathmap_destroy(p->pm);
+        return;
+    }
+    if (p->pm != NULL) {
+        free(p->pm->hosts);
+        if (p->pm->trees != NULL) {
+            free(p->pm->trees[0].nodes);
+            free(p->pm->trees[0].threads);
+        }
+        free(p->pm->trees);
+        free(p->pm);
+    }
+}
+
+/* The pathmap model of a hand-described tree (sy_handtree_t). */
+static int hand_build(const sy_scenario_t *sc, sy_plan_t *p)
+{
+    const sy_handtree_t *h = sc->hand;
+    rt_pathmap_t *pm = calloc(1, sizeof(*pm));
+    rt_tree_t *t;
+
+    p->hand = true;
+    p->pm = pm;
+    if (pm == NULL || (pm->hosts = calloc(sc->nhosts, sizeof(*pm->hosts))) == NULL
+        || (pm->trees = t = calloc(1, sizeof(*t))) == NULL
+        || (t->nodes = calloc(h->nnodes, sizeof(*t->nodes))) == NULL
+        || (t->threads = calloc(h->nthreads, sizeof(*t->threads))) == NULL)
+        return fail("out of memory");
+    pm->path = sc->pathmap_path;
+    pm->text = sc->pathmap;
+    pm->len = strlen(sc->pathmap);
+    pm->hash = cm_hash_fnv1a(pm->text, pm->len);
+    pm->nhosts = sc->nhosts;
+    pm->ntrees = 1;
+    for (unsigned i = 0; i < sc->nhosts; i++)
+        pm->hosts[i].name = h->hosts[i];
+    t->name = h->tree;
+    t->nnodes = h->nnodes;
+    t->nthreads = h->nthreads;
+    t->root = 0;
+    for (unsigned n = 0; n < h->nnodes; n++) {
+        rt_node_t *x = &t->nodes[n];
+        x->name = h->nodes[n].name;
+        x->kind = strcmp(h->nodes[n].kind, "algo") == 0 ? RT_NODE_ALGO : RT_NODE_GRED;
+        x->host = h->nodes[n].host;
+        x->parent = h->nodes[n].parent < 0 ? RT_ID_NONE : (rt_node_id_t)h->nodes[n].parent;
+        x->line = h->nodes[n].line;
+        if (h->nodes[n].parent >= 0)
+            t->nodes[h->nodes[n].parent].nchildren++;
+    }
+    for (unsigned i = 0; i < h->nthreads; i++) {
+        t->threads[i] = (rt_thread_map_t){ .id = h->threads[i].id, .host = h->threads[i].host,
+                                           .enter = h->threads[i].enter };
+        t->nodes[h->threads[i].enter].nthreads++;
+    }
+    return 0;
 }
 
 static int plan_build(const sy_scenario_t *sc, sy_plan_t *p)
@@ -516,21 +771,26 @@ static int plan_build(const sy_scenario_t *sc, sy_plan_t *p)
     cm_err_t err;
     uint32_t n = 0;
 
+    unsigned nhosts = sc->nhosts ? sc->nhosts : 2;
+
     memset(p, 0, sizeof(*p));
     p->sc = sc;
-    if (rt_pathmap_parse(sc->pathmap_path, sc->pathmap, strlen(sc->pathmap), &p->pm, &err)
-        != CM_OK) {
+    if (sc->hand != NULL) {
+        if (hand_build(sc, p) != 0)
+            return 1;
+    } else if (rt_pathmap_parse(sc->pathmap_path, sc->pathmap, strlen(sc->pathmap), &p->pm,
+                                &err) != CM_OK) {
         cm_err_print(stderr, "synth_trace: ", &err);
         return 1;
     }
     p->tree = &p->pm->trees[0];
-    if (p->pm->nhosts != SY_HOSTS)
-        return fail("%s: the pathmap must have %d hosts", sc->name, SY_HOSTS);
-    for (uint32_t r = 0; r < SY_HOSTS; r++)
+    if (p->pm->nhosts != nhosts || nhosts > SY_HOSTS)
+        return fail("%s: the pathmap must have %u hosts", sc->name, nhosts);
+    for (uint32_t r = 0; r < nhosts; r++)
         n += plan_rank(p, r, NULL);
     if ((p->locs = calloc(n + 1, sizeof(*p->locs))) == NULL)
         return fail("out of memory");
-    for (uint32_t r = 0; r < SY_HOSTS; r++)
+    for (uint32_t r = 0; r < nhosts; r++)
         p->nlocs += plan_rank(p, r, p->locs + p->nlocs);
     if (plan_events(p) != 0 || plan_check(p) != 0)
         return 1;
@@ -628,6 +888,33 @@ static int write_location_events(OTF2_Archive *ar, const sy_plan_t *p, const sy_
         const sy_event_t *e = &l->ev[i];
         if (to_local(p, l->rank, e->r, &ts) != 0) {
             rc = OTF2_ERROR_INVALID_DATA;
+            break;
+        }
+        switch (e->kind) {
+        case SY_COLL_BEGIN:
+            rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ts);
+            continue;
+        case SY_COLL_END:
+            rc = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ts, OTF2_COLLECTIVE_OP_ALLREDUCE,
+                                                 e->region, OTF2_UNDEFINED_UINT32, SY_BYTES,
+                                                 SY_BYTES);
+            continue;
+        case SY_ISEND:
+            rc = OTF2_EvtWriter_MpiIsend(w, NULL, ts, e->peer, e->region, e->tag, e->bytes,
+                                         INS_REQUEST_ID(e->op, e->step));
+            continue;
+        case SY_ISEND_DONE:
+            rc = OTF2_EvtWriter_MpiIsendComplete(w, NULL, ts, INS_REQUEST_ID(e->op, e->step));
+            continue;
+        case SY_IRECV_POST:
+            rc = OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ts, INS_REQUEST_ID(e->op, e->step));
+            continue;
+        case SY_IRECV:
+            rc = OTF2_EvtWriter_MpiIrecv(w, NULL, ts, e->peer, e->region, e->tag, e->bytes,
+                                         INS_REQUEST_ID(e->op, e->step));
+            continue;
+        case SY_ENTER:
+        case SY_LEAVE:
             break;
         }
         rc = OTF2_AttributeList_AddUint64(al, INS_ATTR_OP_ID, e->op);
@@ -790,7 +1077,10 @@ static void gw_locations(sy_gw_t *g, const sy_plan_t *p)
         gw_check(g, OTF2_GlobalDefWriter_WriteLocation(g->w, l->id, gw_str(g, l->name),
                                                        OTF2_LOCATION_TYPE_CPU_THREAD, l->nev,
                                                        l->rank));
-        if (l->thread != NULL) {
+        if (l->algo) {
+            gw_loc_prop_str(g, l->id, INS_LOC_PROP_ROLE, INS_ROLE_ALGO);
+            gw_loc_prop_str(g, l->id, INS_LOC_PROP_ENTER, nodes[p->tree->root].name);
+        } else if (l->thread != NULL) {
             gw_loc_prop_str(g, l->id, INS_LOC_PROP_ROLE, INS_ROLE_COMPUTE);
             gw_loc_prop_u64(g, l->id, INS_LOC_PROP_THREAD, l->thread->id);
             gw_loc_prop_str(g, l->id, INS_LOC_PROP_ENTER, nodes[l->thread->enter].name);
@@ -811,7 +1101,7 @@ static void gw_regions(sy_gw_t *g, const sy_plan_t *p)
     for (unsigned inst = 0; inst < p->sc->ninst; inst++) {
         for (uint32_t n = 0; n < t->nnodes; n++) {
             const rt_node_t *node = &t->nodes[n];
-            char canon[128], desc[256];
+            char canon[128], desc[512];
 
             snprintf(canon, sizeof(canon), INS_REGION_CANONICAL_FMT, t->name, inst, node->name);
             snprintf(desc, sizeof(desc),
@@ -821,12 +1111,45 @@ static void gw_regions(sy_gw_t *g, const sy_plan_t *p)
                      p->pm->hosts[node->host].name,
                      node->parent == RT_ID_NONE ? INS_NO_PARENT : t->nodes[node->parent].name,
                      t->name, inst, n, rt_node_fanin(node));
+            if (node->kind == RT_NODE_ALGO && p->sc->hand != NULL)
+                snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " %s",
+                         p->sc->hand->algo_desc);
             gw_check(g, OTF2_GlobalDefWriter_WriteRegion(
                             g->w, inst * t->nnodes + n, gw_str(g, node->name),
                             gw_str(g, canon), gw_str(g, desc),
                             OTF2_REGION_ROLE_WRAPPER, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE,
                             gw_str(g, p->sc->pathmap_path), node->line, node->line));
         }
+    }
+}
+
+/* An algorithm node's groups and one communicator per instance (ins_schema.h). */
+static void gw_comms(sy_gw_t *g, const sy_plan_t *p)
+{
+    const rt_tree_t *t = p->tree;
+    uint64_t locs[SY_HOSTS], ranks[SY_HOSTS];
+    uint32_t n = 0;
+
+    if (t->nodes[t->root].kind != RT_NODE_ALGO)
+        return;
+    for (uint32_t k = 0; k < p->nlocs && n < SY_HOSTS; k++)
+        if (p->locs[k].algo) {
+            locs[n] = p->locs[k].id;
+            ranks[n] = n;
+            n++;
+        }
+    gw_check(g, OTF2_GlobalDefWriter_WriteGroup(g->w, 0, gw_str(g, INS_GROUP_ALGO_LOCATIONS),
+                                                OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                                OTF2_GROUP_FLAG_NONE, n, locs));
+    gw_check(g, OTF2_GlobalDefWriter_WriteGroup(g->w, 1, gw_str(g, INS_GROUP_ALGO_RANKS),
+                                                OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                                OTF2_GROUP_FLAG_NONE, n, ranks));
+    for (unsigned inst = 0; inst < p->sc->ninst; inst++) {
+        char canon[128];
+        snprintf(canon, sizeof(canon), INS_REGION_CANONICAL_FMT, t->name, inst,
+                 t->nodes[t->root].name);
+        gw_check(g, OTF2_GlobalDefWriter_WriteComm(g->w, inst, gw_str(g, canon), 1,
+                                                   OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
     }
 }
 
@@ -851,6 +1174,7 @@ static int write_globals(OTF2_Archive *ar, const sy_plan_t *p)
     gw_hosts(&g, p);
     gw_locations(&g, p);
     gw_regions(&g, p);
+    gw_comms(&g, p);
     rc = OTF2_Archive_CloseGlobalDefWriter(ar, g.w);
     rc = g.rc != OTF2_SUCCESS ? g.rc : rc;
     gw_free(&g);
@@ -968,13 +1292,16 @@ static int write_foreign(const char *dir)
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] SCENARIO DIR\n"
+            "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] [--damage MODE] SCENARIO DIR\n"
             "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
             "hand-made scenario; the timestamp tables are in tests/tools/synth_trace.c.\n"
-            "  SCENARIO           gred3, chain, lastarr, oneway, wide or foreign (not a paptree\n"
-            "                     trace)\n"
+            "  SCENARIO           gred3, chain, lastarr, oneway, wide, algo or foreign (not a\n"
+            "                     paptree trace)\n"
             "  --pathmap-out FILE also write the scenario's pathmap to FILE\n"
-            "  --no-offsets RANK  no ClockOffset records for that rank's locations\n");
+            "  --no-offsets RANK  no ClockOffset records for that rank's locations\n"
+            "  --damage MODE      algo: write its first message wrong: norecv (no\n"
+            "                     MpiIrecv), peer (another sender), request (another\n"
+            "                     operation's request id)\n");
 }
 
 int main(int argc, char **argv)
@@ -988,6 +1315,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--pathmap-out") == 0 && i + 1 < argc) {
             pathmap_out = argv[++i];
+        } else if (strcmp(argv[i], "--damage") == 0 && i + 1 < argc) {
+            damage = argv[++i];
         } else if (strcmp(argv[i], "--no-offsets") == 0 && i + 1 < argc) {
             no_offsets_rank = strtol(argv[++i], NULL, 10);
         } else if (argv[i][0] == '-' || npos == 2) {

@@ -84,3 +84,31 @@ up latency 0.057 µs + departure wait 0.260 µs = 0.317 µs"
 F=$S/gred3-departures-top.svg
 has "$F" "departure 2 of 2 (x = 1)
 up latency 0.033 µs + departure wait 0.020 µs = 0.053 µs"
+
+# ---- the algorithm node (synth_trace algo: hosts A, B, C = ranks 0, 1, 2) ----
+# Operation 0, times in ns on the trace's time line: t1 = 500, 800, 200,
+# t4 = 2900, 3000, 2700, so t0 = 200 (C), span 3000 - 200 = 2800, arrival
+# spread 800 - 200 = 600.  Its messages (send post, send done, receive post,
+# receive done): round 0 B->A 900 1000 600 1100 (A waits 300), round 1 C->A
+# 300 1500 1150 1400, round 2 A->B 1500 1700 1100 1800 (B waits 400) and A->C
+# 1510 1720 1600 1900.  Late senders: 300 + 400 = 700, the longest 400 on B in
+# round 2.  Relative to t0, A->B is sent at 1.300, done 1.500, received from
+# 0.900 to 1.600 µs.
+F=$S/algo-schedule-op0.svg
+has "$F" "Span 2.800 µs, arrival spread 0.600 µs; late senders cost 0.700 µs over all hosts, the longest wait 0.400 µs on B (rank 1) in round 2."
+has "$F" "host A, rank 0 of 3 in the node
+arrives t1 = 0.300 µs, departs t4 = 2.700 µs (from t0)
+at the node e = t4 - t1 = 2.400 µs
+waiting for late senders: 0.300 µs (1 receive)"
+has "$F" "round 2: A (rank 0) → B (rank 1), 4 bytes
+send posted 1.300, completed 1.500 µs
+receive posted 0.900, completed 1.600 µs
+late sender: 0.400 µs"
+has "$F" "B (rank 1) waits 0.400 µs for A (rank 0) in round 2: late sender
+receive posted at 0.900 µs, the send only at 1.300 µs"
+has "$F" "waiting for late senders: 0.000 µs (0 receives)"
+# the tree: the node spans A, B and C; C's thread 4 enters it directly
+F=$S/algo-tree.svg
+has "$F" "joins 3 hosts (rank in the algorithm: host): 0: A, 1: B, 2: C"
+has "$F" "thread 4 → across: host C joins the algorithm as rank 2 of 3"
+has "$F" ">run=binomial-reduce bcast=binomial-bcast root=A</text>"

@@ -46,12 +46,13 @@ done
 rm -rf "$W"
 mkdir -p "$W"
 
-for s in gred3 chain; do
+for s in gred3 chain algo; do
     "$SYNTH_TRACE" --pathmap-out "$W/$s.pathmap" "$s" "$W/$s" > /dev/null
     "$PAPANALYZE" -q --skip 0 "$W/$s/traces.otf2"
 done
 G=$W/gred3/traces.db
 C=$W/chain/traces.db
+A=$W/algo/traces.db       # an algorithm node at the root (3 hosts, 2 operations)
 
 # ---- 1. every chart: valid, deterministic, as recorded -----------------------
 # name | arguments (word-split; no spaces inside an argument)
@@ -70,6 +71,12 @@ chain-timemap|timemap $C
 chain-departures-c|departures $C --subtree c
 chain-tree|tree $W/chain.pathmap
 chain-pap|pap $C
+algo-tree|tree $W/algo.pathmap
+algo-tree-db|tree --db $A
+algo-timemap|timemap $A
+algo-schedule|schedule $A
+algo-schedule-op0|schedule $A --op 0
+algo-schedule-op1|schedule $A --op 1 --instance 0 --wrapper across
 EOF
 mkdir -p "$W/svg"
 [ "${RECORD:-0}" = 1 ] && mkdir -p "$EXPECTED"
@@ -128,6 +135,13 @@ evil orders "$E" --wrapper '<script>alert(1)</script>'
 evil tree --db "$E"
 evil pap "$E"
 has "$W/evil/x.svg" '&lt;/title&gt;&lt;script&gt;x&lt;/script&gt;'   # pap: the pathmap path
+# an algorithm node whose name carries markup (its pathmap line no longer
+# names it: the label falls back to the database's description)
+EA=$W/evil/algo.db
+cp "$A" "$EA"
+sqlite3 "$EA" "UPDATE wrappers SET name = '<script>a</script>' WHERE kind = 'algo'"
+evil tree --db "$EA"
+evil timemap "$EA"
 "$PAPVIZ" tree --db "$E" -o "$W/evil/tree.svg"
 has "$W/evil/tree.svg" '&lt;script&gt;alert(1)&lt;/script&gt;'
 has "$W/evil/tree.svg" 'A&amp;B&quot;&lt;i&gt;'
@@ -248,6 +262,12 @@ expect_rc 2 "$PAPVIZ" orders "$G" "$G" --wrapper g0         # one database only
 expect_rc 2 "$PAPVIZ" timemap "$G" --bytes x
 expect_rc 2 "$PAPVIZ" timemap "$G" --thread -1
 expect_rc 2 "$PAPVIZ" timemap "$G" --label a --label b
+expect_rc 2 "$PAPVIZ" schedule "$A" --op 1 --mean           # one or the other
+expect_rc 2 "$PAPVIZ" schedule "$A" --instance 1            # --instance needs --op
+expect_rc 2 "$PAPVIZ" schedule "$A" --op x
+expect_rc 2 "$PAPVIZ" timemap "$G" --op 1                   # an option of schedule only
+expect_rc 2 "$PAPVIZ" schedule "$A" --subtree across
+has "$W/out" "--wrapper NAME"
 expect_rc 0 "$PAPVIZ" --help
 has "$W/out" "usage: papviz"
 # bad input exits 1 with "papviz: PATH: error: ..."
@@ -268,6 +288,13 @@ expect_rc 1 "$PAPVIZ" departures "$G" --wrapper g0 --compare "$C"   # chain has 
 has "$W/out" "g0"
 expect_rc 1 "$PAPVIZ" tree "$W/chain.pathmap" --db "$G"      # another tree
 has "$W/out" "not the tree of"
+# schedule on a tree without an algorithm node, or naming another wrapper
+expect_rc 1 "$PAPVIZ" schedule "$G"
+has "$W/out" "papviz: $G: error: this database has no algorithm node"
+expect_rc 1 "$PAPVIZ" schedule "$A" --wrapper gA
+has "$W/out" "gA is a gred, not an algorithm node"
+expect_rc 1 "$PAPVIZ" schedule "$A" --wrapper nosuch
+has "$W/out" "no wrapper called 'nosuch'"
 printf 'host a\ntree t\nfrob x\n' > "$W/bad.pathmap"
 expect_rc 1 "$PAPVIZ" tree "$W/bad.pathmap"
 has "$W/out" "$W/bad.pathmap:3:1: error:"
@@ -389,7 +416,8 @@ rm -f "$W/in.db" "$W/in2.db" "$W/in-link.db"
 no_crash() {
     for args in "timemap $1" "timemap $1 --with-arrival-wait" "departures $1 --wrapper top" \
                 "departures $1 --subtree root" "orders $1 --wrapper g0" "orders $1 --subtree root" \
-                "pap $1" "tree $1" "tree $W/gred3.pathmap --db $1" "report $1"; do
+                "pap $1" "tree $1" "tree $W/gred3.pathmap --db $1" "report $1" \
+                "schedule $1"; do
         set +e
         # shellcheck disable=SC2086 # word splitting of $args is wanted
         timeout 20 "$PAPVIZ" $args -o "$W/nul.out" > "$W/out" 2>&1
@@ -418,6 +446,30 @@ while read -r t; do
         n=$((n + 1))
     done
 done < "$W/tables"
+# the same for the tables of an algorithm node, on the algo scenario
+# no_crash_algo DB WHAT: its charts exit 0, or 1 with an error line (the
+# report draws the tree, the timemaps and the schedules, the mean and one
+# operation; stopping at the first error, so one operation is asked alone)
+no_crash_algo() {
+    for args in "tree $W/algo.pathmap --db $1" "schedule $1 --op 0" "report $1"; do
+        set +e
+        # shellcheck disable=SC2086 # word splitting of $args is wanted
+        timeout 20 "$PAPVIZ" $args -o "$W/nul.out" > "$W/out" 2>&1
+        rc=$?
+        set -e
+        [ "$rc" -le 1 ] || { cat "$W/out" >&2; fail "papviz $args after $2: exit $rc"; }
+        [ "$rc" = 0 ] || grep -q "^papviz: .*error: " "$W/out" || { cat "$W/out" >&2; fail "papviz $args after $2: exit 1 without an error line"; }
+        rm -rf "$W/nul.out"
+    done
+}
+for t in $(sqlite3 "$A" "SELECT name FROM sqlite_master WHERE type = 'table'
+                         AND (name LIKE 'algo%' OR name = 'wrappers') ORDER BY name"); do
+    for c in $(sqlite3 "$A" "SELECT name FROM pragma_table_info('$t')"); do
+        cp "$A" "$W/nul.db"
+        sqlite3 "$W/nul.db" "UPDATE $t SET $c = NULL" 2> /dev/null || continue
+        no_crash_algo "$W/nul.db" "UPDATE $t SET $c = NULL"
+    done
+done
 [ "$n" -ge 50 ] || fail "only $n columns could be set to NULL"
 for c in scope node thread metric bytes n mean; do
     cp "$G" "$W/nul.db"
