@@ -24,7 +24,7 @@ while getopts "r:s:n:w:h" opt; do
     s) sizes=$OPTARG ;;
     n) nps=$OPTARG ;;
     w) wait=$OPTARG ;;
-    h) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: bench/algobench.sh [-r REPEATS] [-s BYTES,...] [-n NP,...] [-w auto|nosleep]" >&2; exit 2 ;;
   esac
 done
