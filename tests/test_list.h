@@ -315,6 +315,8 @@ static const tst_entry_t tst_list[] = {
     { "algo_run_np4", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 4, 60 },
     { "algo_run_np5", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 5, 60 },
     { "algo_run_np8", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 8, 120 },
+    /* mpi: the benchmark still runs and agrees with MPI_Allreduce (it aborts if not) */
+    { "algobench_smoke", TST_MPI, NULL, "bin/algobench -a rabenseifner -s 4,16,40000 -r 1", NULL, 2, 60 },
 
     /* sh: scripts and end-to-end runs */
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
