@@ -510,7 +510,8 @@ static int mpi_yields(void)
  * the wake-up (4-byte recursive doubling at np 4 on 2 cores, best of 100
  * blocks: 8.2 us for Open MPI, 27.8 us for us yielding too, 8.2 us
  * without), so the yield phase's budget is spent polling, MPI doing the
- * yielding, and the sleep phase comes after it as usual.
+ * yielding, and the sleep phase comes after it, with naps of at most
+ * RT_WAIT_NAP_ROUND_NS (rt_wait.h says why).
  */
 void rt__algo_wait(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready, void *arg)
 {
@@ -521,13 +522,13 @@ void rt__algo_wait(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready, voi
             if (ready(arg))
                 return;
     if (!mpi_yields()) {
-        rt_wait_until(policy, ready, arg);
+        rt_wait_until_nap(policy, ready, arg, RT_WAIT_NAP_ROUND_NS);
         return;
     }
     merged.spin_ns = policy->yield_ns > UINT64_MAX - policy->spin_ns
                          ? UINT64_MAX : policy->spin_ns + policy->yield_ns;
     merged.yield_ns = 0;
-    rt_wait_until(&merged, ready, arg);
+    rt_wait_until_nap(&merged, ready, arg, RT_WAIT_NAP_ROUND_NS);
 }
 
 cm_status_t rt__xprog_exec(const rt__xprog_t *pg, const rt_algo_call_t *call, void *buf,
