@@ -7,22 +7,25 @@
 # medians and minima (us per operation) and the ratio of the medians, ours / Open MPI
 # (below 1.0: ours faster).
 #
-#   bench/algobench.sh [-r REPEATS] [-s BYTES,...] [-n NP,...]
+#   bench/algobench.sh [-r REPEATS] [-s BYTES,...] [-n NP,...] [-w auto|nosleep]
 #
 # Defaults: -r 9 -s 4,16,64K,1M,16M -n 2,4 (16 B: the smallest size at which Open MPI
-# runs its ring at np 4 rather than switching to recursive doubling).  This machine has 2 cores: np 4 is
-# oversubscribed, and both sides then measure the scheduler as much as the algorithm.
+# runs its ring at np 4 rather than switching to recursive doubling), -w auto (our side
+# waits with the runtime's policy; nosleep: it never sleeps, see bin/algobench).
+# This machine has 2 cores: np 4 is oversubscribed, and both sides then measure the
+# scheduler as much as the algorithm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-repeats=9 sizes=4,16,64K,1M,16M nps=2,4
-while getopts "r:s:n:h" opt; do
+repeats=9 sizes=4,16,64K,1M,16M nps=2,4 wait=auto
+while getopts "r:s:n:w:h" opt; do
   case $opt in
     r) repeats=$OPTARG ;;
     s) sizes=$OPTARG ;;
     n) nps=$OPTARG ;;
-    h) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: bench/algobench.sh [-r REPEATS] [-s BYTES,...] [-n NP,...]" >&2; exit 2 ;;
+    w) wait=$OPTARG ;;
+    h) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: bench/algobench.sh [-r REPEATS] [-s BYTES,...] [-n NP,...] [-w auto|nosleep]" >&2; exit 2 ;;
   esac
 done
 [ -x bin/algobench ] || { echo "algobench: bin/algobench missing; run make" >&2; exit 1; }
@@ -52,7 +55,7 @@ for np in ${nps//,/ }; do
     num=$(ompi_num "${ompi_alg[$algo]}")
     mpirun "${mpirun_flags[@]}" -np "$np" --mca coll_tuned_use_dynamic_rules 1 \
         --mca coll_tuned_allreduce_algorithm "$num" \
-        bin/algobench -a "$algo" -s "$sizes" -r "$repeats" --no-header |
+        bin/algobench -a "$algo" -s "$sizes" -r "$repeats" -w "$wait" --no-header |
     while read -r name p bytes omed omin mmed mmin ratio rest; do
       note=""
       [ "$np" -gt "$(nproc)" ] && note="oversubscribed ($np ranks, $(nproc) cores)"

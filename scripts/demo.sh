@@ -64,7 +64,7 @@ bin/papanalyze -q "$algo/trace/traces.otf2"
 bin/papanalyze "$algo/trace/traces.db" > "$algo/report.txt"
 echo
 echo "== bin/papanalyze $algo/trace/traces.db   (its algorithm-node section; all in $algo/report.txt)"
-sed -n '/^== Algorithm node/,$p' "$algo/report.txt"
+sed -n '/^Algorithm node/,/^Threads, fastest first/{/^Threads, fastest first/!p;}' "$algo/report.txt"
 echo
 echo "== bin/papviz schedule $algo/trace/traces.db -o $algo/schedule.svg   (rounds and messages per host)"
 bin/papviz schedule "$algo/trace/traces.db" -o "$algo/schedule.svg"

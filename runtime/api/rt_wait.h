@@ -54,6 +54,25 @@ bool rt_wait_spin_yield(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready
 void rt_wait_until(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
                    void *arg);
 
+/* rt_wait_until's longest nap: an idle waiter (a service thread between
+   requests) wakes a thousand times a second at most. */
+#define RT_WAIT_NAP_MAX_NS (1000 * 1000L)
+
+/*
+ * rt_wait_until with naps of at most nap_max_ns (1 us doubling up to it),
+ * for waits inside an operation that many rounds follow: under
+ * oversubscription a waiter can outlast its yield budget, and a 1 ms nap
+ * then delays every later round of every rank it talks to, which makes
+ * their waits outlast the budget too.  A PRR tree of 4 hosts x 2 threads
+ * on 2 cores swung between 20 us and 4.6 ms per allreduce with 1 ms naps
+ * and stayed at 40-90 us with 64 us ones (docs/benchmarks.md).
+ */
+void rt_wait_until_nap(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
+                       void *arg, long nap_max_ns);
+
+/* The naps of the waits of an algorithm node's rounds. */
+#define RT_WAIT_NAP_ROUND_NS (64 * 1000L)
+
 static inline void rt_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

@@ -203,7 +203,7 @@ static const int64_t *algo_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned i
     if (an->inst[instance].req == MPI_REQUEST_NULL)
         return NULL;                     /* the instance's first operation */
     algo_wait_arg_t w = { ex, &an->inst[instance].req };
-    rt_wait_until(&ex->policy, algo_request_done, &w);
+    rt_wait_until_nap(&ex->policy, algo_request_done, &w, RT_WAIT_NAP_ROUND_NS);
     low = an->inst[instance].gathered[0];
     for (int32_t i = 1; i < an->nranks; i++)
         if (an->inst[instance].gathered[i] < low)

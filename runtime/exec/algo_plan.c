@@ -14,8 +14,8 @@
  * every rank; it is not cached.
  *
  * `native` is MPI_Iallreduce in place on the call's communicator, waited
- * for with MPI_Test under rt_wait_until like every other wait of the
- * runtime (Open MPI's blocking calls poll without pause).
+ * for with MPI_Test under the wait policy like the schedules' rounds
+ * (rt__algo_wait; Open MPI's blocking calls poll without pause).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -189,7 +189,6 @@ static bool native_ready(void *arg)
 static cm_status_t native_run(const rt_algo_plan_t *plan, const rt_algo_call_t *call,
                               void *buf, int64_t count, cm_err_t *err)
 {
-    static const rt_wait_policy_t dflt = { 50 * 1000, 2 * 1000 * 1000 };
     native_wait_t w;
 
     if (count > INT_MAX)
@@ -202,7 +201,7 @@ static cm_status_t native_run(const rt_algo_plan_t *plan, const rt_algo_call_t *
                           rt_mpi_op(call->op), call->comm, &w.req);
     if (w.rc != MPI_SUCCESS)
         return rt__algo_mpi_err(err, w.rc, "MPI_Iallreduce", -1, 0);
-    rt_wait_until(call->policy ? call->policy : &dflt, native_ready, &w);
+    rt__algo_wait(rt__algo_policy(call), native_ready, &w);
     if (w.rc != MPI_SUCCESS)
         return rt__algo_mpi_err(err, w.rc, "MPI_Test (MPI_Iallreduce)", -1, 0);
     return CM_OK;

@@ -72,8 +72,8 @@ bool rt_wait_spin_yield(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready
     return ready(arg);
 }
 
-void rt_wait_until(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
-                   void *arg)
+void rt_wait_until_nap(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
+                       void *arg, long nap_max_ns)
 {
     struct timespec nap = { 0, 1000 };
 
@@ -81,7 +81,13 @@ void rt_wait_until(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
         return;
     while (!ready(arg)) {
         nanosleep(&nap, NULL);
-        if (nap.tv_nsec < 1000 * 1000)
-            nap.tv_nsec *= 2;
+        if (nap.tv_nsec < nap_max_ns)
+            nap.tv_nsec = nap.tv_nsec * 2 < nap_max_ns ? nap.tv_nsec * 2 : nap_max_ns;
     }
+}
+
+void rt_wait_until(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
+                   void *arg)
+{
+    rt_wait_until_nap(policy, ready, arg, RT_WAIT_NAP_MAX_NS);
 }

@@ -39,7 +39,7 @@ for f in report.txt report.csv report.json; do [ -s "out/demo/$f" ] || fail "dem
 [ -f out/demo/algo/trace/traces.otf2 ] && [ -s out/demo/algo/trace/traces.db ] \
   || fail "demo wrote no algorithm-node trace or database"
 expect_count out/demo/algo/report.txt 1 "Algorithm node"
-expect_count "$tmp/demo" 1 "== Algorithm node"
+expect_count "$tmp/demo" 4 "Algorithm node"   # its three report sections, then its paths
 for f in algo/schedule.svg compare-timemap.svg algo/report/index.html; do
   [ -s "out/demo/$f" ] || fail "demo wrote no $f"
   case $f in *.svg) xmllint --noout "out/demo/$f" || fail "out/demo/$f is not well-formed";; esac

@@ -23,7 +23,8 @@
  *
  * A failed precondition must come back as CM_ERR_UNSUPPORTED with the same
  * message on every rank: Rabenseifner below pof2 elements is expected to,
- * and any other failure is a test failure.  One more check watches the
+ * and any other failure is a test failure; so must a vector over INT_MAX
+ * elements (MPI's int counts).  One more check watches the
  * observer: ring, P = 2 or 3, count P, int32, must report exactly the
  * messages computed by hand in observer_check.  --big adds 1 M-element
  * vectors for ring, ring-seg, rd, rabenseifner, prr and native.
@@ -686,6 +687,39 @@ static void wrong_rank_check(ctx_t *c)
     }
 }
 
+/*
+ * A vector over INT_MAX elements is refused before anything is sent or
+ * touched (so a tiny buffer is safe), the same way on every rank: by the
+ * executor for a schedule, by the plan for native.
+ */
+static void huge_count_check(ctx_t *c)
+{
+    static const char *names[] = { "ring", "native" };
+    int32_t buf[1] = { 0 };
+
+    for (int i = 0; i < 2; i++) {
+        rt_algo_spec_t spec;
+        rt_algo_plan_t *plan = NULL;
+        rt_algo_call_t call = make_call(c, RT_DTYPE_INT32, RT_OP_SUM, 0);
+        char what[64];
+        cm_err_t err;
+        cm_status_t st;
+
+        spec_init(c, &spec);
+        if (i == 0)
+            spec.run = rt_algo_find(names[i]);
+        else
+            spec.native = 1;
+        snprintf(what, sizeof what, "%s with 2^31 elements", names[i]);
+        cm_err_clear(&err);
+        st = rt_algo_plan_create(&spec, c->rank, &plan, &err);
+        if (st == CM_OK)
+            st = rt_algo_plan_run(plan, &call, buf, (int64_t)1 << 31, NULL, &err);
+        agree(c, what, st, &err, 1);
+        rt_algo_plan_destroy(plan);
+    }
+}
+
 int main(int argc, char **argv)
 {
     ctx_t c;
@@ -724,6 +758,7 @@ int main(int argc, char **argv)
     if (c.P == 2 || c.P == 3)
         observer_check(&c);
     wrong_rank_check(&c);
+    huge_count_check(&c);
     sweep(&c, big);
     if (big)
         sweep_big(&c);
