@@ -103,9 +103,13 @@ void rt__xmem_free(rt__xmem_t *mem);
 cm_status_t rt__xprog_exec(const rt__xprog_t *pg, const rt_algo_call_t *call, void *buf,
                            rt__xmem_t *mem, cm_err_t *err);
 
-/* Waits until ready(arg), which tests MPI requests, following the policy
-   (algo_run.c says how it differs from a plain rt_wait_until). */
-void rt__algo_wait(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready, void *arg);
+/* Yield budget added per byte a wait moves (1 ns: 1 GB/s, below this machine's copy speed). */
+#define RT__YIELD_NS_PER_BYTE 1
+
+/* Waits until ready(arg), which tests MPI requests moving `bytes`, following
+   the policy (algo_run.c says how it differs from a plain rt_wait_until). */
+void rt__algo_wait(const rt_wait_policy_t *policy, uint64_t bytes, rt_wait_ready_fn_t ready,
+                   void *arg);
 /* The call's wait policy, or the default one (spin 50 us, yield 2 ms). */
 const rt_wait_policy_t *rt__algo_policy(const rt_algo_call_t *call);
 

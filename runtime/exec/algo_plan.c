@@ -201,7 +201,8 @@ static cm_status_t native_run(const rt_algo_plan_t *plan, const rt_algo_call_t *
                           rt_mpi_op(call->op), call->comm, &w.req);
     if (w.rc != MPI_SUCCESS)
         return rt__algo_mpi_err(err, w.rc, "MPI_Iallreduce", -1, 0);
-    rt__algo_wait(rt__algo_policy(call), native_ready, &w);
+    rt__algo_wait(rt__algo_policy(call), (uint64_t)count * rt_dtype_size(call->dtype),
+                  native_ready, &w);
     if (w.rc != MPI_SUCCESS)
         return rt__algo_mpi_err(err, w.rc, "MPI_Test (MPI_Iallreduce)", -1, 0);
     return CM_OK;
