@@ -2,9 +2,10 @@
  * an_model.c - analyze's model for papviz: a database read back into plain
  * structs (api/an_model.h).
  *
- * All of papviz's SQL lives here.  an_model_open reads what every chart
- * needs and is small (tree, per tuple size the stats of threads and
- * wrappers: O(threads x path length)); the order matrices, departure curves
+ * All of papviz's SQL lives here and in an_model_algo.c (algorithm nodes,
+ * whose helpers from here an_model_int.h declares).  an_model_open reads what
+ * every chart needs and is small (tree, per tuple size the stats of threads
+ * and wrappers: O(threads x path length)); the order matrices, departure curves
  * and arrival patterns scan the visits table and are read on demand, once
  * each (cached in the model).  Everything is carved from one arena, freed by
  * an_model_close; the database stays open read-only in between.
@@ -16,8 +17,7 @@
 #include "common/cm_arena.h"
 #include "analyze/an_int.h"
 #include "analyze/api/an_model.h"
-
-enum { C_ORDERS, C_DEPARTURES, C_PAP, C_ALGO_OPS, C_SCHEDULE };
+#include "analyze/an_model_int.h"
 
 /* One cached on-demand result. */
 typedef struct cache {
@@ -192,54 +192,6 @@ static cm_status_t load_hosts_wrappers(an_model_t *m, cm_err_t *err)
     return finish(m, st, st ? rc : SQLITE_ERROR, err, "reading wrappers");
 }
 
-/* What each algorithm node runs and its hosts (algo_nodes, algo_ranks).  A
- * database written before algorithm nodes existed has neither table and
- * no such node. */
-static cm_status_t load_algo_nodes(an_model_t *m, cm_err_t *err)
-{
-    an_model_tree_t *t = &m->tree;
-    sqlite3_stmt *st = prepare(m, "SELECT node, algo, bcast, root, arrival, nranks"
-                               " FROM algo_nodes ORDER BY node", NULL, 0);
-    int rc = SQLITE_ERROR;
-
-    if (st == NULL)
-        return CM_OK;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int node = sqlite3_column_int(st, 0), n = sqlite3_column_int(st, 5);
-        an_model_algo_t *a;
-        if (node < 0 || node >= t->nwrappers || t->wrappers[node].kind != AN_KIND_ALGO
-            || n < 1 || n > t->nhosts)
-            return sqlite3_finalize(st), sql_fail(m, err, "algorithm nodes are inconsistent");
-        if ((a = an_model_algo_alloc(m, n)) == NULL)
-            return sqlite3_finalize(st), nomem(err);
-        a->algo = col_str(m, st, 1);
-        a->bcast = col_str(m, st, 2);
-        a->root = col_int(st, 3, -1);
-        a->arrival = col_str(m, st, 4);
-        for (int r = 0; r < n; r++)
-            a->hosts[r] = -1;
-        t->wrappers[node].algo = a;
-    }
-    if (finish(m, st, rc, err, "reading algorithm nodes") != CM_OK)
-        return err->status;
-    st = prepare(m, "SELECT node, rank, host FROM algo_ranks", NULL, 0);
-    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int node = sqlite3_column_int(st, 0), r = sqlite3_column_int(st, 1);
-        int h = sqlite3_column_int(st, 2);
-        an_model_algo_t *a = node >= 0 && node < t->nwrappers ? t->wrappers[node].algo : NULL;
-        if (a == NULL || r < 0 || r >= a->nranks || h < 0 || h >= t->nhosts)
-            return sqlite3_finalize(st), sql_fail(m, err, "algorithm ranks are inconsistent");
-        a->hosts[r] = h;
-    }
-    if (finish(m, st, st ? rc : SQLITE_ERROR, err, "reading algorithm ranks") != CM_OK)
-        return err->status;
-    for (int i = 0; i < t->nwrappers; i++)
-        for (int r = 0; t->wrappers[i].algo != NULL && r < t->wrappers[i].algo->nranks; r++)
-            if (t->wrappers[i].algo->hosts[r] < 0)
-                return sql_fail(m, err, "an algorithm node's rank without host");
-    return CM_OK;
-}
-
 static cm_status_t load_tree(an_model_t *m, cm_err_t *err)
 {
     an_model_tree_t *t = &m->tree;
@@ -266,7 +218,7 @@ static cm_status_t load_tree(an_model_t *m, cm_err_t *err)
     }
     if (finish(m, st, st ? rc : SQLITE_ERROR, err, "reading threads") != CM_OK)
         return err->status;
-    return load_algo_nodes(m, err);
+    return an__model_load_algo_nodes(m, err);
 }
 
 /* --------------------------------------------------------------- sizes */
@@ -739,254 +691,52 @@ cm_status_t an_model_pap(an_model_t *m, int64_t bytes, const an_model_pap_t **p_
     return *p_p = p, CM_OK;
 }
 
-an_model_algo_t *an_model_algo_alloc(an_model_t *m, int nranks)
+/* ------------------------------------------- for an_model_algo.c (an_model_int.h) */
+
+cm_status_t an__model_sql_fail(an_model_t *m, cm_err_t *err, const char *what)
 {
-    an_model_algo_t *a = alloc(m, 1, sizeof *a);
-    if (a == NULL || (a->hosts = alloc(m, (size_t)(nranks > 0 ? nranks : 0), sizeof *a->hosts))
-        == NULL)
-        return NULL;
-    a->algo = a->bcast = a->arrival = "";
-    a->root = -1;
-    a->nranks = nranks > 0 ? nranks : 0;
-    return a;
+    return sql_fail(m, err, what);
 }
 
-
-/* ------------------------------------------------------ algorithm nodes */
-
-/* node must be an algorithm node; *bytes < 0 becomes its smallest size. */
-static cm_status_t check_algo(an_model_t *m, int64_t *bytes, int node, cm_err_t *err)
+void *an__model_alloc(an_model_t *m, size_t n, size_t size)
 {
-    if (node < 0 || node >= m->tree.nwrappers)
-        return CM_ERR_AT(err, CM_ERR_NAME, m->db, 0, 0, "no wrapper number %d", node);
-    const an_model_wrapper_t *w = &m->tree.wrappers[node];
-    if (w->kind != AN_KIND_ALGO || w->algo == NULL)
-        return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "'%s' is a %s, not an algorithm "
-                         "node", w->name, w->kind_name);
-    if (*bytes < 0) {
-        int64_t arg = node;
-        sqlite3_stmt *st = prepare(m, "SELECT MIN(bytes) FROM algo_ops WHERE node = ?", &arg, 1);
-        if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-            *bytes = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-        if (*bytes < 0)
-            return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "'%s': no operations",
-                             w->name);
-    }
-    return CM_OK;
+    return alloc(m, n, size);
 }
 
-cm_status_t an_model_algo_ops(an_model_t *m, int64_t bytes, int node,
-                              const an_model_algo_ops_t **o_p, cm_err_t *err)
+cm_status_t an__model_nomem(cm_err_t *err)
 {
-    if (check_algo(m, &bytes, node, err) != CM_OK)
-        return err->status;
-    const an_model_algo_ops_t *hit = cached(m, C_ALGO_OPS, bytes, node, 0);
-    if (hit != NULL)
-        return *o_p = hit, CM_OK;
-    int64_t args[2] = { node, bytes };
-    sqlite3_stmt *st = prepare(m, "SELECT COUNT(*) FROM algo_ops WHERE node = ? AND bytes = ?",
-                               args, 2);
-    int64_t n = st && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    sqlite3_finalize(st);
-    if (n == 0)
-        return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "'%s': no operations of %lld bytes",
-                         m->tree.wrappers[node].name, (long long)bytes);
-    an_model_algo_ops_t *o = alloc(m, 1, sizeof *o);
-    if (o == NULL || (o->ops = alloc(m, (size_t)n, sizeof *o->ops)) == NULL)
-        return nomem(err);
-    o->node = node;
-    st = prepare(m, "SELECT instance, op, used, span, arrival_spread FROM algo_ops"
-                 " WHERE node = ? AND bytes = ? ORDER BY instance, op", args, 2);
-    int rc = SQLITE_ERROR;
-    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW && o->nops < n) {
-        an_model_algo_op_t *x = &o->ops[o->nops++];
-        x->instance = sqlite3_column_int(st, 0);
-        x->op = sqlite3_column_int64(st, 1);
-        x->used = sqlite3_column_int(st, 2);
-        x->span = sqlite3_column_double(st, 3);
-        x->spread = sqlite3_column_double(st, 4);
-    }
-    if (finish(m, st, st ? (rc == SQLITE_ROW ? SQLITE_DONE : rc) : SQLITE_ERROR, err,
-               "reading algorithm operations") != CM_OK)
-        return err->status;
-    remember(m, C_ALGO_OPS, bytes, node, 0, o);
-    return *o_p = o, CM_OK;
+    return nomem(err);
 }
 
-/* The schedule's ranks and rounds, allocated; nrounds from the rounds' rows. */
-static cm_status_t sched_alloc(an_model_t *m, an_model_schedule_t *s, const an_model_algo_t *a,
-                               int nrounds, cm_err_t *err)
+const char *an__model_col_str(an_model_t *m, sqlite3_stmt *st, int i)
 {
-    s->nranks = a->nranks;
-    s->nrounds = nrounds;
-    if ((s->ranks = alloc(m, (size_t)a->nranks, sizeof *s->ranks)) == NULL)
-        return nomem(err);
-    for (int r = 0; r < a->nranks; r++) {
-        s->ranks[r].rank = r;
-        s->ranks[r].host = a->hosts[r];
-        if ((s->ranks[r].rounds = alloc(m, (size_t)nrounds, sizeof(an_model_round_t))) == NULL)
-            return nomem(err);
-        for (int k = 0; k < nrounds; k++)
-            s->ranks[r].rounds[k].round = k;
-    }
-    return CM_OK;
+    return col_str(m, st, i);
 }
 
-/* Reads rows (rank, round, n, start, end, late) into s's rounds. */
-static cm_status_t sched_rounds(an_model_t *m, an_model_schedule_t *s, sqlite3_stmt *st,
-                                cm_err_t *err)
+int an__model_col_int(sqlite3_stmt *st, int i, int null_value)
 {
-    int rc = SQLITE_ERROR;
-    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int r = sqlite3_column_int(st, 0), k = sqlite3_column_int(st, 1);
-        if (r < 0 || r >= s->nranks || k < 0 || k >= s->nrounds)
-            return sqlite3_finalize(st), sql_fail(m, err, "algorithm rounds are inconsistent");
-        an_model_round_t *x = &s->ranks[r].rounds[k];
-        x->n = sqlite3_column_int64(st, 2);
-        x->start = sqlite3_column_double(st, 3);
-        x->end = sqlite3_column_double(st, 4);
-        x->late = sqlite3_column_double(st, 5);
-    }
-    return finish(m, st, st ? rc : SQLITE_ERROR, err, "reading algorithm rounds");
+    return col_int(st, i, null_value);
 }
 
-/* Reads rows (rank, t1, t4) into s's ranks. */
-static cm_status_t sched_ranks(an_model_t *m, an_model_schedule_t *s, sqlite3_stmt *st,
-                               cm_err_t *err)
+sqlite3_stmt *an__model_prepare(an_model_t *m, const char *sql, const int64_t *args, int nargs)
 {
-    int rc = SQLITE_ERROR;
-    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int r = sqlite3_column_int(st, 0);
-        if (r < 0 || r >= s->nranks)
-            return sqlite3_finalize(st), sql_fail(m, err, "algorithm visits are inconsistent");
-        s->ranks[r].t1 = sqlite3_column_double(st, 1);
-        s->ranks[r].t4 = sqlite3_column_double(st, 2);
-    }
-    return finish(m, st, st ? rc : SQLITE_ERROR, err, "reading algorithm visits");
+    return prepare(m, sql, args, nargs);
 }
 
-static int64_t one_int(an_model_t *m, const char *sql, const int64_t *args, int nargs,
-                       int64_t def)
+cm_status_t an__model_finish(an_model_t *m, sqlite3_stmt *st, int rc, cm_err_t *err,
+                             const char *what)
 {
-    sqlite3_stmt *st = prepare(m, sql, args, nargs);
-    int64_t v = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
-                ? sqlite3_column_int64(st, 0) : def;
-    sqlite3_finalize(st);
-    return v;
+    return finish(m, st, rc, err, what);
 }
 
-/* One operation: its rows relative to its t0. */
-static cm_status_t sched_one(an_model_t *m, an_model_schedule_t *s, const an_model_algo_t *a,
-                             cm_err_t *err)
+const void *an__model_cached(an_model_t *m, int what, int64_t bytes, int node, int subtree,
+                             int64_t op)
 {
-    int64_t args[3] = { s->node, s->instance, s->op };
-    sqlite3_stmt *st = prepare(m, "SELECT bytes, t0, span FROM algo_ops WHERE node = ?"
-                               " AND instance = ? AND op = ?", args, 3);
-    int found = st && sqlite3_step(st) == SQLITE_ROW;
-    if (found) {
-        s->bytes = sqlite3_column_int64(st, 0);
-        s->t0 = sqlite3_column_int64(st, 1);
-        s->span = sqlite3_column_double(st, 2);
-    }
-    sqlite3_finalize(st);
-    if (!found)
-        return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "'%s': no operation %lld of "
-                         "instance %d", m->tree.wrappers[s->node].name, (long long)s->op,
-                         s->instance);
-    s->ops = 1;
-    int64_t nr = one_int(m, "SELECT MAX(round) + 1 FROM algo_rounds WHERE node = ?"
-                         " AND instance = ? AND op = ?", args, 3, 0);
-    if (sched_alloc(m, s, a, (int)nr, err) != CM_OK
-        || sched_ranks(m, s, prepare(m, "SELECT rank, a, f FROM algo_visits WHERE node = ?1"
-                                     " AND instance = ?2 AND op = ?3", args, 3), err) != CM_OK
-        || sched_rounds(m, s, prepare(m, "SELECT r.rank, r.round, 1, r.first_post - o.t0,"
-                                      " r.last_done - o.t0, r.wait FROM algo_rounds r"
-                                      " JOIN algo_ops o ON o.instance = r.instance"
-                                      " AND o.op = r.op AND o.node = r.node WHERE r.node = ?1"
-                                      " AND r.instance = ?2 AND r.op = ?3", args, 3),
-                        err) != CM_OK)
-        return err->status;
-    int64_t nm = one_int(m, "SELECT COUNT(*) FROM algo_msgs WHERE node = ? AND instance = ?"
-                         " AND op = ?", args, 3, 0);
-    if ((s->msgs = alloc(m, (size_t)nm, sizeof *s->msgs)) == NULL)
-        return nomem(err);
-    st = prepare(m, "SELECT round, src, dst, send_step, recv_step, bytes, send_post - ?4,"
-                 " send_done - ?4, recv_post - ?4, recv_done - ?4, late FROM algo_msgs"
-                 " WHERE node = ?1 AND instance = ?2 AND op = ?3"
-                 " ORDER BY send_post, src, send_step", (int64_t[]){ s->node, s->instance,
-                                                                      s->op, s->t0 }, 4);
-    int rc = SQLITE_ERROR;
-    while (st && (rc = sqlite3_step(st)) == SQLITE_ROW && s->nmsgs < nm) {
-        an_model_msg_t *x = &s->msgs[s->nmsgs++];
-        x->round = sqlite3_column_int(st, 0);
-        x->src = sqlite3_column_int(st, 1);
-        x->dst = sqlite3_column_int(st, 2);
-        x->send_step = sqlite3_column_int(st, 3);
-        x->recv_step = sqlite3_column_int(st, 4);
-        x->bytes = sqlite3_column_int64(st, 5);
-        x->send_post = sqlite3_column_double(st, 6);
-        x->send_done = sqlite3_column_double(st, 7);
-        x->recv_post = sqlite3_column_double(st, 8);
-        x->recv_done = sqlite3_column_double(st, 9);
-        x->late = sqlite3_column_double(st, 10);
-        if (x->src < 0 || x->src >= s->nranks || x->dst < 0 || x->dst >= s->nranks)
-            return sqlite3_finalize(st), sql_fail(m, err, "algorithm messages are inconsistent");
-    }
-    return finish(m, st, st ? (rc == SQLITE_ROW ? SQLITE_DONE : rc) : SQLITE_ERROR, err,
-                  "reading algorithm messages");
+    return cached_op(m, what, bytes, node, subtree, op);
 }
 
-/* The mean over the used operations of one tuple size. */
-static cm_status_t sched_mean(an_model_t *m, an_model_schedule_t *s, const an_model_algo_t *a,
-                              cm_err_t *err)
+void an__model_remember(an_model_t *m, int what, int64_t bytes, int node, int subtree,
+                        int64_t op, const void *ptr)
 {
-    int64_t args[2] = { s->node, s->bytes };
-    sqlite3_stmt *st = prepare(m, "SELECT COUNT(*), AVG(span) FROM algo_ops WHERE node = ?"
-                               " AND bytes = ? AND used", args, 2);
-    if (st && sqlite3_step(st) == SQLITE_ROW) {
-        s->ops = sqlite3_column_int64(st, 0);
-        s->span = sqlite3_column_double(st, 1);
-    }
-    sqlite3_finalize(st);
-    if (s->ops == 0)
-        return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "'%s': no used operations of %lld "
-                         "bytes", m->tree.wrappers[s->node].name, (long long)s->bytes);
-    int64_t nr = one_int(m, "SELECT MAX(round) + 1 FROM algo_round_means WHERE node = ?"
-                         " AND bytes = ?", args, 2, 0);
-    if (sched_alloc(m, s, a, (int)nr, err) != CM_OK
-        || sched_ranks(m, s, prepare(m, "SELECT rank, a, f FROM algo_host_means"
-                                     " WHERE node = ? AND bytes = ?", args, 2), err) != CM_OK)
-        return err->status;
-    return sched_rounds(m, s, prepare(m, "SELECT rank, round, n, first_post, last_done, wait"
-                                      " FROM algo_round_means WHERE node = ? AND bytes = ?",
-                                      args, 2), err);
-}
-
-cm_status_t an_model_schedule(an_model_t *m, int64_t bytes, int node, int instance,
-                              int64_t op, const an_model_schedule_t **s_p, cm_err_t *err)
-{
-    if (op >= 0)
-        bytes = 0;                       /* the operation's own; not part of the key */
-    else
-        instance = -1, op = -1;
-    if (op < 0 && check_algo(m, &bytes, node, err) != CM_OK)
-        return err->status;
-    if (op >= 0 && check_algo(m, &(int64_t){ 0 }, node, err) != CM_OK)
-        return err->status;
-    const an_model_schedule_t *hit = cached_op(m, C_SCHEDULE, bytes, node, instance, op);
-    if (hit != NULL)
-        return *s_p = hit, CM_OK;
-    an_model_schedule_t *s = alloc(m, 1, sizeof *s);
-    if (s == NULL)
-        return nomem(err);
-    s->node = node;
-    s->instance = instance;
-    s->op = op;
-    s->bytes = bytes;
-    if ((op >= 0 ? sched_one(m, s, m->tree.wrappers[node].algo, err)
-                 : sched_mean(m, s, m->tree.wrappers[node].algo, err)) != CM_OK)
-        return err->status;
-    remember_op(m, C_SCHEDULE, op >= 0 ? 0 : bytes, node, instance, op, s);
-    return *s_p = s, CM_OK;
+    remember_op(m, what, bytes, node, subtree, op, ptr);
 }

@@ -481,7 +481,8 @@ static cm_status_t read_algo_keys(an_reader_t *r, uint32_t region, const char *d
         if ((next = strchr(tok, ',')) != NULL)
             *next++ = '\0';
         h = host_by_name(d, tok);
-        if (h < 0 || w->nranks == d->nhosts || (w->nranks > 0 && h <= w->rank_host[w->nranks - 1])) {
+        if (h < 0 || w->nranks == d->nhosts
+            || (w->nranks > 0 && h <= w->rank_host[w->nranks - 1])) {
             cm_status_t st = CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
                                        "region %u ('%s'): %s= lists '%s', %s", region, w->name,
                                        INS_KEY_HOSTS, tok, h < 0 ? "not a host of the trace"

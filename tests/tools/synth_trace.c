@@ -1292,7 +1292,8 @@ static int write_foreign(const char *dir)
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] [--damage MODE] SCENARIO DIR\n"
+            "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] [--damage MODE]\n"
+            "                   SCENARIO DIR\n"
             "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
             "hand-made scenario; the timestamp tables are in tests/tools/synth_trace.c.\n"
             "  SCENARIO           gred3, chain, lastarr, oneway, wide, algo or foreign (not a\n"
