@@ -112,8 +112,8 @@ static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
         return CM_ERR(err, CM_ERR_RANGE, "trace: %u instances of a tree with an algorithm "
                       "node is too many (at most 2^27)", tr->ninst);
     if (mem < min)
-        return CM_ERR(err, CM_ERR_RANGE, "--trace-mem %zu is too small for the %u threads "
-                      "of host %s: at least %zu bytes (%zu KiB)", mem, tr->nloc,
+        return CM_ERR(err, CM_ERR_RANGE, "--trace-mem %zu is too small for the %u locations "
+                      "(threads, links, algorithm node) of host %s: at least %zu bytes (%zu KiB)", mem, tr->nloc,
                       tr->pm->hosts[tr->rank].name, min, (min + 1023) / 1024);
     per_loc = tr->nloc ? (mem - INS_GLOBAL_RES) / tr->nloc - INS_EVT_CHUNKS * INS_EVT_CHUNK
                        : 0;

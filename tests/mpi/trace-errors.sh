@@ -110,21 +110,25 @@ expect_count "$tmp/out" 1 "gsum: rank 1: error: writing trace '$full/t' failed"
 [ -z "$(ls -A "$full")" ] || { ls -laR "$full" >&2; fail "full disk: files left on the tmpfs"; }
 
 # ---- --trace-mem below the minimum: each rank names its own ------------------
-# host0 has 4 threads to trace (2 computational, 2 service threads of p1),
-# host1 has 2.  The minimum printed is enough: host0's minimum M runs, M - 1
+# host0 has 4 locations to trace (2 computational threads, 2 service threads
+# of p1), host1 has 2.  The minimum printed is enough: host0's minimum M runs, M - 1
 # is refused by rank 0 alone.
 run_fails 60 "$tmp/out" $MPIRUN -np 2 bin/gsum $DEMO --trace "$tmp/m" --trace-mem 1K
-expect_count "$tmp/out" 1 "gsum: rank 0: error: --trace-mem 1024 is too small for the 4 threads of host host0: at least "
-expect_count "$tmp/out" 1 "gsum: rank 1: error: --trace-mem 1024 is too small for the 2 threads of host host1: at least "
+expect_count "$tmp/out" 1 "gsum: rank 0: error: --trace-mem 1024 is too small for the 4 locations (threads, links, algorithm node) of host host0: at least "
+expect_count "$tmp/out" 1 "gsum: rank 1: error: --trace-mem 1024 is too small for the 2 locations (threads, links, algorithm node) of host host1: at least "
 [ ! -e "$tmp/m" ] && [ ! -e "$tmp/m.partial" ] || fail "--trace-mem too small: $tmp/m created"
-min=$(sed -n 's/.*too small for the 4 threads of host host0: at least \([0-9]*\) bytes.*/\1/p' "$tmp/out")
+min=$(sed -n 's/.*too small for the 4 locations (threads, links, algorithm node) of host host0: at least \([0-9]*\) bytes.*/\1/p' "$tmp/out")
 [ -n "$min" ] || fail "no minimum for host0"
 timeout 120 $MPIRUN -np 2 bin/gsum $DEMO --trace "$tmp/m" --trace-mem "$min" > "$tmp/out2" 2>&1 ||
   { cat "$tmp/out2" >&2; fail "--trace-mem $min (the minimum printed) failed"; }
 [ "$(events "$tmp/m")" -eq 4960 ] || fail "--trace-mem $min: expected 4960 events"
 run_fails 60 "$tmp/out" $MPIRUN -np 2 bin/gsum $DEMO --trace "$tmp/m1" --trace-mem $((min - 1))
-expect_count "$tmp/out" 1 "gsum: rank 0: error: --trace-mem $((min - 1)) is too small for the 4 threads of host host0: at least $min bytes"
+expect_count "$tmp/out" 1 "gsum: rank 0: error: --trace-mem $((min - 1)) is too small for the 4 locations (threads, links, algorithm node) of host host0: at least $min bytes"
 ! grep -q "rank 1: error: --trace-mem" "$tmp/out" || fail "host1 needs less than host0"
+# With an algorithm node each host has its part in it too: 2 threads + 1.
+run_fails 60 "$tmp/out" $MPIRUN -np 2 bin/gsum -p pathmaps/algo-demo.pathmap -n 10 -w 0 --trace "$tmp/a" --trace-mem 1K
+expect_count "$tmp/out" 1 "gsum: rank 0: error: --trace-mem 1024 is too small for the 3 locations (threads, links, algorithm node) of host host0: at least "
+expect_count "$tmp/out" 1 "gsum: rank 1: error: --trace-mem 1024 is too small for the 3 locations (threads, links, algorithm node) of host host1: at least "
 
 # ---- usage errors: exit status 2 and the reason ------------------------------
 # usage_error TEXT GSUM-ARGS...: exit status exactly 2, TEXT on one line.

@@ -42,8 +42,8 @@ expect_count "$tmp/report" 1 "departures 111-120 of 120"
 # An explicit --trace-mem below the minimum: refused, with the minimum,
 # which is then enough.
 run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p $PM -n 50 -w 10 --trace "$tmp/m" --trace-mem 64M
-expect_count "$tmp/out" 1 "gsum: rank 0: error: --trace-mem 67108864 is too small for the 120 threads of host host0: at least "
-min=$(sed -n 's/.*too small for the 120 threads of host host0: at least \([0-9]*\) bytes.*/\1/p' "$tmp/out")
+expect_count "$tmp/out" 1 "gsum: rank 0: error: --trace-mem 67108864 is too small for the 120 locations (threads, links, algorithm node) of host host0: at least "
+min=$(sed -n 's/.*too small for the 120 locations (threads, links, algorithm node) of host host0: at least \([0-9]*\) bytes.*/\1/p' "$tmp/out")
 [ -n "$min" ] || fail "no minimum in the message"
 timeout 120 $MPIRUN -np 1 bin/gsum -p $PM -n 50 -w 10 --trace "$tmp/m" --trace-mem "$min" \
   > "$tmp/out" 2>&1 || { cat "$tmp/out" >&2; fail "--trace-mem $min (the minimum printed) failed"; }
