@@ -3,8 +3,10 @@
 # osu_allreduce, in one run, interleaved (osu, gsum, next size, ...; the order
 # of the two swaps every round), with the same mpirun flags, the same element
 # type (int32 sum: `osu_allreduce -T mpi_int`), the same iterations and the
-# same warm-up.  Prints a markdown table of median latencies and the ratio
-# gsum / OSU (above 1.0: gsum reports a slower allreduce).
+# same warm-up.  Prints a markdown table of the median and the best (least)
+# latency over the rounds and the ratios gsum / OSU (above 1.0: gsum reports
+# a slower allreduce).  On a shared machine the best rounds are the ones
+# nobody else disturbed; OSU_COMPARE_KEEP=DIR keeps every round's figures.
 #
 #   bench/osu-compare.sh [-r ROUNDS] [-p NPS] [-s SIZES] [-g GSUM2] [OSU_BINARY]
 #
@@ -32,7 +34,7 @@ while getopts "r:p:s:g:h" opt; do
     p) nps=$OPTARG ;;
     s) sizes=$OPTARG ;;
     g) gsum2=$OPTARG ;;
-    h) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
   esac
 done
@@ -90,7 +92,9 @@ for ((r = 1; r <= rounds; r++)); do
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-col() { [ -s "$1" ] && awk -v c="$2" '{ print $c }' "$1" | median || echo nan; }
+least() { sort -g | awk 'NR == 1 { print $1; n = 1 } END { if (!n) print "nan" }'; }
+# col FILE COLUMN median|least
+col() { if [ -s "$1" ]; then awk -v c="$2" '{ print $c }' "$1" | $3; else echo nan; fi; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b <= 0) print "nan"; else printf "%.2f", a / b }'; }
 # Per-round ratios gsum / OSU avg: "min..max".
 spread() {
@@ -99,21 +103,25 @@ spread() {
     END { if (n) printf "%.2f..%.2f", lo, hi; else print "-" }'
 }
 
-echo "# osu-compare: $rounds interleaved rounds, median us per allreduce (int32 sum); $(basename "$osu") = $osu"
+echo "# osu-compare: $rounds interleaved rounds, us per allreduce (int32 sum), median and best (least) of the rounds;"
+echo "# $(basename "$osu") = $osu; load average at the end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 echo
-hdr="| np | size | OSU avg | OSU max | gsum --native | **gsum / OSU avg** | per-round | gsum / OSU max |"
+hdr="| np | size | OSU avg: median / best | OSU max: median | gsum --native: median / best | **gsum / OSU avg: medians** | best | per round |"
 sep="|---|---|---|---|---|---|---|---|"
-if [ -n "$gsum2" ]; then hdr="$hdr gsum2 | gsum2 / OSU avg |"; sep="$sep---|---|"; fi
+if [ -n "$gsum2" ]; then hdr="$hdr gsum2: median / best | gsum2 / OSU avg: medians | best |"; sep="$sep---|---|---|"; fi
 echo "$hdr"; echo "$sep"
 for np in $nps; do
   for size in $sizes; do
-    oa=$(col "$tmp/osu.$np.$size" 1); om=$(col "$tmp/osu.$np.$size" 2); g=$(col "$tmp/gsum.$np.$size" 1)
+    o=$tmp/osu.$np.$size g=$tmp/gsum.$np.$size
+    oa=$(col "$o" 1 median); ob=$(col "$o" 1 least); om=$(col "$o" 2 median)
+    ga=$(col "$g" 1 median); gb=$(col "$g" 1 least)
     note=""; [ "$np" -gt "$(nproc)" ] && note=" (oversubscribed)"
-    row="| $np$note | ${size}B | $oa | $om | $g | **$(ratio "$g" "$oa")** | $(spread "$tmp/gsum.$np.$size" "$tmp/osu.$np.$size") | $(ratio "$g" "$om") |"
+    row="| $np$note | ${size}B | $oa / $ob | $om | $ga / $gb | **$(ratio "$ga" "$oa")** | $(ratio "$gb" "$ob") | $(spread "$g" "$o") |"
     if [ -n "$gsum2" ]; then
-      g2=$(col "$tmp/gsum2.$np.$size" 1)
-      row="$row $g2 | $(ratio "$g2" "$oa") |"
+      g2=$tmp/gsum2.$np.$size
+      row="$row $(col "$g2" 1 median) / $(col "$g2" 1 least) | $(ratio "$(col "$g2" 1 median)" "$oa") | $(ratio "$(col "$g2" 1 least)" "$ob") |"
     fi
     echo "$row"
   done
 done
+if [ -n "${OSU_COMPARE_KEEP:-}" ]; then mkdir -p "$OSU_COMPARE_KEEP" && cp "$tmp"/* "$OSU_COMPARE_KEEP"/; fi
