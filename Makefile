@@ -106,7 +106,8 @@ help:
 	@echo "make test       the whole suite (unit, MPI, end-to-end); last line 'N passed, N failed'"
 	@echo "make check      unit tests only (no MPI), seconds"
 	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
-	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper, algobench"
+	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper,"
+	@echo "                algobench, algo-tree, schedgen, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce)"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
@@ -225,6 +226,10 @@ bench: all
 	@bin/clvbench
 	@sh bench/papsim-paper.sh
 	@bash bench/algobench.sh
+	@bash bench/algo-tree.sh
+	@bin/schedgen
+	@if [ -n "$${OSU_ALLREDUCE:-}" ]; then bash bench/osu-compare.sh; \
+	 else echo "bench: OSU_ALLREDUCE unset: bench/osu-compare.sh skipped (docs/benchmarks.md, issue 15)"; fi
 
 check-layers:
 	@sh scripts/check-layers.sh

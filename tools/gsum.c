@@ -117,9 +117,10 @@ static void usage(FILE *fp)
 }
 
 /*
- * This rank's first option error.  Options are parsed on every rank after
- * MPI has started; the ranks then agree on the outcome (agree_parse), so a
- * rank whose own arguments are wrong (an MPMD launch) stops the others too.
+ * This rank's first option error.  Options are parsed on every rank before
+ * MPI starts (--native picks the thread level) and agreed on right after it
+ * has (agree_parse), so a rank whose own arguments are wrong (an MPMD
+ * launch) stops the others too.
  */
 static char g_perr[512];
 
@@ -1092,6 +1093,17 @@ static double native_size(gsum_run_t *r, MPI_Comm comm[2], unsigned char *in,
     return (MPI_Wtime() - t0) / (double)r->o->iters;
 }
 
+/* The level MPI runs at, as MPI names it. */
+static const char *thread_level_name(void)
+{
+    int level = MPI_THREAD_SINGLE;
+
+    MPI_Query_thread(&level);
+    return level == MPI_THREAD_SINGLE ? "MPI_THREAD_SINGLE" :
+           level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED" :
+           level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED" : "MPI_THREAD_MULTIPLE";
+}
+
 static int run_native(const gsum_opts_t *o)
 {
     gsum_run_t r;
@@ -1132,8 +1144,8 @@ static int run_native(const gsum_opts_t *o)
     MPI_Comm_dup(MPI_COMM_WORLD, &comm[1]);
     if (g_rank == 0)
         printf("# paptree gsum --native: MPI_Allreduce, %d ranks (one contributor each), "
-               "%s %s, 2 communicators\n# warm-up %ld\n", size, rt_dtype_name(o->dtype),
-               rt_op_name(o->op), o->warmup);
+               "%s %s, 2 communicators, %s\n# warm-up %ld\n", size, rt_dtype_name(o->dtype),
+               rt_op_name(o->op), thread_level_name(), o->warmup);
     print_header();
     for (int s = 0; s < o->nsizes; s++) {
         double per_op;
@@ -1153,18 +1165,27 @@ int main(int argc, char **argv)
 {
     gsum_opts_t o;
     cm_err_t err;
-    int rc;
+    int rc, provided;
 
     cm_err_clear(&err);
-    if (rt_mpi_init(&argc, &argv, &err) != CM_OK) {
+    /* Every rank parses, then all agree: a rank whose options are wrong
+     * (MPMD launches give ranks different ones) stops the others too.
+     * --native runs one thread per rank, as a program calling MPI_Allreduce
+     * would, so it asks for no thread support: MPI_THREAD_MULTIPLE costs
+     * Open MPI about 0.2 us per small allreduce (docs/benchmarks.md). */
+    rc = parse_args(argc, argv, &o);
+    if (rc == 0 && o.native) {
+        if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+            fprintf(stderr, "gsum: MPI_Init_thread failed\n");
+            return 1;
+        }
+    } else if (rt_mpi_init(&argc, &argv, &err) != CM_OK) {
         cm_err_print(stderr, "gsum: ", &err);
         MPI_Finalize();
         return 1;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    /* Every rank parses, then all agree: a rank whose options are wrong
-     * (MPMD launches give ranks different ones) stops the others too. */
-    rc = agree_parse(parse_args(argc, argv, &o));
+    rc = agree_parse(rc);
     if (rc == 0 && agree_options(&o) != 0)
         rc = 2;
     if (rc != 0) {
