@@ -6,7 +6,7 @@
  * and what the receiver does with them (reduce into its copy, or overwrite
  * it).  Generators (runtime/algo/<algorithm>.c, one file each) fill a
  * schedule from integers only: no MPI, no buffers, no datatypes.  Executors
- * run it: over MPI (later), symbolically (rt_sched_verify), or under a cost
+ * run it: over MPI (rt_algo_run.h), symbolically (rt_sched_verify), or under a cost
  * model (rt_sched_simulate).  docs/algorithms.md lists the algorithms.
  *
  * Conventions (docs/algorithms.md, Conventions, is the long version):
