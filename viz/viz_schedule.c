@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "viz/viz.h"
+#include "viz/viz_algo.h"
 #include "viz/viz_chart.h"
 #include "viz/viz_svg.h"
 
@@ -103,22 +104,12 @@ static const char *rank_name(const sc_t *c, int rank)
     return rank >= 0 && rank < c->s->nranks ? host_name(c->m, c->s->ranks[rank].host) : "?";
 }
 
-/* "run=prr round=5000" from the node's description (a database's), or its
- * kind when it has none. */
+/* What the node runs (viz_algo.h), or its kind when it has no description. */
 static void describe(const an_model_wrapper_t *w, char *buf, size_t len)
 {
-    const an_model_algo_t *a = w->algo;
-    if (a == NULL || a->algo == NULL || a->algo[0] == '\0') {
+    viz_algo_text(w->algo, buf, len);
+    if (buf[0] == '\0')
         snprintf(buf, len, "%s", w->kind_name ? w->kind_name : "algo");
-        return;
-    }
-    int at = snprintf(buf, len, "run=%s", a->algo);
-    if (a->bcast != NULL && a->bcast[0] && at >= 0 && (size_t)at < len)
-        at += snprintf(buf + at, len - (size_t)at, " bcast=%s", a->bcast);
-    if (a->root >= 0 && at >= 0 && (size_t)at < len)
-        at += snprintf(buf + at, len - (size_t)at, " root=%d", a->root);
-    if (a->arrival != NULL && a->arrival[0] && at >= 0 && (size_t)at < len)
-        snprintf(buf + at, len - (size_t)at, " arrival=%s", a->arrival);
 }
 
 /* ---- input ----------------------------------------------------------------- */

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "viz/viz.h"
+#include "viz/viz_algo.h"
 #include "viz/viz_chart.h"
 #include "viz/viz_svg.h"
 
@@ -134,19 +135,10 @@ static int is_algo(const an_model_wrapper_t *w)
     return w->kind == AN_KIND_ALGO;
 }
 
-/* "run=rd bcast=... arrival=history" of an algorithm node, "" without a
- * description. */
+/* What an algorithm node runs (viz_algo.h), "" without a description. */
 static void algo_text(const an_model_wrapper_t *w, char *buf, size_t len)
 {
-    const an_model_algo_t *a = w->algo;
-    buf[0] = '\0';
-    if (a == NULL || a->algo == NULL || a->algo[0] == '\0')
-        return;
-    int at = snprintf(buf, len, "run=%s", a->algo);
-    if (a->bcast != NULL && a->bcast[0] && at >= 0 && (size_t)at < len)
-        at += snprintf(buf + at, len - (size_t)at, " bcast=%s", a->bcast);
-    if (a->arrival != NULL && a->arrival[0] && at >= 0 && (size_t)at < len)
-        snprintf(buf + at, len - (size_t)at, " arrival=%s", a->arrival);
+    viz_algo_text(w->algo, buf, len);
 }
 
 /* A stage's mean, 0 where the statistics have no sample (or no number). */

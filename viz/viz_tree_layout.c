@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "viz/viz_algo.h"
 #include "viz/viz_chart.h"
 #include "viz/viz_tree_int.h"
 
@@ -452,22 +453,6 @@ void viz__tree_host_label(const viz_tree_layout_t *v, int h, char *buf, size_t l
         snprintf(buf, len, "%s", name);
 }
 
-/* "run=clv bcast=binomial-bcast root=0 arrival=history" from the model's
- * description of the node (a database's), "" without one. */
-static void algo_params(const an_model_algo_t *a, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    if (a == NULL || a->algo == NULL || a->algo[0] == '\0')
-        return;
-    int at = snprintf(buf, len, "run=%s", a->algo);
-    if (a->bcast != NULL && a->bcast[0] && at >= 0 && (size_t)at < len)
-        at += snprintf(buf + at, len - (size_t)at, " bcast=%s", a->bcast);
-    if (a->root >= 0 && at >= 0 && (size_t)at < len)
-        at += snprintf(buf + at, len - (size_t)at, " root=%d", a->root);
-    if (a->arrival != NULL && strcmp(a->arrival, "history") == 0 && at >= 0 && (size_t)at < len)
-        snprintf(buf + at, len - (size_t)at, " arrival=history");
-}
-
 void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, char *buf,
                            size_t len)
 {
@@ -476,7 +461,7 @@ void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, cha
     int tok = 0;
     buf[0] = '\0';
     if (p == NULL || w->line <= 0 || w->name == NULL) {
-        algo_params(w->algo, buf, len);
+        viz_algo_text(w->algo, buf, len);
         return;
     }
     for (int line = 1; line < w->line && *p; p++)
@@ -492,7 +477,7 @@ void viz__tree_algo_params(const an_model_t *m, const an_model_wrapper_t *w, cha
             break;
         if ((tok == 0 && (k != 4 || strncmp(p, "algo", 4) != 0))
             || (tok == 1 && (k != strlen(w->name) || strncmp(p, w->name, k) != 0))) {
-            algo_params(w->algo, buf, len);   /* not the node's line */
+            viz_algo_text(w->algo, buf, len);   /* not the node's line */
             return;
         }
         if (tok++ >= 2 && at + k + 2 < len) {
