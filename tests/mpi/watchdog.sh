@@ -82,4 +82,14 @@ for w in 1 0; do
     > "$tmp/out" 2>&1 || { cat "$tmp/out" >&2; fail "gsum --watchdog $w failed"; }
   ! grep -q watchdog "$tmp/out" || { cat "$tmp/out" >&2; fail "gsum --watchdog $w: it spoke"; }
 done
+# An algorithm node: thread 3 of host1 skips operation 5 (op 2 of instance 1).
+# Host0's last arrival at h0 runs the node and waits there for host1; the
+# other waits in h0; host1's thread 2 waits in h1 for thread 3.
+stalls 30 "$tmp/out" $MPIRUN -np 2 $STALL pathmaps/algo-demo.pathmap 1 20 stall 3 5
+expect_re "$tmp/out" 1 "rank 0 \(host host0\): $W thread [01]: runs algorithm node across \(rd\), instance 1, op 2, with hosts host0,host1\$"
+expect_re "$tmp/out" 1 "rank 0 \(host host0\): $W thread [01]: waits in gred h0, instance 1, op 2: all 2 contributions arrived, the result comes from algo across\$"
+expect_count "$tmp/out" 1 "rank 0 (host host0): $W algorithm node across: runs algorithm node across (rd), instance 1, op 2, with hosts host0,host1"
+expect_count "$tmp/out" 1 "rank 1 (host host1): $W thread 2: waits in gred h1, instance 1, op 2: 1 of 2 contributions arrived; missing: thread 3 (outside the tree, has not started op 2 of instance 1)"
+expect_count "$tmp/out" 1 "rank 1 (host host1): $W algorithm node across: outside the tree"
+
 echo "watchdog: ok"
