@@ -281,8 +281,8 @@ static const char *const mean_sql[] = {
     "SELECT COUNT(*), AVG(span) FROM algo_ops WHERE node = ?1 AND bytes = ?2 AND used",
     "SELECT MAX(round) + 1 FROM algo_round_means WHERE node = ?1 AND bytes = ?2",
     "SELECT rank, a, f FROM algo_host_means WHERE node = ?1 AND bytes = ?2",
-    "SELECT rank, round, n, first_post, last_done, wait FROM algo_round_means"
-    " WHERE node = ?1 AND bytes = ?2",
+    ("SELECT rank, round, n, first_post, last_done, wait FROM algo_round_means"
+     " WHERE node = ?1 AND bytes = ?2"),   /* one string (clang's -Wstring-concatenation) */
 };
 
 /* The mean over the used operations of one tuple size. */

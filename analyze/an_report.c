@@ -543,7 +543,7 @@ static cm_status_t section_hotspots(rep_t *r, int64_t bytes, const char *sfx)
  * pattern (docs/analysis-db.md, "Algorithm nodes"). */
 static cm_status_t section_algo(rep_t *r, int64_t bytes, const char *sfx)
 {
-    char title[240];
+    char title[320];                     /* what + the words + sfx, at most */
     sqlite3_stmt *st = NULL;
     char what[160] = "";
     cm_status_t ret;

@@ -681,7 +681,8 @@ static int plan_check(const sy_plan_t *p)
         sy_loc_t *l = &p->locs[k];
         uint32_t stack[64], depth = 0;
 
-        qsort(l->ev, l->nev, sizeof(*l->ev), event_cmp);
+        if (l->nev > 1)                  /* ev is NULL for a location without events */
+            qsort(l->ev, l->nev, sizeof(*l->ev), event_cmp);
         for (size_t i = 0; i < l->nev; i++) {
             const sy_event_t *e = &l->ev[i];
             if (i > 0 && e->r == l->ev[i - 1].r)
