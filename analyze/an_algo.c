@@ -230,8 +230,10 @@ static cm_status_t op_match(an_algo_t *a, al_op_t *o, cm_err_t *err)
                           "never completes: the trace is damaged", name, o->instance, o->op,
                           x->self, k < o->sends.n ? "send" : "receive", x->step);
     }
-    qsort(o->sends.x, o->sends.n, sizeof(al_xfer_t), send_cmp);
-    qsort(o->recvs.x, o->recvs.n, sizeof(al_xfer_t), recv_cmp);
+    if (o->sends.n > 1)                     /* x is NULL without messages (native) */
+        qsort(o->sends.x, o->sends.n, sizeof(al_xfer_t), send_cmp);
+    if (o->recvs.n > 1)
+        qsort(o->recvs.x, o->recvs.n, sizeof(al_xfer_t), recv_cmp);
     int send = 1;                           /* which side is unpaired */
     while (i < o->sends.n && j < o->recvs.n) {
         al_xfer_t *s = &o->sends.x[i], *r = &o->recvs.x[j];
@@ -321,7 +323,8 @@ static cm_status_t op_rows(an_algo_t *a, const al_op_t *o, int used, uint64_t by
             return CM_ERR_NOMEM;
         }
     }
-    qsort(parts, np, sizeof(*parts), part_cmp);
+    if (np > 1)
+        qsort(parts, np, sizeof(*parts), part_cmp);
     for (size_t i = 0; i < np;) {
         an_algo_round_row_t rr = { o->instance, d->algo, parts[i].round, parts[i].rank,
                                    w->rank_host[parts[i].rank], 0, 0, o->op, INT64_MAX,
