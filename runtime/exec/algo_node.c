@@ -237,9 +237,8 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
     rt_algo_node_t *an = ex->algo;
     rt_node_id_t id = ex->tree->root;
     int64_t arrived = (int64_t)rt_wait_now_ns();
-    const int64_t *arrival = algo_arrival(ex, an, instance);
     rt_algo_observer_t obs = { ex->hooks.msg, traced ? an->site->loc : NULL, instance };
-    rt_algo_call_t call = { an->inst[instance].comm, ex->tree->dtype, ex->tree->op, arrival,
+    rt_algo_call_t call = { an->inst[instance].comm, ex->tree->dtype, ex->tree->op, NULL,
                             &ex->policy, traced && ex->hooks.msg != NULL ? &obs : NULL };
     cm_err_t err;
 
@@ -251,6 +250,8 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
         if (ex->hooks.coll != NULL)
             ex->hooks.coll(an->site->loc, RT_VISIT_ENTER, instance, id, seq, -1, bytes);
     }
+    /* After t1: waiting for the previous operation's arrival times is the node's. */
+    call.arrival = algo_arrival(ex, an, instance);
     memcpy(out, cur, bytes);             /* the collective runs in place on out */
     if (rt_algo_plan_run(an->inst[instance].plan, &call, out,
                          (int64_t)(bytes / rt_dtype_size(ex->tree->dtype)), NULL, &err) != CM_OK)
