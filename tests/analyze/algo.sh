@@ -37,75 +37,9 @@ else
     trap 'rm -rf "$TMP"' EXIT
 fi
 
-# ---- helpers (as in synthetic.sh) ------------------------------------------
+# ---- helpers -----------------------------------------------------------------
 
-NCHECKS=0
-DB=
-CTX=
-
-field_value() {
-    case $1 in
-    =*) awk "BEGIN { printf \"%.17g\", (${1#=}) }" ;;
-    *[!-0-9+*/\(\).\ ]* | '') printf '%s' "$1" ;;
-    *) awk "BEGIN { printf \"%.17g\", ($1) }" ;;
-    esac
-}
-
-expand_value() {
-    ev_rest=$1
-    ev_out=
-    ev_sep=
-    while :; do
-        ev_out=$ev_out$ev_sep$(field_value "${ev_rest%%|*}")
-        ev_sep='|'
-        case $ev_rest in
-        *'|'*) ev_rest=${ev_rest#*|} ;;
-        *) break ;;
-        esac
-    done
-    printf '%s' "$ev_out"
-}
-
-same() {
-    TOL=$1 G=$2 E=$3 awk '
-        function isnum(s) { return s ~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/ }
-        BEGIN {
-            tol = ENVIRON["TOL"] + 0
-            ng = split(ENVIRON["G"], g, "|"); ne = split(ENVIRON["E"], e, "|")
-            if (ng != ne) { print "the number of columns"; exit 1 }
-            for (i = 1; i <= ng; i++) {
-                bad = 0
-                if (isnum(g[i]) && isnum(e[i])) {
-                    d = g[i] - e[i]; if (d < 0) d = -d
-                    t = e[i] + 0; if (t < 0) t = -t; if (t < 1) t = 1
-                    bad = d > tol * t
-                } else
-                    bad = g[i] != e[i]
-                if (bad) { print "column " i; exit 1 }
-            }
-        }'
-}
-
-query() {
-    sqlite3 -batch -bail -noheader -list -nullvalue NULL "$DB" "$1" 2>&1
-}
-
-# expect SQL VALUE: the query's one row, columns joined by '|', must equal
-# VALUE field by field (numbers within 1e-9 relative).
-expect() {
-    got=$(query "$1") || die "[$CTX] query failed: $1: $got"
-    want=$(expand_value "$2")
-    if ! where=$(same 1e-9 "$got" "$want"); then
-        {
-            echo "$ME: FAIL [$CTX]: $1"
-            echo "  expected: $2  (= $want)"
-            echo "  got:      $got"
-            echo "  first difference: $where"
-        } >&2
-        exit 1
-    fi
-    NCHECKS=$((NCHECKS + 1))
-}
+. "$(dirname "$0")/expect.sh"
 
 analyze() {
     dir=$TMP/algo-skip$1
