@@ -224,11 +224,16 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--no-header") == 0) {
             header = 0;
         } else {
+            int help = strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+
             if (b.rank == 0)
-                fprintf(stderr, "usage: algobench [-a ALGO] [-s BYTES,...] [-r REPEATS] "
-                        "[-t int32|float|double] [-w auto|nosleep] [--no-header]\n");
+                fprintf(help ? stdout : stderr, "usage: algobench [-a ALGO] [-s BYTES,...] "
+                        "[-r REPEATS] [-t int32|float|double] [-w auto|nosleep] [--no-header]\n"
+                        "  under mpirun, one thread per rank: ALGO (ring, rd, rabenseifner, ...)"
+                        " through the\n  schedule executor against MPI_Allreduce, interleaved;"
+                        " bench/algobench.sh runs it\n");
             MPI_Finalize();
-            return 2;
+            return help ? 0 : 2;
         }
     }
     memset(&spec, 0, sizeof spec);
