@@ -16,6 +16,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "runtime/exec/exec_int.h"
 
 typedef struct proxy_wait_arg {
@@ -87,14 +89,22 @@ void *rt__service_main(void *arg)
 
 void rt__exec_fatal(const rt_exec_t *ex, const char *fmt, ...)
 {
+    char msg[1024];
+    int len;
     va_list ap;
 
-    fprintf(stderr, "paptree: rank %d: fatal: ", ex->rank);
+    /* One write, so that the lines of ranks aborting together do not
+     * interleave (stderr is unbuffered: three fprintf were three writes). */
+    len = snprintf(msg, sizeof msg, "paptree: rank %d: fatal: ", ex->rank);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg + len, sizeof msg - (size_t)len, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "; aborting the job\n");
+    len = (int)strlen(msg);
+    snprintf(msg + len, sizeof msg - (size_t)len, "; aborting the job\n");
     fflush(stderr);
+    if (write(STDERR_FILENO, msg, strlen(msg)) < 0) {
+        /* nothing better to do: the abort below still ends the job */
+    }
     MPI_Abort(MPI_COMM_WORLD, 1);
     abort();                             /* MPI_Abort does not return */
 }
