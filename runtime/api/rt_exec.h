@@ -27,6 +27,21 @@
 
 typedef struct rt_exec rt_exec_t;
 
+/*
+ * Who runs the far side of a proxy link (docs/runtime.md "The link
+ * engine").  RT_LINKS_THREADS, the default: the computational threads that
+ * wait inside the tree on the link's host receive its requests and run its
+ * wrappers on its behalf; a service thread remains only for a link into a
+ * part of the host's tree that no computational thread of the host enters
+ * (a gateway relay, a core fed only by links).  RT_LINKS_SERVICES: one
+ * service thread per link and instance, as in the PATHS paper, kept so
+ * that the difference stays measurable.  Every rank must pass the same.
+ */
+typedef enum rt_links {
+    RT_LINKS_THREADS  = 0,
+    RT_LINKS_SERVICES = 1
+} rt_links_t;
+
 typedef struct rt_exec_params {
     const char *tree;          /* tree name; NULL = the first tree */
     unsigned    ninstances;    /* >= 1; Gsum uses 2 */
@@ -35,6 +50,7 @@ typedef struct rt_exec_params {
     int64_t     yield_ns;
     const rt_hooks_t *hooks;   /* wrapper-visit observer (rt_hooks.h); NULL = none */
     double      watchdog_s;    /* stall watchdog (below); 0 = none */
+    rt_links_t  links;         /* who serves proxy links; 0 = RT_LINKS_THREADS */
 } rt_exec_params_t;
 
 /*
@@ -97,7 +113,8 @@ rt_host_id_t     rt_exec_host(const rt_exec_t *exec);
 uint32_t               rt_exec_local_count(const rt_exec_t *exec);
 const rt_thread_map_t *rt_exec_local_thread(const rt_exec_t *exec, uint32_t i);
 
-/* Service threads this host runs (one per incoming proxy link). */
+/* Service threads this host runs: with RT_LINKS_SERVICES one per incoming
+   link and instance, with RT_LINKS_THREADS only those no thread can serve. */
 uint32_t rt_exec_service_count(const rt_exec_t *exec);
 
 /* The wait policy in force (after auto-tuning). */
