@@ -959,7 +959,7 @@ static int check_tree_memory(const gsum_opts_t *o, const rt_pathmap_t *pm,
 static int run_tree(const gsum_opts_t *o)
 {
     rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns, NULL,
-                                (double)o->watchdog_s };
+                                (double)o->watchdog_s, RT_LINKS_THREADS };
     rt_pathmap_t *pm = NULL;
     gsum_run_t r;
     gsum_thread_t *th;
