@@ -12,12 +12,15 @@
 
 #define EXEC_INSTANCES_MAX 64       /* tree instances per executor */
 
+struct rt_segment;
+
 /* Per (instance, node) on this host; indexed instance * nnodes + node. */
 typedef struct rt_node_state {
     rt_gred_t      gred;        /* gred */
     unsigned char *store;       /* core: the stored tuple */
     int            peer;        /* proxy: rank of the parent's host */
     int            tag;         /* proxy: this link's MPI tag */
+    struct rt_segment *seg;     /* gred: its segment, if threads serve its links */
 } rt_node_state_t;
 
 /*
@@ -41,9 +44,14 @@ typedef struct rt_site {
     _Atomic uint64_t  ops[EXEC_INSTANCES_MAX];
 } __attribute__((aligned(64))) rt_site_t;
 
-/* A service thread: serves one proxy link of one instance. */
-typedef struct rt_service {
-    pthread_t          thread;
+/*
+ * A link: the server side, on this host, of one proxy of one instance.
+ * Served either by a service thread of its own (`service`) or by the
+ * computational threads waiting in its segment (link.c).  Either way one
+ * operation at a time: the client sends the next request only after the
+ * reply to the last one.
+ */
+typedef struct rt_link {
     struct rt_exec    *ex;
     const rt_location_t *where; /* its location (rt_location_list) */
     rt_node_id_t       proxy;   /* the proxy on the client host */
@@ -53,8 +61,37 @@ typedef struct rt_service {
     rt_path_t          path;    /* starts at the proxy's parent */
     rt_site_t         *site;    /* its location's */
     unsigned char     *in, *out;
+    bool               service; /* a service thread serves it */
+    pthread_t          thread;  /* service: the thread */
     int                started;
-} rt_service_t;
+    /* Served by threads (link.c): the operation in flight. */
+    struct rt_segment *seg;
+    size_t             bytes;   /* of the request */
+    uint64_t           seq;     /* its operation on the instance */
+    uint32_t           at;      /* index in path where its carry stopped */
+    struct rt_link    *next;    /* on a releaser's list of links to finish */
+    MPI_Request        req;     /* the next request's receive, posted */
+    _Atomic int        claim;   /* 1 while a thread tests req or carries l */
+} rt_link_t;
+
+/*
+ * A segment: the part of this host's tree that ends at one proxy, core or
+ * algorithm node (a tree of greds on the host and that end), for one
+ * instance, when computational threads enter it and so serve the links
+ * that enter it (link.c).  A link whose segment no thread enters keeps a
+ * service thread.
+ */
+typedef struct rt_segment {
+    rt_node_id_t       end;
+    unsigned           instance;
+    rt_link_t        **links;   /* the links entering it */
+    uint32_t           nlinks;
+    /* The end is a proxy whose request a link's carry sent: the reply's
+       receive, tested by whichever waiting thread claims it. */
+    _Atomic(rt_link_t *) pending;
+    MPI_Request        pending_req;
+    _Atomic int        claim;
+} rt_segment_t;
 
 /* This host's part in the tree's algorithm node (algo_node.c). */
 typedef struct rt_algo_node rt_algo_node_t;
@@ -69,12 +106,17 @@ struct rt_exec {
     rt_wait_policy_t        policy;
     rt_node_state_t        *state;
     rt_location_t          *locations;   /* this host's, rt_location_list order */
-    uint32_t                nlocations;  /* nlocal + nservices */
+    uint32_t                nlocations;  /* nlocal + nlinks (+ 1 for an algorithm node) */
     const rt_thread_map_t **local;       /* this host's threads */
     rt_path_t              *local_paths;
     uint32_t                nlocal;
-    rt_service_t           *services;
-    uint32_t                nservices;
+    rt_links_t              link_mode;
+    rt_link_t              *links;       /* every link this host serves */
+    uint32_t                nlinks;
+    uint32_t                nservices;   /* links with a service thread */
+    rt_segment_t           *segments;    /* served by threads */
+    uint32_t                nsegments;
+    rt_link_t             **seg_links;   /* backing store of segments' lists */
     rt_node_id_t           *path_pool;   /* backing store of every rt_path_t */
     rt_hooks_t              hooks;       /* valid when traced */
     bool                    traced;
@@ -97,6 +139,30 @@ static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
 void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
                        const void *in, void *out, size_t bytes, rt_site_t *site);
 
+/*
+ * The link engine (link.c).  wait: a thread that waits in gred `st` (of a
+ * served segment) for ticket t serves the segment's links until the gred
+ * is released, then copies the result to out.  release: the walk up
+ * releases a gred; links whose carry stopped there are put on *finish.
+ * finish: replies to those links (releasing their own greds first).
+ */
+void rt__link_wait(rt_exec_t *ex, rt_node_state_t *st, const rt_gred_ticket_t *t, void *out);
+void rt__link_release(rt_exec_t *ex, rt_node_state_t *st, const void *result,
+                      rt_link_t **finish);
+void rt__link_finish_all(rt_exec_t *ex, rt_link_t *finish);
+/* Set-up: which links threads serve and their segments (after exec_plan);
+   then, once the wrappers' state exists, the greds that wait the engine's way. */
+cm_status_t rt__link_plan(rt_exec_t *ex);
+/* Whether the link of `proxy` gets a service thread on its parent's host
+   (the same answer on every rank: the client sends stop requests to those). */
+bool        rt__link_needs_service(const rt_tree_t *t, rt_node_id_t proxy, rt_links_t mode);
+void        rt__link_attach(rt_exec_t *ex);
+/* The receive of the first request of every link threads serve (in set-up,
+   once the buffers exist), and their cancellation (teardown, after the
+   last operation, or after a failed set-up). */
+cm_status_t rt__link_post(rt_exec_t *ex);
+void        rt__link_cancel(rt_exec_t *ex);
+
 /* Client side of a proxy: sends cur to the parent's host, waits for out. */
 void rt__proxy_call(rt_exec_t *ex, const rt_node_state_t *st, const void *cur,
                     void *out, size_t bytes);
@@ -112,7 +178,7 @@ void rt__algo_node_set_site(rt_exec_t *ex, rt_site_t *site);
 void rt__algo_node_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out,
                        size_t bytes, uint64_t seq, rt_site_t *caller);
 
-/* Service thread body (proxy.c). */
+/* Service thread body (proxy.c); arg is its rt_link_t. */
 void *rt__service_main(void *arg);
 
 /* Reports an unrecoverable error on this rank and aborts the whole job. */

@@ -88,6 +88,9 @@ static cm_status_t exec_check_job(rt_exec_t *ex, const rt_exec_params_t *params,
                       "up to 1 GiB", params->max_bytes, elem, rt_dtype_name(ex->tree->dtype));
     if (params->ninstances == 0 || params->ninstances > EXEC_INSTANCES_MAX)
         return CM_ERR(err, CM_ERR_INVALID, "instances must be 1..%d", EXEC_INSTANCES_MAX);
+    if (params->links != RT_LINKS_THREADS && params->links != RT_LINKS_SERVICES)
+        return CM_ERR(err, CM_ERR_INVALID, "links mode %d: give RT_LINKS_THREADS or "
+                      "RT_LINKS_SERVICES", (int)params->links);
     if (!(params->watchdog_s >= 0 && params->watchdog_s <= RT_EXEC_WATCHDOG_MAX_S))
         return CM_ERR(err, CM_ERR_INVALID, "watchdog of %g s: give 0 (none) to %.0f seconds",
                       params->watchdog_s, RT_EXEC_WATCHDOG_MAX_S);
@@ -160,19 +163,19 @@ static cm_status_t exec_plan(rt_exec_t *ex)
         const rt_location_t *where = &ex->locations[i];
 
         ex->nlocal += where->kind == RT_LOCATION_COMPUTE;
-        ex->nservices += where->kind == RT_LOCATION_LINK;
+        ex->nlinks += where->kind == RT_LOCATION_LINK;
         /* A path is at most its first wrapper's depth + 1 long. */
         pool_len += t->nodes[where->enter].depth + 1;
     }
     ex->path_pool = pool = calloc(pool_len + 1, sizeof(*pool));
     ex->local = calloc(ex->nlocal + 1, sizeof(*ex->local));
     ex->local_paths = calloc(ex->nlocal + 1, sizeof(*ex->local_paths));
-    ex->services = calloc(ex->nservices + 1, sizeof(*ex->services));
-    if (!pool || !ex->local || !ex->local_paths || !ex->services)
+    ex->links = calloc(ex->nlinks + 1, sizeof(*ex->links));
+    if (!pool || !ex->local || !ex->local_paths || !ex->links)
         return CM_ERR_NOMEM;
     for (uint32_t i = 0, k = 0, s = 0; i < n; i++) {
         const rt_location_t *where = &ex->locations[i];
-        rt_service_t *svc;
+        rt_link_t *svc;
 
         if (where->kind == RT_LOCATION_COMPUTE) {
             assert(k == i);
@@ -182,7 +185,7 @@ static cm_status_t exec_plan(rt_exec_t *ex)
         }
         if (where->kind == RT_LOCATION_ALGO)
             continue;                    /* run by whoever arrives: algo_node.c */
-        svc = &ex->services[s++];
+        svc = &ex->links[s++];
         svc->ex = ex;
         svc->where = where;
         svc->proxy = where->proxy;
@@ -255,8 +258,8 @@ static cm_status_t exec_init_sites(rt_exec_t *ex, const rt_hooks_t *hooks, cm_er
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory setting up tree '%s'",
                       ex->tree->name);
     memset(ex->sites, 0, (size_t)(nsites + 1) * sizeof(*ex->sites));
-    for (uint32_t s = 0; s < ex->nservices; s++)
-        ex->services[s].site = &ex->sites[ex->services[s].where->index];
+    for (uint32_t s = 0; s < ex->nlinks; s++)
+        ex->links[s].site = &ex->sites[ex->links[s].where->index];
     for (uint32_t i = 0; i < nsites; i++)
         if (ex->locations[i].kind == RT_LOCATION_ALGO)
             rt__algo_node_set_site(ex, &ex->sites[i]);
@@ -274,15 +277,18 @@ static cm_status_t exec_init_sites(rt_exec_t *ex, const rt_hooks_t *hooks, cm_er
     return CM_OK;
 }
 
+/* Every link's buffers; a service thread for those the threads cannot serve. */
 static cm_status_t exec_start_services(rt_exec_t *ex)
 {
-    for (uint32_t i = 0; i < ex->nservices; i++) {
-        rt_service_t *svc = &ex->services[i];
+    for (uint32_t i = 0; i < ex->nlinks; i++) {
+        rt_link_t *svc = &ex->links[i];
 
         svc->in = malloc(ex->max_bytes);
         svc->out = malloc(ex->max_bytes);
         if (svc->in == NULL || svc->out == NULL)
             return CM_ERR_NOMEM;
+        if (!svc->service)
+            continue;                    /* served by threads: rt__link_post */
         if (pthread_create(&svc->thread, NULL, rt__service_main, svc) != 0)
             return CM_ERR_THREAD;
         svc->started = 1;
@@ -303,13 +309,16 @@ static void exec_free(rt_exec_t *ex)
             }
         }
     }
-    for (uint32_t i = 0; ex->services != NULL && i < ex->nservices; i++) {
-        free(ex->services[i].in);
-        free(ex->services[i].out);
+    for (uint32_t i = 0; ex->links != NULL && i < ex->nlinks; i++) {
+        free(ex->links[i].in);
+        free(ex->links[i].out);
     }
+    rt__link_cancel(ex);
     rt__algo_node_destroy(ex);
     free(ex->state);
-    free(ex->services);
+    free(ex->links);
+    free(ex->segments);
+    free(ex->seg_links);
     free(ex->local);
     free(ex->local_paths);
     free(ex->path_pool);
@@ -320,13 +329,15 @@ static void exec_free(rt_exec_t *ex)
     free(ex);
 }
 
-/* Sends the stop request on every link this host is the client of. */
+/* Sends the stop request on every link this host is the client of and
+   that a service thread serves (threads serving links just stop waiting). */
 static void exec_stop_links(rt_exec_t *ex)
 {
     const rt_tree_t *t = ex->tree;
 
     for (uint32_t n = 0; n < t->nnodes; n++) {
-        if (t->nodes[n].kind != RT_NODE_PROXY || t->nodes[n].host != (rt_host_id_t)ex->rank)
+        if (t->nodes[n].kind != RT_NODE_PROXY || t->nodes[n].host != (rt_host_id_t)ex->rank ||
+            !rt__link_needs_service(t, n, ex->link_mode))
             continue;
         for (unsigned inst = 0; inst < ex->ninstances; inst++) {
             const rt_node_state_t *st = rt__exec_state(ex, inst, n);
@@ -350,11 +361,16 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
     if (MPI_Comm_dup(comm, &ex->comm) != MPI_SUCCESS)
         return CM_ERR(err, CM_ERR_MPI, "MPI_Comm_dup failed");
     MPI_Comm_set_errhandler(ex->comm, MPI_ERRORS_RETURN);
+    ex->link_mode = params->links;
     st = exec_plan(ex);
+    if (st == CM_OK)
+        st = rt__link_plan(ex);
     if (st == CM_OK)
         exec_choose_policy(ex, params);
     if (st == CM_OK)
         st = exec_init_state(ex);
+    if (st == CM_OK)
+        rt__link_attach(ex);
     if (st != CM_OK)
         CM_ERR(err, st, "out of memory setting up tree '%s'", ex->tree->name);
     /* Collective: on every rank whatever st is, so that none waits alone. */
@@ -369,6 +385,8 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
     st = exec_start_services(ex);
     if (st != CM_OK)
         CM_ERR(err, st, "cannot start service threads");
+    if (st == CM_OK && (st = rt__link_post(ex)) != CM_OK)
+        CM_ERR(err, st, "cannot post the receives of the links' requests");
     if (st == CM_OK && params->watchdog_s > 0 &&
         (st = rt__watchdog_start(ex, params->watchdog_s, &ex->watchdog)) != CM_OK)
         CM_ERR(err, st, "cannot start the watchdog");
@@ -391,8 +409,8 @@ cm_status_t rt_exec_create(const rt_pathmap_t *pm, const rt_exec_params_t *param
     if (st != CM_OK) {
         rt__watchdog_stop(ex->watchdog);
         /* Services that did start are stopped by a collective teardown. */
-        for (uint32_t i = 0; i < ex->nservices; i++) {
-            if (ex->services[i].started)
+        for (uint32_t i = 0; i < ex->nlinks; i++) {
+            if (ex->links[i].started)
                 rt__exec_fatal(ex, "service threads started on a failed set-up");
         }
         exec_free(ex);
@@ -411,8 +429,10 @@ cm_status_t rt_exec_destroy(rt_exec_t *ex)
     rt__exec_mpi_check(ex, MPI_Barrier(ex->comm), "MPI_Barrier (teardown)");
     rt__watchdog_stop(ex->watchdog);
     exec_stop_links(ex);
-    for (uint32_t i = 0; i < ex->nservices; i++)
-        pthread_join(ex->services[i].thread, NULL);
+    for (uint32_t i = 0; i < ex->nlinks; i++) {
+        if (ex->links[i].started)
+            pthread_join(ex->links[i].thread, NULL);
+    }
     exec_free(ex);
     return CM_OK;
 }

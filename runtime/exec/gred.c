@@ -50,9 +50,12 @@ cm_status_t rt_gred_init(rt_gred_t *g, uint32_t fanin, rt_dtype_t dtype, rt_op_t
     g->reduce = rt_reduce_get(dtype, op);
     g->acc = aligned_alloc(64, alloc ? alloc : 64);
     g->result = aligned_alloc(64, alloc ? alloc : 64);
-    if (g->acc == NULL || g->result == NULL) {
+    g->deferred[0] = calloc(2 * (size_t)fanin, sizeof(void *));
+    g->deferred[1] = g->deferred[0] ? g->deferred[0] + fanin : NULL;
+    if (g->acc == NULL || g->result == NULL || g->deferred[0] == NULL) {
         free(g->acc);
         free(g->result);
+        free(g->deferred[0]);
         memset(g, 0, sizeof(*g));       /* fanin 0: nothing to clean up */
         return CM_ERR_NOMEM;
     }
@@ -73,6 +76,39 @@ void rt_gred_cleanup(rt_gred_t *g)
     pthread_mutex_destroy(&g->sleep_mutex);
     free(g->acc);
     free(g->result);
+    free(g->deferred[0]);
+}
+
+/* The arrival itself, under the lock; sets *gen to the operation's. */
+static bool gred_arrive_locked(rt_gred_t *g, const void *in, size_t bytes, uint64_t *gen)
+{
+    bool last;
+
+    if (g->arrived == 0)
+        memcpy(g->acc, in, bytes);
+    else
+        g->reduce(g->acc, in, bytes / g->elem_size);
+    /* No release can happen before this arrival, so gen is this operation's. */
+    *gen = atomic_load_explicit(&g->gen, memory_order_relaxed);
+    last = ++g->arrived == g->fanin;
+    if (last) {
+        g->arrived = 0;
+        g->bytes = bytes;
+    }
+    return last;
+}
+
+bool rt_gred_arrive_defer(rt_gred_t *g, const void *in, size_t bytes, void *cookie)
+{
+    uint64_t gen;
+    bool last;
+
+    gred_lock(g);
+    last = gred_arrive_locked(g, in, bytes, &gen);
+    if (!last)
+        g->deferred[gen & 1][g->ndeferred[gen & 1]++] = cookie;
+    gred_unlock(g);
+    return last;
 }
 
 bool rt_gred_arrive(rt_gred_t *g, const void *in, size_t bytes, rt_gred_ticket_t *t)
@@ -80,17 +116,7 @@ bool rt_gred_arrive(rt_gred_t *g, const void *in, size_t bytes, rt_gred_ticket_t
     bool last;
 
     gred_lock(g);
-    if (g->arrived == 0)
-        memcpy(g->acc, in, bytes);
-    else
-        g->reduce(g->acc, in, bytes / g->elem_size);
-    /* No release can happen before this arrival, so gen is this operation's. */
-    t->gen = atomic_load_explicit(&g->gen, memory_order_relaxed);
-    last = ++g->arrived == g->fanin;
-    if (last) {
-        g->arrived = 0;
-        g->bytes = bytes;
-    }
+    last = gred_arrive_locked(g, in, bytes, &t->gen);
     gred_unlock(g);
     return last;
 }
@@ -104,6 +130,28 @@ void rt_gred_release(rt_gred_t *g, const void *result)
         pthread_cond_broadcast(&g->sleep_cond);
         pthread_mutex_unlock(&g->sleep_mutex);
     }
+}
+
+void rt_gred_release_each(rt_gred_t *g, const void *result,
+                          void (*each)(void *cookie, void *ud), void *ud)
+{
+    uint64_t gen = atomic_load_explicit(&g->gen, memory_order_relaxed);
+    uint32_t n;
+
+    /* Under the lock, so that the hand-over happens before any arrival of
+       a later operation that takes the lock (the cookies were left under it). */
+    gred_lock(g);
+    n = g->ndeferred[gen & 1];
+    for (uint32_t i = 0; i < n; i++)
+        each(g->deferred[gen & 1][i], ud);
+    g->ndeferred[gen & 1] = 0;
+    gred_unlock(g);
+    rt_gred_release(g, result);
+}
+
+bool rt_gred_released(const rt_gred_t *g, const rt_gred_ticket_t *t)
+{
+    return atomic_load_explicit(&g->gen, memory_order_acquire) != t->gen;
 }
 
 typedef struct gred_wait_arg {

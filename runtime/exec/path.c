@@ -2,11 +2,13 @@
  * path.c - one thread's walk through its wrappers on this host.
  *
  * Down: at each gred the thread contributes; if it is not the last arrival
- * it waits there for the result, otherwise it carries the accumulator to the
+ * it waits there for the result (serving its segment's links meanwhile when
+ * threads serve them, link.c), otherwise it carries the accumulator to the
  * parent.  The walk ends at the first wrapper that produces a result: a gred
  * it waited in, the core, a proxy (which gets the result from another
  * host), or the algorithm node (which runs the collective with the other
- * hosts, algo_node.c).  Up: it releases, in reverse order, every gred where it was last.
+ * hosts, algo_node.c).  Up: it releases, in reverse order, every gred where
+ * it was last, then replies to the links the engine left in them.
  * Iterative rather than recursive, so the depth of a tree is bounded by
  * memory, not by the thread's stack.
  *
@@ -23,8 +25,8 @@
  * A gred: true for the last arrival, which carries the accumulator on;
  * the others note that they wait (for the watchdog) and wait.
  */
-static bool path_gred(rt_node_state_t *st, const void **cur, void *out, size_t bytes,
-                      rt_site_t *site, unsigned instance, rt_node_id_t id)
+static bool path_gred(rt_exec_t *ex, rt_node_state_t *st, const void **cur, void *out,
+                      size_t bytes, rt_site_t *site, unsigned instance, rt_node_id_t id)
 {
     rt_gred_ticket_t ticket;
 
@@ -33,7 +35,10 @@ static bool path_gred(rt_node_state_t *st, const void **cur, void *out, size_t b
         return true;                     /* last: continue down */
     }
     rt__where_set(&site->where, RT_WHERE_GRED, instance, id);
-    rt_gred_wait(&st->gred, &ticket, out);
+    if (st->seg != NULL)
+        rt__link_wait(ex, st, &ticket, out);   /* serves the segment's links meanwhile */
+    else
+        rt_gred_wait(&st->gred, &ticket, out);
     return false;
 }
 
@@ -53,6 +58,7 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
               const void *in, void *out, size_t bytes, rt_site_t *site, bool traced)
 {
     const void *cur = in;
+    rt_link_t *finish = NULL;
     uint64_t seq = atomic_load_explicit(&site->ops[instance], memory_order_relaxed);
     uint32_t i;
 
@@ -75,7 +81,7 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
         }
         VISIT(RT_VISIT_ENTER, id);
         if (kind == RT_NODE_GRED) {
-            if (path_gred(st, &cur, out, bytes, site, instance, id))
+            if (path_gred(ex, st, &cur, out, bytes, site, instance, id))
                 continue;
         } else if (kind == RT_NODE_CORE) {
             path_core(st, cur, out, bytes);
@@ -90,9 +96,12 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
     if (ex->tree->nodes[path->nodes[i]].kind != RT_NODE_ALGO)
         VISIT(RT_VISIT_LEAVE, path->nodes[i]);
     while (i-- > 0) {
-        rt_gred_release(&rt__exec_state(ex, instance, path->nodes[i])->gred, out);
+        rt__link_release(ex, rt__exec_state(ex, instance, path->nodes[i]), out, &finish);
         VISIT(RT_VISIT_LEAVE, path->nodes[i]);
     }
+    /* Links that the engine left in the greds released above: their replies. */
+    if (finish != NULL)
+        rt__link_finish_all(ex, finish);
 #undef VISIT
 }
 

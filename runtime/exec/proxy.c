@@ -1,6 +1,7 @@
 /*
  * proxy.c - the two ends of a network link: the proxy wrapper on the client
- * host and the service thread that serves it on the parent's host.
+ * host and, where the waiting threads cannot serve it (link.c), the service
+ * thread that serves it on the parent's host.
  *
  * A link is one (proxy, instance) pair with its own MPI tag, so requests of
  * different links never match each other.  The client posts the receive for
@@ -64,7 +65,7 @@ void rt__proxy_call(rt_exec_t *ex, const rt_node_state_t *st, const void *cur,
 
 void *rt__service_main(void *arg)
 {
-    rt_service_t *svc = arg;
+    rt_link_t *svc = arg;
     rt_exec_t *ex = svc->ex;
 
     for (;;) {

@@ -113,9 +113,9 @@ static const char *host_name(const rt_exec_t *ex, rt_host_id_t host)
 /* The site of the link that serves proxy `proxy` of `instance` here, or NULL. */
 static const rt_site_t *link_site(const rt_exec_t *ex, rt_node_id_t proxy, unsigned instance)
 {
-    for (uint32_t i = 0; i < ex->nservices; i++) {
-        if (ex->services[i].proxy == proxy && ex->services[i].instance == instance)
-            return ex->services[i].site;
+    for (uint32_t i = 0; i < ex->nlinks; i++) {
+        if (ex->links[i].proxy == proxy && ex->links[i].instance == instance)
+            return ex->links[i].site;
     }
     return NULL;
 }
