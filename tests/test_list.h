@@ -117,6 +117,8 @@ void tst__srcloc_strip(char *line);
     X(wait_phases,                   10) \
     X(gred_threads,                  60) \
     X(gred_invalid,                  10) \
+    X(gred_defer_order,              10) \
+    X(gred_defer_threads,            60) \
     X(location_gateway,              10) \
     X(location_cover,                10) \
     /* analyze (tests/unit/analyze/) */ \

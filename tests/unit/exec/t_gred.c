@@ -3,6 +3,8 @@
  * gred wrapper under real threads (no MPI).
  */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include "tests/tst.h"
@@ -155,4 +157,184 @@ void t_gred_invalid(void)
     TST_EQ_UINT(g.fanin, 0);
     TST_EQ_STATUS(rt_gred_init(&g, 2, RT_DTYPE_DOUBLE, RT_OP_SUM, 12, RT_WAIT_AUTO, &pol),
                   CM_ERR_INVALID);
+}
+
+/* ---- deferred contributions (rt_gred_arrive_defer, rt_gred_release_each) ---- */
+
+typedef struct cookie_list {
+    int got[8];
+    int n;
+} cookie_list_t;
+
+static void collect(void *cookie, void *ud)
+{
+    cookie_list_t *l = ud;
+
+    l->got[l->n++] = *(int *)cookie;
+}
+
+/*
+ * One thread plays every contributor, so the order is known: the cookies of
+ * an operation come back once, to its release only, and never those of the
+ * operation before (the two lists alternate).
+ */
+void t_gred_defer_order(void)
+{
+    rt_wait_policy_t pol = rt_wait_policy_auto(false);
+    int ids[6] = { 10, 11, 12, 13, 14, 15 };
+    int32_t one = 1, two = 2, four = 4, out;
+    cookie_list_t l;
+    rt_gred_ticket_t t;
+    rt_gred_t g;
+
+    TST_EQ_STATUS(rt_gred_init(&g, 3, RT_DTYPE_INT32, RT_OP_SUM, 4, RT_WAIT_AUTO, &pol), CM_OK);
+    /* Operation 0: two deferred, then a plain last arrival. */
+    TST_FALSE(rt_gred_arrive_defer(&g, &one, 4, &ids[0]));
+    TST_FALSE(rt_gred_arrive_defer(&g, &two, 4, &ids[1]));
+    TST_TRUE(rt_gred_arrive(&g, &four, 4, &t));
+    TST_EQ_INT(*(const int32_t *)rt_gred_acc(&g), 7);
+    memset(&l, 0, sizeof(l));
+    out = 7;
+    rt_gred_release_each(&g, &out, collect, &l);
+    TST_EQ_INT(l.n, 2);
+    TST_EQ_INT(l.got[0], 10);
+    TST_EQ_INT(l.got[1], 11);
+    TST_TRUE(rt_gred_released(&g, &t));
+    TST_EQ_INT(*(const int32_t *)rt_gred_result(&g), 7);
+    /* Operation 1: a plain waiter first, then deferred ones; the last is a
+       deferred arrival, whose cookie is not kept (it carries on). */
+    TST_FALSE(rt_gred_arrive(&g, &one, 4, &t));
+    TST_FALSE(rt_gred_released(&g, &t));
+    TST_FALSE(rt_gred_arrive_defer(&g, &one, 4, &ids[2]));
+    TST_TRUE(rt_gred_arrive_defer(&g, &one, 4, &ids[3]));
+    TST_EQ_INT(*(const int32_t *)rt_gred_acc(&g), 3);
+    memset(&l, 0, sizeof(l));
+    out = 3;
+    rt_gred_release_each(&g, &out, collect, &l);
+    TST_EQ_INT(l.n, 1);
+    TST_EQ_INT(l.got[0], 12);
+    TST_TRUE(rt_gred_released(&g, &t));
+    rt_gred_wait(&g, &t, &out);
+    TST_EQ_INT(out, 3);
+    /* Operation 2 (operation 0's list again): only its own cookies. */
+    TST_FALSE(rt_gred_arrive_defer(&g, &four, 4, &ids[4]));
+    TST_FALSE(rt_gred_arrive(&g, &four, 4, &t));
+    TST_TRUE(rt_gred_arrive(&g, &four, 4, &t));
+    memset(&l, 0, sizeof(l));
+    out = 12;
+    rt_gred_release_each(&g, &out, collect, &l);
+    TST_EQ_INT(l.n, 1);
+    TST_EQ_INT(l.got[0], 14);
+    /* rt_gred_release with no cookies left hands nothing over either. */
+    memset(&l, 0, sizeof(l));
+    TST_FALSE(rt_gred_arrive(&g, &one, 4, &t));
+    TST_FALSE(rt_gred_arrive(&g, &one, 4, &t));
+    TST_TRUE(rt_gred_arrive(&g, &one, 4, &t));
+    rt_gred_release_each(&g, &out, collect, &l);
+    TST_EQ_INT(l.n, 0);
+    rt_gred_cleanup(&g);
+}
+
+/*
+ * Threads that mix the two ways: in some rounds a thread contributes
+ * deferred and, if not last, waits for its "reply" on a flag of its own
+ * that the releaser sets after rt_gred_release_each (as the link engine's
+ * link client waits for its reply), in the others it waits in the gred.
+ * Every cookie must come back exactly once, in its round, with the right
+ * result, and exactly one arrival is last per round.
+ */
+typedef struct defer_case {
+    rt_gred_t        g;
+    int              nthreads;
+    long             rounds;
+    _Atomic long     reply[8];     /* round + 1 whose result thread i got */
+    int32_t          result[8];
+    _Atomic int      wrong, lasts;
+} defer_case_t;
+
+typedef struct defer_arg {
+    defer_case_t *c;
+    int           id;
+} defer_arg_t;
+
+typedef struct defer_done {
+    defer_case_t *c;
+    int           ids[8];
+    int           n;
+} defer_done_t;
+
+static void defer_collect(void *cookie, void *ud)
+{
+    defer_done_t *d = ud;
+
+    d->ids[d->n++] = ((defer_arg_t *)cookie)->id;
+}
+
+static void *defer_thread(void *p)
+{
+    defer_arg_t *a = p;
+    defer_case_t *c = a->c;
+    int32_t want_base = (int32_t)(c->nthreads * (c->nthreads + 1) / 2);
+
+    for (long r = 0; r < c->rounds; r++) {
+        int32_t in = (int32_t)(a->id + 1 + r), out = 0;
+        int32_t want = want_base + (int32_t)(c->nthreads * r);
+        bool deferred = (r + a->id) % 3 == 0, last;
+        rt_gred_ticket_t t;
+
+        if (deferred)
+            last = rt_gred_arrive_defer(&c->g, &in, 4, a);
+        else
+            last = rt_gred_arrive(&c->g, &in, 4, &t);
+        if (last) {
+            defer_done_t d = { c, { 0 }, 0 };
+
+            atomic_fetch_add(&c->lasts, 1);
+            out = *(const int32_t *)rt_gred_acc(&c->g);
+            rt_gred_release_each(&c->g, &out, defer_collect, &d);
+            for (int i = 0; i < d.n; i++) {
+                c->result[d.ids[i]] = *(const int32_t *)rt_gred_result(&c->g);
+                if (atomic_load(&c->reply[d.ids[i]]) != r)     /* handed over twice? */
+                    atomic_fetch_add(&c->wrong, 1);
+                atomic_store_explicit(&c->reply[d.ids[i]], r + 1, memory_order_release);
+            }
+        } else if (deferred) {
+            while (atomic_load_explicit(&c->reply[a->id], memory_order_acquire) != r + 1)
+                sched_yield();
+            out = c->result[a->id];
+        } else {
+            rt_gred_wait(&c->g, &t, &out);
+        }
+        if (out != want)
+            atomic_fetch_add(&c->wrong, 1);
+        if (!deferred || last)
+            atomic_store(&c->reply[a->id], r + 1);
+    }
+    return NULL;
+}
+
+void t_gred_defer_threads(void)
+{
+    static defer_case_t c;
+    rt_wait_policy_t pol = rt_wait_policy_auto(true);
+    defer_arg_t args[5];
+    pthread_t th[5];
+
+    memset(&c, 0, sizeof(c));
+    c.nthreads = 5;
+    c.rounds = 2000;
+    TST_EQ_STATUS(rt_gred_init(&c.g, 5, RT_DTYPE_INT32, RT_OP_SUM, 4, RT_WAIT_AUTO, &pol),
+                  CM_OK);
+    for (int i = 0; i < c.nthreads; i++) {
+        args[i].c = &c;
+        args[i].id = i;
+        pthread_create(&th[i], NULL, defer_thread, &args[i]);
+    }
+    for (int i = 0; i < c.nthreads; i++)
+        pthread_join(th[i], NULL);
+    rt_gred_cleanup(&c.g);
+    TST_EQ_INT(atomic_load(&c.wrong), 0);
+    TST_EQ_INT(atomic_load(&c.lasts), c.rounds);
+    for (int i = 0; i < c.nthreads; i++)
+        TST_EQ_INT(atomic_load(&c.reply[i]), c.rounds);
 }
