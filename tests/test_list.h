@@ -275,6 +275,9 @@ static const tst_entry_t tst_list[] = {
     { "gsum_split_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/split-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_split2_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/split2-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_nary_extralinks_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/nary-extralinks-2x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_pair_2x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/pair-2x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    /* the PATHS model (one service thread per link), kept for comparison by --links services */
+    { "gsum_demo_links_services", TST_MPI, NULL, "bin/gsum -p pathmaps/demo.pathmap --links services -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
     { "gsum_flat_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/flat-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_algo_binomial_reduce_binomial_bcast_3x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/binomial-reduce-binomial-bcast-3x1.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 3, 120 },
     { "gsum_algo_bintree_reduce_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/bintree-reduce-4x1.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 4, 120 },
