@@ -309,6 +309,12 @@ static const tst_entry_t tst_list[] = {
     { "oracle_single_thread_core", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/single-thread-core-1x1.pathmap 4 400", NULL, 1, 120 },
     { "oracle_split_4x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/split-4x2.pathmap 256 400", NULL, 4, 120 },
     { "oracle_gateway_3x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/gateway-3x2.pathmap 4 400", NULL, 3, 120 },
+    /* mpi: idle is idle (issue 16): a rank whose threads sleep outside the tree (A) or wait
+       inside it for a sleeping host (B) uses < 1 % of a CPU over 3 s, --links threads;
+       on demo host0's threads wait for host1's link, on pair-2x1 host1's for p1's reply.
+       (`exec_idle PATHMAP services` prints the PATHS model's figures, for comparison.) */
+    { "exec_idle_demo", TST_MPI, NULL, "build/tests/exec_idle pathmaps/demo.pathmap threads", NULL, 2, 60 },
+    { "exec_idle_pair_2x1", TST_MPI, NULL, "build/tests/exec_idle pathmaps/local/pair-2x1.pathmap threads 0", NULL, 2, 60 },
     /* mpi: the schedule executor (rt_algo_run.h): every algorithm of the table against
        MPI_Allreduce / MPI_Reduce / MPI_Bcast, counts 0..1 M, four types, three ops,
        several roots and arrival vectors (np 8 is oversubscribed here) */
