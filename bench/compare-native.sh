@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # bench/compare-native.sh - Gsum on every scaled sample pathmap against the native
 # MPI_Allreduce baseline with the same number of contributors, in one run,
-# interleaved (tree, native, next pathmap, ...; repeated R rounds), for 4 B
-# and 256 B tuples.  Prints a markdown table of median latencies and the
-# ratio tree/native (below 1.0: the tree is faster).
+# interleaved (tree with --links threads, tree with --links services, native,
+# next pathmap, ...; repeated R rounds), for 4 B and 256 B tuples.  Prints a
+# markdown table of median latencies and the ratios tree/native for both link
+# engines (below 1.0: the tree is faster).  "threads": the computational
+# threads waiting in the tree serve the proxy links (the default); "services":
+# one service thread per link and instance, the PATHS paper's model.
 #
 #   bench/compare-native.sh [-n ITERATIONS] [-r ROUNDS] [PATHMAP...]
 #
 # Default: every pathmaps/local/*.pathmap, -n 20000, -r 3.  This machine has
 # 2 cores: with more than 2 ranks or threads everything is oversubscribed and
 # the figures measure the scheduler as much as the tree (see docs/benchmarks.md).
+# Where a tree's time goes: bench/perf-tree.sh PATHMAP.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +22,7 @@ while getopts "n:r:h" opt; do
   case $opt in
     n) iters=$OPTARG ;;
     r) rounds=$OPTARG ;;
-    h) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: bench/compare-native.sh [-n ITERATIONS] [-r ROUNDS] [PATHMAP...]" >&2; exit 2 ;;
   esac
 done
@@ -52,26 +56,33 @@ for ((r = 1; r <= rounds; r++)); do
   for m in "${maps[@]}"; do
     read -r hosts threads < <(shape "$m")
     key=$(basename "$m" .pathmap)
-    gsum "$tmp/$key.tree" -np "$hosts" bin/gsum -p "$m"
+    gsum "$tmp/$key.threads" -np "$hosts" bin/gsum -p "$m" --links threads
+    gsum "$tmp/$key.services" -np "$hosts" bin/gsum -p "$m" --links services
     gsum "$tmp/$key.native" -np "$threads" bin/gsum --native
   done
 done
 
+ratio() { awk -v t="$1" -v n="$2" 'BEGIN { if (n > 0 && t == t + 0) printf "%.2f", t / n; else print "nan" }'; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "# compare-native: $iters iterations, $rounds interleaved rounds, median time per allreduce (us)"
 echo
-echo "| pathmap | hosts x threads | 4 B tree | 4 B native | 4 B ratio | 256 B tree | 256 B native | 256 B ratio |"
-echo "|---|---|---|---|---|---|---|---|"
+head="| pathmap | hosts x threads" rule="|---|---"
+for size in 4 256; do
+  head="$head | $size B threads | $size B services | $size B native | $size B threads/native | $size B services/native"
+  rule="$rule|---|---|---|---|---"
+done
+echo "$head |"
+echo "$rule|"
 for m in "${maps[@]}"; do
   read -r hosts threads < <(shape "$m")
   key=$(basename "$m" .pathmap)
   row="| $key | $hosts x $threads"
   for size in 4 256; do
-    t=$(awk -v s=$size '$1 == s { print $2 }' "$tmp/$key.tree" | median)
+    t=$(awk -v s=$size '$1 == s { print $2 }' "$tmp/$key.threads" | median)
+    v=$(awk -v s=$size '$1 == s { print $2 }' "$tmp/$key.services" | median)
     n=$(awk -v s=$size '$1 == s { print $2 }' "$tmp/$key.native" | median)
-    ratio=$(awk -v t="$t" -v n="$n" 'BEGIN { if (n > 0) printf "%.2f", t / n; else print "nan" }')
-    row="$row | $t | $n | **$ratio**"
+    row="$row | $t | $v | $n | **$(ratio "$t" "$n")** | $(ratio "$v" "$n")"
   done
   echo "$row |"
 done

@@ -277,6 +277,9 @@ static const tst_entry_t tst_list[] = {
     { "gsum_split_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/split-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_split2_4x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/split2-4x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_nary_extralinks_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/nary-extralinks-2x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    { "gsum_pair_2x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/pair-2x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    /* the PATHS model (one service thread per link), kept for comparison by --links services */
+    { "gsum_demo_links_services", TST_MPI, NULL, "bin/gsum -p pathmaps/demo.pathmap --links services -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
     { "gsum_flat_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/flat-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_algo_binomial_reduce_binomial_bcast_3x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/binomial-reduce-binomial-bcast-3x1.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 3, 120 },
     { "gsum_algo_bintree_reduce_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/bintree-reduce-4x1.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 4, 120 },
@@ -308,6 +311,12 @@ static const tst_entry_t tst_list[] = {
     { "oracle_single_thread_core", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/single-thread-core-1x1.pathmap 4 400", NULL, 1, 120 },
     { "oracle_split_4x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/split-4x2.pathmap 256 400", NULL, 4, 120 },
     { "oracle_gateway_3x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/gateway-3x2.pathmap 4 400", NULL, 3, 120 },
+    /* mpi: idle is idle (issue 16): a rank whose threads sleep outside the tree (A) or wait
+       inside it for a sleeping host (B) uses < 1 % of a CPU over 3 s, --links threads;
+       on demo host0's threads wait for host1's link, on pair-2x1 host1's for p1's reply.
+       (`exec_idle PATHMAP services` prints the PATHS model's figures, for comparison.) */
+    { "exec_idle_demo", TST_MPI, NULL, "build/tests/exec_idle pathmaps/demo.pathmap threads", NULL, 2, 60 },
+    { "exec_idle_pair_2x1", TST_MPI, NULL, "build/tests/exec_idle pathmaps/local/pair-2x1.pathmap threads 0", NULL, 2, 60 },
     /* mpi: the schedule executor (rt_algo_run.h): every algorithm of the table against
        MPI_Allreduce / MPI_Reduce / MPI_Bcast, counts 0..1 M, four types, three ops,
        several roots and arrival vectors (np 8 is oversubscribed here) */

@@ -1,7 +1,7 @@
 /*
  * gsum - the allreduce benchmark of the PATHS paper (Figure 7).
  *
- *   mpirun -np H bin/gsum -p PATHMAP [-n N] [-w W] [-s 4,256]
+ *   mpirun -np H bin/gsum -p PATHMAP [-n N] [-w W] [-s 4,256] [--links threads|services]
  *   mpirun -np T bin/gsum --native  [-n N] [-w W] [-s 4,256]
  *
  * Every computational thread of the pathmap's tree (one MPI rank per host)
@@ -9,7 +9,9 @@
  * identical instances of the tree.  Every result is compared with its
  * closed-form value, and a wrong one aborts the job.  --native runs the
  * same loop with one contributor per rank calling MPI_Allreduce: the
- * baseline a user would otherwise pick.
+ * baseline a user would otherwise pick.  --links picks who serves the
+ * proxy links (rt_exec.h): the threads waiting in the tree, or one service
+ * thread per link as in the PATHS paper, so that both can be compared.
  *
  * Contributions: thread t's element j in operation k is t + 1 + c with
  * c = (k mod V + j) mod 64, so results change from one operation to the
@@ -47,6 +49,8 @@ typedef struct gsum_opts {
     rt_op_t     op;
     int64_t     spin_ns, yield_ns;
     long        watchdog_s;      /* --watchdog; 0 = none */
+    rt_links_t  links;           /* --links */
+    int         links_set;       /* --links given (refused with --native) */
     const char *trace_dir;       /* --trace */
     size_t      trace_mem;       /* --trace-mem; 0 = default */
     int         force;
@@ -68,6 +72,7 @@ typedef struct gsum_run {
     double            *elapsed;  /* [local][size] seconds */
     ins_trace_t       *trace;    /* or NULL */
     uint64_t           flush_mark, loop_flushes;
+    char               links_line[512]; /* rank 0: the "# links:" header line */
 } gsum_run_t;
 
 typedef struct gsum_thread {
@@ -96,6 +101,10 @@ static void usage(FILE *fp)
 "  -s, --size LIST       tuple bytes, comma-separated, each a multiple of the\n"
 "                        element size (default 4; the paper used 4 and 256);\n"
 "                        at most 32 sizes of up to 1G, K/M/G suffixes allowed\n"
+"      --links HOW       who runs the far side of a proxy link: threads (default:\n"
+"                        the computational threads waiting in the tree) or services\n"
+"                        (one service thread per link and tree instance, the PATHS\n"
+"                        paper's model, kept for comparison); every rank the same\n"
 "      --native          one contributor per rank calling MPI_Allreduce\n"
 "      --type T          element type with --native: int32 (default), int64, double, float\n"
 "      --op OP           reduction with --native: sum (default), min, max\n"
@@ -252,6 +261,21 @@ static int parse_enum(const char *opt, const char *s, const char *const *names,
                 names[2]);
 }
 
+static const char *const g_links_names[] = { "threads", "services" };
+
+/* --links threads|services. */
+static int parse_links(const char *s, gsum_opts_t *o)
+{
+    for (int i = 0; i < 2; i++) {
+        if (strcmp(s, g_links_names[i]) == 0) {
+            o->links = i == 0 ? RT_LINKS_THREADS : RT_LINKS_SERVICES;
+            o->links_set = 1;
+            return 0;
+        }
+    }
+    return perr("--links: unknown '%s' (expected threads or services)", s);
+}
+
 /* 0 ok, 1 --help, -1 error (in g_perr, printed after agree_parse). */
 static int parse_args(int argc, char **argv, gsum_opts_t *o)
 {
@@ -260,8 +284,8 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
         { "warmup", 1, 0, 'w' }, { "size", 1, 0, 's' }, { "native", 0, 0, 'N' },
         { "type", 1, 0, 'T' }, { "op", 1, 0, 'O' }, { "spin-ns", 1, 0, 'S' },
         { "yield-ns", 1, 0, 'Y' }, { "trace", 1, 0, 'R' }, { "trace-mem", 1, 0, 'M' },
-        { "force", 0, 0, 'F' }, { "watchdog", 1, 0, 'D' }, { "help", 0, 0, 'h' },
-        { 0, 0, 0, 0 } };
+        { "force", 0, 0, 'F' }, { "watchdog", 1, 0, 'D' }, { "links", 1, 0, 'L' },
+        { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     static const char *const types[] = { "int32", "int64", "double", "float" };
     static const char *const ops[] = { "sum", "min", "max" };
     int c, rc = 0, e;
@@ -290,6 +314,7 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
         case 'R': o->trace_dir = optarg; break;
         case 'M': rc = parse_bytes("--trace-mem", optarg, &o->trace_mem); break;
         case 'F': o->force = 1; break;
+        case 'L': rc = parse_links(optarg, o); break;
         case 'D': rc = parse_long("--watchdog", optarg, 0, 7 * 24 * 3600, &o->watchdog_s); break;
         case 'h': return 1;
         case ':': rc = perr("option '%s' requires an argument", argv[optind - 1]); break;
@@ -308,6 +333,9 @@ static int parse_args(int argc, char **argv, gsum_opts_t *o)
     if (rc == 0 && o->native && (o->trace_dir || o->trace_mem || o->force))
         rc = perr("--trace, --trace-mem and --force trace a pathmap's tree; they do not "
                   "apply to --native");
+    if (rc == 0 && o->native && o->links_set)
+        rc = perr("--links chooses who serves a pathmap's proxy links; it does not apply "
+                  "to --native");
     if (rc == 0 && !o->trace_dir && (o->trace_mem || o->force))
         rc = perr("--trace-mem and --force need --trace DIR");
     return rc;
@@ -350,13 +378,14 @@ static int agree_parse(int rc)
 
 /* What must be the same on every rank, in a form that MPI can gather. */
 typedef struct gsum_agreed {
-    int64_t  native, iters, warmup, dtype, op, trace, nsizes;
+    int64_t  native, iters, warmup, dtype, op, trace, links, nsizes;
     uint64_t sizes[GSUM_SIZES_MAX];
     uint64_t tree_hash;                 /* of the whole -t name */
     char     tree[64];                  /* "" = the first tree; shown cut to 63 bytes */
 } gsum_agreed_t;
 
-enum { AG_MODE, AG_TREE, AG_ITERS, AG_WARMUP, AG_SIZES, AG_TYPE, AG_OP, AG_TRACE, AG_N };
+enum { AG_MODE, AG_TREE, AG_ITERS, AG_WARMUP, AG_SIZES, AG_TYPE, AG_OP, AG_TRACE, AG_LINKS,
+       AG_N };
 
 static void agreed_of(const gsum_opts_t *o, gsum_agreed_t *a)
 {
@@ -367,6 +396,7 @@ static void agreed_of(const gsum_opts_t *o, gsum_agreed_t *a)
     a->dtype = o->dtype;
     a->op = o->op;
     a->trace = o->trace_dir != NULL;
+    a->links = o->links;
     a->nsizes = o->nsizes;
     for (int i = 0; i < o->nsizes; i++)
         a->sizes[i] = o->sizes[i];
@@ -385,6 +415,7 @@ static int agreed_same(const gsum_agreed_t *a, const gsum_agreed_t *b, int field
                            memcmp(a->sizes, b->sizes, sizeof(a->sizes)) == 0;
     case AG_TYPE:   return !a->native || !b->native || a->dtype == b->dtype;
     case AG_OP:     return !a->native || !b->native || a->op == b->op;
+    case AG_LINKS:  return a->native || b->native || a->links == b->links;
     default:        return a->trace == b->trace;
     }
 }
@@ -405,6 +436,7 @@ static const char *agreed_text(const gsum_agreed_t *a, int field, char *buf, siz
     case AG_TYPE:   snprintf(buf, size, "--type %s", types[a->dtype % 4]); break;
     case AG_OP:     snprintf(buf, size, "--op %s", ops[a->op % 3]); break;
     case AG_TRACE:  snprintf(buf, size, "%s", a->trace ? "--trace" : "no --trace"); break;
+    case AG_LINKS:  snprintf(buf, size, "--links %s", g_links_names[a->links != 0]); break;
     default:
         len = (size_t)snprintf(buf, size, "-s ");
         for (int64_t i = 0; i < a->nsizes && len < size; i++)
@@ -782,6 +814,42 @@ static void print_header(void)
                "Max Latency(us)", "Iterations");
 }
 
+/*
+ * Collective: the header line that says who serves the proxy links and how
+ * many service threads each host (rank) runs, rt_exec_service_count; kept
+ * in r->links_line on rank 0.  With --links threads the new engine starts
+ * service threads only for links no computational thread can serve.
+ */
+static void describe_links(const gsum_opts_t *o, gsum_run_t *r, const rt_pathmap_t *pm)
+{
+    uint32_t mine = rt_exec_service_count(r->ex), *all = NULL, total = 0;
+    size_t len;
+
+    if (g_rank == 0 && (all = calloc(pm->nhosts, sizeof(*all))) == NULL) {
+        fprintf(stderr, "gsum: rank 0: out of memory gathering service thread counts\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Gather(&mine, 1, MPI_UINT32_T, all, 1, MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    if (g_rank != 0)
+        return;
+    for (uint32_t h = 0; h < pm->nhosts; h++)
+        total += all[h];
+    len = (size_t)snprintf(r->links_line, sizeof(r->links_line),
+                           "# links: %s (%s); service threads: %u, per host:",
+                           g_links_names[o->links != RT_LINKS_THREADS],
+                           o->links == RT_LINKS_THREADS ? "served by the threads waiting in the tree"
+                                                        : "one service thread per link and instance",
+                           total);
+    for (uint32_t h = 0; h < pm->nhosts && len < sizeof(r->links_line); h++)
+        len += (size_t)snprintf(r->links_line + len, sizeof(r->links_line) - len, " %u",
+                                all[h]);
+    if (len >= sizeof(r->links_line) - 1)   /* a huge pathmap: cut, but end the line */
+        snprintf(r->links_line + sizeof(r->links_line) - 6, 6, " ...\n");
+    else
+        snprintf(r->links_line + len, sizeof(r->links_line) - len, "\n");
+    free(all);
+}
+
 static void describe_tree(const gsum_opts_t *o, gsum_run_t *r, const rt_pathmap_t *pm)
 {
     const rt_tree_t *t = rt_exec_tree(r->ex);
@@ -793,11 +861,13 @@ static void describe_tree(const gsum_opts_t *o, gsum_run_t *r, const rt_pathmap_
         fprintf(stderr, "gsum: rank %d: note: %u threads are bound to %u CPU(s); run "
                 "mpirun with --bind-to none to let them use the others\n", g_rank, busy,
                 rt_wait_cpus_available());
+    describe_links(o, r, pm);
     if (g_rank != 0)
         return;
     printf("# paptree gsum: pathmap %s, tree %s (%s %s), %u hosts, %u threads, "
            "2 instances\n", o->pathmap, t->name, rt_dtype_name(t->dtype), rt_op_name(t->op),
            pm->nhosts, t->nthreads);
+    printf("%s", r->links_line);
     printf("# warm-up %ld, wait on rank 0: spin %llu ns then yield %llu ns%s\n", o->warmup,
            (unsigned long long)p.spin_ns, (unsigned long long)p.yield_ns,
            o->spin_ns < 0 && o->yield_ns < 0 ? " (auto)" : "");
@@ -959,7 +1029,7 @@ static int check_tree_memory(const gsum_opts_t *o, const rt_pathmap_t *pm,
 static int run_tree(const gsum_opts_t *o)
 {
     rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns, NULL,
-                                (double)o->watchdog_s, RT_LINKS_THREADS };
+                                (double)o->watchdog_s, o->links };
     rt_pathmap_t *pm = NULL;
     gsum_run_t r;
     gsum_thread_t *th;

@@ -9,6 +9,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 $MPIRUN -np 1 bin/gsum --help > "$tmp/out" 2>&1 || fail "--help exited non-zero"
 expect_count "$tmp/out" 1 "usage: mpirun -np HOSTS gsum -p PATHMAP"
 expect_count "$tmp/out" 1 "--native"
+expect_count "$tmp/out" 1 "--links HOW"
 
 run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum
 expect_count "$tmp/out" 1 "give either -p PATHMAP or --native"
@@ -24,6 +25,27 @@ run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/local/gred-1x2.pathma
 expect_count "$tmp/out" 1 "-s 6 is not a multiple of the 4-byte int32 element"
 run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p /nonexistent.pathmap
 expect_count "$tmp/out" 1 "/nonexistent.pathmap: error: cannot open: No such file or directory"
+
+# --links: threads or services, for a pathmap's tree only, the same on every
+# rank; the header says which and how many service threads each host runs.
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/local/gred-1x2.pathmap --links paths
+[ "$rc" -eq 2 ] || fail "--links paths: exit $rc, expected 2 (a usage error)"
+expect_count "$tmp/out" 1 "--links: unknown 'paths' (expected threads or services)"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/local/gred-1x2.pathmap --links
+expect_count "$tmp/out" 1 "option '--links' requires an argument"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native --links services
+expect_count "$tmp/out" 1 "--links chooses who serves a pathmap's proxy links; it does not apply to --native"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/local/pair-2x1.pathmap -n 10 --links threads : \
+    -np 1 bin/gsum -p pathmaps/local/pair-2x1.pathmap -n 10 --links services
+expect_count "$tmp/out" 1 "gsum: rank 1: --links services differs from rank 0's --links threads"
+# pair-2x1 has one link, p1 (host1) -> cr0 (host0): with services host0 runs one
+# service thread for it per instance (Gsum runs 2), host1 none.
+$MPIRUN -np 2 bin/gsum -p pathmaps/local/pair-2x1.pathmap -n 10 --links services > "$tmp/out" 2>&1 ||
+  { cat "$tmp/out" >&2; fail "--links services failed"; }
+expect_count "$tmp/out" 1 "# links: services (one service thread per link and instance); service threads: 2, per host: 2 0"
+$MPIRUN -np 2 bin/gsum -p pathmaps/local/pair-2x1.pathmap -n 10 > "$tmp/out" 2>&1 ||
+  { cat "$tmp/out" >&2; fail "default --links failed"; }
+expect_count "$tmp/out" 1 "# links: threads (served by the threads waiting in the tree); service threads: "
 
 # -s: say what is wrong with the list, not only "try --help".
 run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum --native -s ,,,
