@@ -49,14 +49,20 @@ bool rt_wait_spin_yield(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready
 
 /*
  * All three phases, phase 3 sleeping with back-off from 1 us to 1 ms between
- * checks.  For conditions nobody can signal, such as an MPI request.
+ * checks, and beyond 1 ms to 1/64 of the time waited so far (at most 16 ms):
+ * a thread that has waited a second for a late host wakes ~60 times a
+ * second, not 1000 (measured: 1.5-1.9 % of a CPU with 1 ms naps, for a
+ * wait that MPI_Test must end, docs/benchmarks.md).  For conditions nobody
+ * can signal, such as an MPI request.
  */
 void rt_wait_until(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
                    void *arg);
 
-/* rt_wait_until's longest nap: an idle waiter (a service thread between
-   requests) wakes a thousand times a second at most. */
-#define RT_WAIT_NAP_MAX_NS (1000 * 1000L)
+/* rt_wait_until's nap cap for the first 64 ms of a wait; after that the
+   cap is the time waited / RT_WAIT_NAP_SHARE, up to RT_WAIT_NAP_LONG_NS. */
+#define RT_WAIT_NAP_MAX_NS  (1000 * 1000L)
+#define RT_WAIT_NAP_SHARE   64
+#define RT_WAIT_NAP_LONG_NS (16 * 1000 * 1000L)
 
 /*
  * rt_wait_until with naps of at most nap_max_ns (1 us doubling up to it),
@@ -65,7 +71,8 @@ void rt_wait_until(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
  * then delays every later round of every rank it talks to, which makes
  * their waits outlast the budget too.  A PRR tree of 4 hosts x 2 threads
  * on 2 cores swung between 20 us and 4.6 ms per allreduce with 1 ms naps
- * and stayed at 40-90 us with 64 us ones (docs/benchmarks.md).
+ * and stayed at 40-90 us with 64 us ones (docs/benchmarks.md).  A wait
+ * that lasts (a late host) grows its naps as rt_wait_until's do.
  */
 void rt_wait_until_nap(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
                        void *arg, long nap_max_ns);

@@ -76,13 +76,20 @@ void rt_wait_until_nap(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
                        void *arg, long nap_max_ns)
 {
     struct timespec nap = { 0, 1000 };
+    uint64_t start = rt_wait_now_ns();
 
     if (rt_wait_spin_yield(policy, ready, arg))
         return;
     while (!ready(arg)) {
+        /* The cap grows with the time waited (RT_WAIT_NAP_SHARE), so that a
+           long wait costs almost nothing and ends at most ~1.6 % late. */
+        long share = (long)((rt_wait_now_ns() - start) / RT_WAIT_NAP_SHARE);
+        long cap = share > nap_max_ns ? share : nap_max_ns;
+
+        if (cap > RT_WAIT_NAP_LONG_NS)
+            cap = RT_WAIT_NAP_LONG_NS;
         nanosleep(&nap, NULL);
-        if (nap.tv_nsec < nap_max_ns)
-            nap.tv_nsec = nap.tv_nsec * 2 < nap_max_ns ? nap.tv_nsec * 2 : nap_max_ns;
+        nap.tv_nsec = nap.tv_nsec * 2 < cap ? nap.tv_nsec * 2 : cap;
     }
 }
 
