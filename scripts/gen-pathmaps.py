@@ -906,6 +906,17 @@ FILES = [
         "",
         "  thread 2/3 -> p1.0/p1.1 -> h1(host0) -> cr0 -> root",
     ], sc(2, 2, "nary", "nary", extralinks=True)),
+    ("local/pair-2x1.pathmap", [
+        "pair-2x1 - the smallest tree across hosts: 2 hosts x 1 thread, one proxy",
+        "Scaled from: flatblade (section 6.4) at 2 hosts.  2 hosts x 1 thread.",
+        "Thread 0 enters cr0 on host0 directly; thread 1 enters the proxy p1,",
+        "which carries its contribution to cr0.  The last arrival at cr0",
+        "continues into the core root.  One link, no gred on host1: the cost of",
+        "a proxy hop against MPI_Allreduce on 2 ranks (bench/compare-native.sh).",
+        "",
+        "  thread 0 -> cr0 (fan-in 2) -> root",
+        "  thread 1 -> p1 -> cr0 -> root",
+    ], sc(2, 1, "nary", "nary")),
     ("local/flat-4x1.pathmap", [
         "flat-4x1 - flat tree over single-thread hosts",
         "Scaled from: flatblade (section 6.4).  4 hosts x 1 thread = 4 threads.",
