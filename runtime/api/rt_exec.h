@@ -4,9 +4,9 @@
  * One MPI process per pathmap host (rank i = host i).  The program creates
  * its own computational threads; each calls rt_exec_allreduce on its path.
  * Wrappers run in the calling thread until a proxy forwards the tuple to
- * another host; there a service thread that serves that link (one per
- * proxy and tree instance, started by rt_exec_create) runs the wrappers
- * below.  Results return up the same path.
+ * another host; there the wrappers below run on the link's behalf, on a
+ * thread of that host that waits in the tree or on the link's service
+ * thread (rt_links_t below).  Results return up the same path.
  *
  * A tree is instantiated `ninstances` times (Gsum alternates two identical
  * instances so that consecutive operations do not interfere); instances

@@ -21,9 +21,10 @@
  * its index on the host.  An observer must not re-derive the list; it may
  * call rt_location_list to size itself before the executor exists, or for
  * another host (the list is a pure function of the tree, the instance
- * count and the host).  Who runs a link's wrappers (today one service
- * thread per link) is the executor's business: the location stays the
- * same.
+ * count and the host).  Who runs a link's wrappers (a waiting thread of
+ * the host, or the link's service thread: rt_links_t) is the executor's
+ * business: the location stays the same, and its visits come one at a
+ * time, on whichever thread runs them.
  *
  * A *visit* is one location passing through one wrapper of one tree
  * instance in one operation.  The executor reports ENTER just before the

@@ -2,13 +2,13 @@
  * watchdog_int.h - private to runtime/exec: what each location records for
  * the stall watchdog, and the watchdog's start and stop (watchdog.c).
  *
- * Every location (a computational thread, the service thread of a link, or
- * the host's part in an algorithm node, written by the thread running it)
- * keeps, on its own cache line (rt_site_t), its count of operations started
+ * Every location (a computational thread, a link, or the host's part in an
+ * algorithm node; the last two written by whichever thread runs them, one
+ * at a time) keeps, on its own cache line (rt_site_t), its count of operations started
  * per instance, which is the watchdog's measure of progress, and a `where`
  * word saying what it does (rt_where_t, tree instance, wrapper), set when
- * it enters the tree, starts a wait and leaves the tree.  Only its thread
- * writes them, with relaxed stores; the watchdog thread reads them racily.
+ * it enters the tree, starts a wait and leaves the tree.  Only the thread
+ * running it writes them, with relaxed stores; the watchdog thread reads them racily.
  * A wrapper passed through without waiting costs nothing, an operation a
  * few stores to a line the thread owns.
  */
@@ -23,11 +23,11 @@
 /* What a location is doing.  Only OUTSIDE and LISTEN are outside the tree. */
 typedef enum {
     RT_WHERE_OUTSIDE = 0,   /* computational thread between allreduces */
-    RT_WHERE_LISTEN,        /* service thread waiting for its link's next request */
+    RT_WHERE_LISTEN,        /* link waiting for its next request */
     RT_WHERE_RUN,           /* walking its path from `node`, not waiting */
     RT_WHERE_GRED,          /* waiting in gred `node` for the operation's result */
     RT_WHERE_PROXY,         /* in proxy `node`: sending, then waiting for the reply */
-    RT_WHERE_REPLY,         /* service thread sending the result back to its client */
+    RT_WHERE_REPLY,         /* link sending the result back to its client */
     RT_WHERE_ALGO           /* running algorithm node `node` with the other hosts */
 } rt_where_t;
 
