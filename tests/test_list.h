@@ -347,6 +347,7 @@ static const tst_entry_t tst_list[] = {
     { "trace_interrupt",       TST_SH, NULL, "sh tests/mpi/trace-interrupt.sh",        NULL, 0, 180 },
     { "trace_big_pathmap",     TST_SH, NULL, "sh tests/mpi/trace-big-pathmap.sh",      NULL, 0, 180 },
     { "trace_wide_gred",       TST_SH, NULL, "sh tests/mpi/trace-wide-gred.sh",        NULL, 0, 300 },
+    { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
     { "mpi_watchdog",          TST_SH, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
