@@ -147,8 +147,7 @@ void rt__exec_run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
  * finish: replies to those links (releasing their own greds first).
  */
 void rt__link_wait(rt_exec_t *ex, rt_node_state_t *st, const rt_gred_ticket_t *t, void *out);
-void rt__link_release(rt_exec_t *ex, rt_node_state_t *st, const void *result,
-                      rt_link_t **finish);
+void rt__link_release(rt_node_state_t *st, const void *result, rt_link_t **finish);
 void rt__link_finish_all(rt_exec_t *ex, rt_link_t *finish);
 /* Set-up: which links threads serve and their segments (after exec_plan);
    then, once the wrappers' state exists, the greds that wait the engine's way. */

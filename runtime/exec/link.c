@@ -76,10 +76,8 @@ static void link_push(void *cookie, void *ud)
     *list = l;
 }
 
-void rt__link_release(rt_exec_t *ex, rt_node_state_t *st, const void *result,
-                      rt_link_t **finish)
+void rt__link_release(rt_node_state_t *st, const void *result, rt_link_t **finish)
 {
-    (void)ex;
     if (st->seg == NULL)
         rt_gred_release(&st->gred, result);
     else
@@ -118,7 +116,7 @@ static void link_unwind(rt_exec_t *ex, rt_link_t *l, uint32_t i, const void *res
     while (i-- > 0) {
         rt_node_id_t id = l->path.nodes[i];
 
-        rt__link_release(ex, rt__exec_state(ex, l->instance, id), result, finish);
+        rt__link_release(rt__exec_state(ex, l->instance, id), result, finish);
         link_visit(ex, l, RT_VISIT_LEAVE, id);
     }
     link_reply(ex, l, result);

@@ -96,7 +96,7 @@ void run_path(rt_exec_t *ex, unsigned instance, const rt_path_t *path,
     if (ex->tree->nodes[path->nodes[i]].kind != RT_NODE_ALGO)
         VISIT(RT_VISIT_LEAVE, path->nodes[i]);
     while (i-- > 0) {
-        rt__link_release(ex, rt__exec_state(ex, instance, path->nodes[i]), out, &finish);
+        rt__link_release(rt__exec_state(ex, instance, path->nodes[i]), out, &finish);
         VISIT(RT_VISIT_LEAVE, path->nodes[i]);
     }
     /* Links that the engine left in the greds released above: their replies. */
