@@ -64,6 +64,10 @@ RUNNER   := build/run_tests
 # MPI test programs: tests/mpi/foo.c -> build/tests/foo
 MPIT_SRC := $(wildcard tests/mpi/*.c)
 MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
+# Random pathmaps (tests/gen/randtree.h, pure C): linked into the runner (its unit
+# tests), build/tests/randtree (prints one seed's) and build/tests/exec_random.
+GEN_OBJ  := build/obj/tests/gen/randtree.o
+GEN_PROG := build/tests/randtree
 # Trace readers for the tests (OTF2, no MPI): tests/tools/foo.c -> build/tests/foo
 TTOOL_SRC := $(wildcard tests/tools/*.c)
 TTOOLS    := $(TTOOL_SRC:tests/tools/%.c=build/tests/%)
@@ -81,7 +85,7 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # included at the end, so touching any header rebuilds what includes it.
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
-            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ)
+            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% tests/%,$1)
 
@@ -98,7 +102,7 @@ ASAN_CHECK := build/asan/pathmap-check
         check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak
 
 all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
-     $(FUZZ_REPLAY)
+     $(FUZZ_REPLAY) $(GEN_PROG)
 
 help:
 	@echo "make            build lib/libpaptree.a, bin/*, the test runner"
@@ -168,12 +172,22 @@ bin/papviz: PROG_LIBS = $(VIZ_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS)
 # The pathmap checker needs neither MPI nor OTF2.
 bin/pathmap-check: PROG_LIBS = $(LIB) $(LDLIBS)
 
-$(RUNNER): $(TEST_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+
+# The random-trees test also links the generator; the generator's own
+# program needs nothing else.
+build/tests/exec_random: build/obj/tests/mpi/exec_random.o $(GEN_OBJ) $(LIB)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+
+$(GEN_PROG): build/obj/tests/gen/randtree_main.o $(GEN_OBJ)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/tests/%: build/obj/tests/tools/%.o $(LIB)
 	@mkdir -p build/tests

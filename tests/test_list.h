@@ -112,6 +112,10 @@ void tst__srcloc_strip(char *line);
     X(pathmap_algo_params,           10) \
     X(pathmap_algo_none_in_core_tree, 10) \
     X(pathmap_algo_tuple_bytes,      10) \
+    /* the random pathmap generator (tests/unit/randtree/, tests/gen/) */ \
+    X(randtree_valid,                60) \
+    X(randtree_deterministic,        10) \
+    X(randtree_features,             30) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
