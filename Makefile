@@ -115,7 +115,7 @@ help:
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
-	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle"
+	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle, random trees"
 	@echo "make fuzz        each libFuzzer target for FUZZ_SECONDS (default 600) s; fuzz-short: 60 s"
 	@echo "make clean"
 
@@ -288,9 +288,10 @@ TSAN_TIMEOUT_SCALE ?= 6
 # every sample and the oracle (MPI), Gsum's options and output, and traced
 # runs (instrument/'s per-thread OTF2 writers) checked by trace_check (sh), the
 # schedule executor (algo_run_, MPI), and an algorithm location recorded and
-# flushed by a new thread per operation (trace_algo).
+# flushed by a new thread per operation (trace_algo), and a dozen random trees with
+# random delays (random_trees_tsan).
 TSAN_TESTS ?= --kind unit --kind mpi --kind sh gred_ wait_phases reduce_kernels gsum_ oracle_ \
-              trace_archive algo_run_ trace_algo
+              trace_archive algo_run_ trace_algo random_trees_tsan
 
 san-tree:
 	@for t in asan tsan fuzz; do mkdir -p build/san/$$t; \
@@ -305,7 +306,8 @@ check-asan: san-tree
 check-tsan: san-tree
 	@sh scripts/deps.sh
 	@+$(call SAN_MAKE,tsan) SANITIZE='$(TSAN_FLAGS)' build/run_tests bin/gsum build/tests/exec_oracle \
-	  build/tests/trace_check bin/pathmap-check build/tests/algo_run build/tests/trace_algo
+	  build/tests/trace_check bin/pathmap-check build/tests/algo_run build/tests/trace_algo \
+	  build/tests/exec_random
 	@cd build/san/tsan && $(TSAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(TSAN_TIMEOUT_SCALE) \
 	  build/run_tests $(TSAN_TESTS)
 

@@ -310,6 +310,14 @@ static const tst_entry_t tst_list[] = {
     { "oracle_single_thread_core", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/single-thread-core-1x1.pathmap 4 400", NULL, 1, 120 },
     { "oracle_split_4x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/split-4x2.pathmap 256 400", NULL, 4, 120 },
     { "oracle_gateway_3x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/gateway-3x2.pathmap 4 400", NULL, 3, 120 },
+    /* mpi: random trees (tests/gen/randtree.h, up to 4 hosts, some with an algorithm node),
+       one job each, every result against an MPI_Allreduce oracle and a closed form
+       (docs/testing.md, "Random trees"); seed 10 found the MPI_T thread-level bug */
+    { "random_trees_threads", TST_MPI, NULL, "build/tests/exec_random --seeds 1-500 --bytes 4,256 --ops 20", NULL, 4, 180 },
+    { "random_trees_services", TST_MPI, NULL, "build/tests/exec_random --seeds 501-700 --bytes 4,256 --ops 20 --links services --instances 3", NULL, 4, 180 },
+    { "random_trees_delays", TST_MPI, NULL, "build/tests/exec_random --seeds 701-850 --bytes 4,256 --ops 20 --delay-us 300", NULL, 4, 180 },
+    { "random_trees_big", TST_MPI, NULL, "build/tests/exec_random --seeds 851-950 --bytes 256,1024,4096 --ops 10", NULL, 4, 180 },
+    { "random_trees_tsan", TST_MPI, NULL, "build/tests/exec_random --seeds 1-12 --bytes 4,256 --ops 4 --delay-us 100", NULL, 4, 120 },
     /* mpi: the schedule executor (rt_algo_run.h): every algorithm of the table against
        MPI_Allreduce / MPI_Reduce / MPI_Bcast, counts 0..1 M, four types, three ops,
        several roots and arrival vectors (np 8 is oversubscribed here) */
@@ -342,6 +350,8 @@ static const tst_entry_t tst_list[] = {
     { "trace_wide_gred",       TST_SH, NULL, "sh tests/mpi/trace-wide-gred.sh",        NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
+    { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
+    { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
