@@ -225,7 +225,7 @@ static void report(er_run_t *run, uint32_t id, long g, int s, size_t j, double g
                 "op %ld (instance %ld), %zu bytes, element %zu: got %.17g, oracle %.17g, "
                 "closed form %lld\n", g_rank, run->seed, run->tree->name,
                 rt_dtype_name(run->tree->dtype), rt_op_name(run->tree->op),
-                run->tree->nthreads, id, g, g % (long)run->o->instances, run->o->sizes[s], j,
+                run->tree->nthreads, id, g, g % (long)run->o->instances, count_of(run, s) * run->elem, j,
                 got, oracle, (long long)closed);
     pthread_mutex_unlock(&run->lock);
 }
