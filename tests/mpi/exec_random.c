@@ -86,6 +86,15 @@ typedef struct er_worker {
 } er_worker_t;
 
 static int g_rank;
+static randtree_limits_t g_lim;    /* what the pathmaps are drawn with */
+
+/* How to print the seed's pathmap again. */
+static void print_repro(unsigned long long seed)
+{
+    fprintf(stderr, "exec_random: rank %d: seed %llu's pathmap again: build/tests/randtree %llu "
+            "--max-hosts %u --algo %u --count %u\n", g_rank, seed, seed, g_lim.max_hosts,
+            g_lim.algo_percent, g_lim.min_count);
+}
 
 static uint64_t mix(uint64_t x)
 {
@@ -219,6 +228,7 @@ static void report(er_run_t *run, uint32_t id, long g, int s, size_t j, double g
         fprintf(stderr, "exec_random: rank %d: seed %llu: wrong results; its pathmap:\n%s"
                 "exec_random: rank %d: (end of seed %llu's pathmap)\n", g_rank, run->seed,
                 run->text, g_rank, run->seed);
+        print_repro(run->seed);
     }
     if (run->failures++ < ER_REPORTS)
         fprintf(stderr, "exec_random: rank %d: seed %llu tree %s (%s %s, %u threads): thread %u, "
@@ -392,6 +402,7 @@ static void check_level(unsigned long long seed, const char *tree, const char *t
             "no longer MPI_THREAD_MULTIPLE (%d); the pathmap:\n%s"
             "exec_random: rank %d: aborting: the runtime lowered MPI's thread level\n",
             g_rank, seed, tree, level, MPI_THREAD_MULTIPLE, text, g_rank);
+    print_repro(seed);
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
@@ -617,6 +628,7 @@ int main(int argc, char **argv)
             min_bytes = o.sizes[s];
     }
     lim.min_count = min_bytes / 8 > 1 ? (unsigned)(min_bytes / 8) : 1;
+    g_lim = lim;
     if (o.trace_dir != NULL && g_rank == 0 && mkdir(o.trace_dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "exec_random: cannot create %s: %s\n", o.trace_dir, strerror(errno));
         MPI_Abort(MPI_COMM_WORLD, 1);
