@@ -317,7 +317,7 @@ static const tst_entry_t tst_list[] = {
     { "random_trees_services", TST_MPI, NULL, "build/tests/exec_random --seeds 501-700 --bytes 4,256 --ops 20 --links services --instances 3", NULL, 4, 180 },
     { "random_trees_delays", TST_MPI, NULL, "build/tests/exec_random --seeds 701-850 --bytes 4,256 --ops 20 --delay-us 300", NULL, 4, 180 },
     { "random_trees_big", TST_MPI, NULL, "build/tests/exec_random --seeds 851-950 --bytes 256,1024,4096 --ops 10", NULL, 4, 180 },
-    { "random_trees_tsan", TST_MPI, NULL, "build/tests/exec_random --seeds 1-12 --bytes 4,256 --ops 4 --delay-us 100", NULL, 4, 120 },
+    { "random_trees_tsan", TST_MPI, NULL, "build/tests/exec_random --seeds 1-40 --bytes 4,256 --ops 6 --delay-us 100", NULL, 4, 120 },
     /* mpi: the schedule executor (rt_algo_run.h): every algorithm of the table against
        MPI_Allreduce / MPI_Reduce / MPI_Bcast, counts 0..1 M, four types, three ops,
        several roots and arrival vectors (np 8 is oversubscribed here) */
