@@ -64,6 +64,10 @@ RUNNER   := build/run_tests
 # MPI test programs: tests/mpi/foo.c -> build/tests/foo
 MPIT_SRC := $(wildcard tests/mpi/*.c)
 MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
+# Random pathmaps (tests/gen/randtree.h, pure C): linked into the runner (its unit
+# tests), build/tests/randtree (prints one seed's) and build/tests/exec_random.
+GEN_OBJ  := build/obj/tests/gen/randtree.o
+GEN_PROG := build/tests/randtree
 # Trace readers for the tests (OTF2, no MPI): tests/tools/foo.c -> build/tests/foo
 TTOOL_SRC := $(wildcard tests/tools/*.c)
 TTOOLS    := $(TTOOL_SRC:tests/tools/%.c=build/tests/%)
@@ -81,7 +85,7 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # included at the end, so touching any header rebuilds what includes it.
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
-            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ)
+            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% tests/%,$1)
 
@@ -98,7 +102,7 @@ ASAN_CHECK := build/asan/pathmap-check
         check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak
 
 all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
-     $(FUZZ_REPLAY)
+     $(FUZZ_REPLAY) $(GEN_PROG)
 
 help:
 	@echo "make            build lib/libpaptree.a, bin/*, the test runner"
@@ -111,7 +115,7 @@ help:
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
-	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle"
+	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle, random trees"
 	@echo "make fuzz        each libFuzzer target for FUZZ_SECONDS (default 600) s; fuzz-short: 60 s"
 	@echo "make clean"
 
@@ -168,12 +172,22 @@ bin/papviz: PROG_LIBS = $(VIZ_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS)
 # The pathmap checker needs neither MPI nor OTF2.
 bin/pathmap-check: PROG_LIBS = $(LIB) $(LDLIBS)
 
-$(RUNNER): $(TEST_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+
+# The random-trees test also links the generator; the generator's own
+# program needs nothing else.
+build/tests/exec_random: build/obj/tests/mpi/exec_random.o $(GEN_OBJ) $(LIB)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+
+$(GEN_PROG): build/obj/tests/gen/randtree_main.o $(GEN_OBJ)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/tests/%: build/obj/tests/tools/%.o $(LIB)
 	@mkdir -p build/tests
@@ -274,9 +288,10 @@ TSAN_TIMEOUT_SCALE ?= 6
 # every sample and the oracle (MPI), Gsum's options and output, and traced
 # runs (instrument/'s per-thread OTF2 writers) checked by trace_check (sh), the
 # schedule executor (algo_run_, MPI), and an algorithm location recorded and
-# flushed by a new thread per operation (trace_algo).
+# flushed by a new thread per operation (trace_algo), and a dozen random trees with
+# random delays (random_trees_tsan).
 TSAN_TESTS ?= --kind unit --kind mpi --kind sh gred_ wait_phases reduce_kernels gsum_ oracle_ \
-              trace_archive algo_run_ trace_algo
+              trace_archive algo_run_ trace_algo random_trees_tsan
 
 san-tree:
 	@for t in asan tsan fuzz; do mkdir -p build/san/$$t; \
@@ -291,7 +306,8 @@ check-asan: san-tree
 check-tsan: san-tree
 	@sh scripts/deps.sh
 	@+$(call SAN_MAKE,tsan) SANITIZE='$(TSAN_FLAGS)' build/run_tests bin/gsum build/tests/exec_oracle \
-	  build/tests/trace_check bin/pathmap-check build/tests/algo_run build/tests/trace_algo
+	  build/tests/trace_check bin/pathmap-check build/tests/algo_run build/tests/trace_algo \
+	  build/tests/exec_random
 	@cd build/san/tsan && $(TSAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(TSAN_TIMEOUT_SCALE) \
 	  build/run_tests $(TSAN_TESTS)
 

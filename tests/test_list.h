@@ -112,6 +112,10 @@ void tst__srcloc_strip(char *line);
     X(pathmap_algo_params,           10) \
     X(pathmap_algo_none_in_core_tree, 10) \
     X(pathmap_algo_tuple_bytes,      10) \
+    /* the random pathmap generator (tests/unit/randtree/, tests/gen/) */ \
+    X(randtree_valid,                60) \
+    X(randtree_deterministic,        10) \
+    X(randtree_features,             30) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
@@ -317,6 +321,14 @@ static const tst_entry_t tst_list[] = {
        (`exec_idle PATHMAP services` prints the PATHS model's figures, for comparison.) */
     { "exec_idle_demo", TST_MPI, NULL, "build/tests/exec_idle pathmaps/demo.pathmap threads", NULL, 2, 60 },
     { "exec_idle_pair_2x1", TST_MPI, NULL, "build/tests/exec_idle pathmaps/local/pair-2x1.pathmap threads 0", NULL, 2, 60 },
+    /* mpi: random trees (tests/gen/randtree.h, up to 4 hosts, some with an algorithm node),
+       one job each, every result against an MPI_Allreduce oracle and a closed form
+       (docs/testing.md, "Random trees"); seed 10 found the MPI_T thread-level bug */
+    { "random_trees_threads", TST_MPI, NULL, "build/tests/exec_random --seeds 1-500 --bytes 4,256 --ops 20", NULL, 4, 180 },
+    { "random_trees_services", TST_MPI, NULL, "build/tests/exec_random --seeds 501-700 --bytes 4,256 --ops 20 --links services --instances 3", NULL, 4, 180 },
+    { "random_trees_delays", TST_MPI, NULL, "build/tests/exec_random --seeds 701-850 --bytes 4,256 --ops 20 --delay-us 300", NULL, 4, 180 },
+    { "random_trees_big", TST_MPI, NULL, "build/tests/exec_random --seeds 851-950 --bytes 256,1024,4096 --ops 10", NULL, 4, 180 },
+    { "random_trees_tsan", TST_MPI, NULL, "build/tests/exec_random --seeds 1-40 --bytes 4,256 --ops 6 --delay-us 100", NULL, 4, 120 },
     /* mpi: the schedule executor (rt_algo_run.h): every algorithm of the table against
        MPI_Allreduce / MPI_Reduce / MPI_Bcast, counts 0..1 M, four types, three ops,
        several roots and arrival vectors (np 8 is oversubscribed here) */
@@ -350,6 +362,8 @@ static const tst_entry_t tst_list[] = {
     { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
+    { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
+    { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
