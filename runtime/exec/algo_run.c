@@ -454,9 +454,14 @@ static pthread_once_t mpi_yields_once = PTHREAD_ONCE_INIT;
 /* Reads Open MPI's mpi_yield_when_idle through the MPI tool interface. */
 static void mpi_yields_read(void)
 {
-    int provided, n = 0;
+    int level = MPI_THREAD_SINGLE, provided, n = 0;
 
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+    /* Ask for the level MPI already runs at: Open MPI 4.1's
+       MPI_T_init_thread sets the process's thread level to the one asked
+       for, and MPI_THREAD_SINGLE here made every later call unsafe for
+       the tree's threads (found by the random trees, seed 10). */
+    MPI_Query_thread(&level);
+    if (MPI_T_init_thread(level, &provided) != MPI_SUCCESS)
         return;
     if (MPI_T_cvar_get_num(&n) != MPI_SUCCESS)
         n = 0;
