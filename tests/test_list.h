@@ -315,6 +315,7 @@ static const tst_entry_t tst_list[] = {
     { "oracle_single_thread_core", TST_MPI, NULL, "build/tests/exec_oracle tests/pathmap/good/single-thread-core-1x1.pathmap 4 400", NULL, 1, 120 },
     { "oracle_split_4x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/split-4x2.pathmap 256 400", NULL, 4, 120 },
     { "oracle_gateway_3x2", TST_MPI, NULL, "build/tests/exec_oracle pathmaps/local/gateway-3x2.pathmap 4 400", NULL, 3, 120 },
+    { "exec_thread_level", TST_MPI, NULL, "build/tests/exec_level pathmaps/local/pair-2x1.pathmap", NULL, 2, 60 },
     /* mpi: idle is idle (issue 16): a rank whose threads sleep outside the tree (A) or wait
        inside it for a sleeping host (B) uses < 1 % of a CPU over 3 s, --links threads;
        on demo host0's threads wait for host1's link, on pair-2x1 host1's for p1's reply.

@@ -3,9 +3,10 @@
  *
  * Set-up is ordered so that no rank can wait for one that gave up: the
  * first collective step compares pathmap hashes, which every rank reaches
- * once the caller's rt_mpi_agree after parsing has passed; checks that
- * follow it see the same pathmap on every rank and so fail everywhere or
- * nowhere; local failures (memory, threads) are agreed on before any
+ * once the caller's rt_mpi_agree after parsing has passed; the checks of
+ * the job that follow are agreed on (most see the same pathmap on every
+ * rank and so fail everywhere or nowhere, but the MPI thread level is a
+ * rank's own); local failures (memory, threads) are agreed on before any
  * service thread starts.
  */
 #include <assert.h>
@@ -353,8 +354,11 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
     cm_err_t ignored;                    /* a second error after the first */
     cm_status_t st;
 
-    if ((st = exec_check_hash(ex->pm, comm, err)) != CM_OK ||
-        (st = exec_check_job(ex, params, err)) != CM_OK)
+    if ((st = exec_check_hash(ex->pm, comm, err)) != CM_OK)
+        return st;
+    /* Agreed: the thread level is the one check here that is not a
+       function of the pathmap and may fail on some ranks only. */
+    if ((st = rt_mpi_agree(comm, exec_check_job(ex, params, err), err)) != CM_OK)
         return st;
     ex->ninstances = params->ninstances;
     ex->max_bytes = params->max_bytes;
