@@ -85,22 +85,21 @@ void rt__link_release(rt_node_state_t *st, const void *result, rt_link_t **finis
 }
 
 /*
- * The operation is over for l: the receive of its next request is posted
- * (l->in is free: every carry is done reading it), l is handed back to
- * the pollers, and the reply goes out.  Nothing the next carry writes can
- * change what the reply's send reads: the next request comes only after
- * the client has the whole reply.
+ * The operation is over for l: the reply goes out, then the receive of
+ * the next request is posted (l->in is free: every carry is done reading
+ * it; the next request needs a whole round trip of the client's, so the
+ * receive is nearly always posted before it comes, and the reply does not
+ * wait for the post) and l is handed back to the pollers.
  */
 static void link_reply(rt_exec_t *ex, rt_link_t *l, const void *result)
 {
-    int bytes = (int)l->bytes, peer = l->peer, tag = l->tag;
-
+    rt__where_set(&l->site->where, RT_WHERE_REPLY, l->instance, l->proxy);
+    rt__exec_mpi_check(ex, MPI_Send(result, (int)l->bytes, MPI_BYTE, l->peer, l->tag,
+                                    ex->comm), "MPI_Send (link reply)");
     rt__where_set(&l->site->where, RT_WHERE_LISTEN, l->instance, l->proxy);
-    rt__exec_mpi_check(ex, MPI_Irecv(l->in, (int)ex->max_bytes, MPI_BYTE, peer, tag,
+    rt__exec_mpi_check(ex, MPI_Irecv(l->in, (int)ex->max_bytes, MPI_BYTE, l->peer, l->tag,
                                      ex->comm, &l->req), "MPI_Irecv (link request)");
     atomic_store_explicit(&l->claim, 0, memory_order_release);
-    rt__exec_mpi_check(ex, MPI_Send(result, bytes, MPI_BYTE, peer, tag, ex->comm),
-                       "MPI_Send (link reply)");
 }
 
 /*
