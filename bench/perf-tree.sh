@@ -75,6 +75,6 @@ for ((r = 0; r < hosts; r++)); do
       -g caller,0.5,callee --percent-limit 0.5 2>/dev/null
   else
     perf report -i "$dir/perf.$r.data" --stdio --no-children --sort dso,sym -g none 2>/dev/null |
-      grep -v '^#' | grep -v '^$' | head -n "$top"
+      grep -v '^#' | grep -v '^$' | awk -v n="$top" 'NR <= n'   # reads all: head's early exit killed the loop (pipefail)
   fi
 done
