@@ -49,20 +49,21 @@ bool rt_wait_spin_yield(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready
 
 /*
  * All three phases, phase 3 sleeping with back-off from 1 us to 1 ms between
- * checks, and beyond 1 ms to 1/64 of the time waited so far (at most 16 ms):
- * a thread that has waited a second for a late host wakes ~60 times a
- * second, not 1000 (measured: 1.5-1.9 % of a CPU with 1 ms naps, for a
- * wait that MPI_Test must end, docs/benchmarks.md).  For conditions nobody
+ * checks, and beyond 1 ms to 1/32 of the time waited so far (at most 32 ms):
+ * a thread that has waited a second for a late host wakes ~30 times a
+ * second, not 1000 (measured on the demo with its host 1 late: 1.5-1.9 %
+ * of a CPU with 1 ms naps, 0.7-1.0 % with 1/64 up to 16 ms, as each
+ * wake-up costs ~30 us in this VM; docs/benchmarks.md).  For conditions nobody
  * can signal, such as an MPI request.
  */
 void rt_wait_until(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
                    void *arg);
 
-/* rt_wait_until's nap cap for the first 64 ms of a wait; after that the
+/* rt_wait_until's nap cap for the first 32 ms of a wait; after that the
    cap is the time waited / RT_WAIT_NAP_SHARE, up to RT_WAIT_NAP_LONG_NS. */
 #define RT_WAIT_NAP_MAX_NS  (1000 * 1000L)
-#define RT_WAIT_NAP_SHARE   64
-#define RT_WAIT_NAP_LONG_NS (16 * 1000 * 1000L)
+#define RT_WAIT_NAP_SHARE   32
+#define RT_WAIT_NAP_LONG_NS (32 * 1000 * 1000L)
 
 /*
  * rt_wait_until with naps of at most nap_max_ns (1 us doubling up to it),

@@ -82,7 +82,7 @@ void rt_wait_until_nap(const rt_wait_policy_t *policy, rt_wait_ready_fn_t ready,
         return;
     while (!ready(arg)) {
         /* The cap grows with the time waited (RT_WAIT_NAP_SHARE), so that a
-           long wait costs almost nothing and ends at most ~1.6 % late. */
+           long wait costs almost nothing and ends at most ~3 % late. */
         long share = (long)((rt_wait_now_ns() - start) / RT_WAIT_NAP_SHARE);
         long cap = share > nap_max_ns ? share : nap_max_ns;
 
