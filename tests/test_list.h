@@ -21,6 +21,10 @@
  *   TST_GOOD    for each file ending in .pathmap anywhere under <dir>,
  *               `<cmd> FILE` exits 0; one TAP line "<name>/<path>" per file
  *               (<path> relative to <dir>, without ".pathmap").
+ * `TST_MPI | TST_EXCLUSIVE` or `TST_SH | TST_EXCLUSIVE` marks a test that
+ * must run alone: with -j N the runner waits until nothing else runs, runs
+ * it, and starts the next ones after it (docs/testing.md, Running tests in
+ * parallel).
  * An empty CORPUS or GOOD directory is a failure, not a vacuous pass.
  * Paths are relative to the repository root; the runner chdirs there.
  * Timeouts are per TAP line and scaled by PAPTREE_TEST_TIMEOUT_SCALE.
@@ -28,19 +32,28 @@
 #ifndef TST_TEST_LIST_H
 #define TST_TEST_LIST_H
 
+#include <stddef.h>
+
 typedef enum {
     TST_UNIT,
     TST_MPI,
     TST_SH,
     TST_CORPUS,
-    TST_GOOD
+    TST_GOOD,
+    /* A flag, or'ed into an MPI or SH entry's kind: the runner never runs
+     * this test beside another one, whatever -j says (timing-sensitive
+     * tests, jobs that oversubscribe the cores on their own). */
+    TST_EXCLUSIVE = 0x100
 } tst_kind_t;
+
+/* An entry's kind without its flags. */
+#define TST_KIND_MASK 0xff
 
 typedef void tst_unit_fn_t(void);
 
 typedef struct tst_entry {
     const char    *name;      /* unique; corpus items append "/<stem>" */
-    tst_kind_t     kind;
+    tst_kind_t     kind;      /* a kind, maybe | TST_EXCLUSIVE */
     tst_unit_fn_t *fn;        /* TST_UNIT only */
     const char    *cmd;       /* MPI, SH: command; CORPUS, GOOD: checker */
     const char    *dir;       /* CORPUS, GOOD: input directory */
@@ -80,6 +93,12 @@ int tst__child_run(const tst_child_t *child, double timeout_s,
 void tst__srcloc_strip(char *line);
 
 /*
+ * The runner's main on a registry of n entries (the selftests give it one of
+ * their own): options as `build/run_tests --help`; returns the exit status.
+ */
+int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
+
+/*
  * Unit tests: X(name, timeout in s), one line each.  The function is
  * `void t_<name>(void)` in a file of tests/unit/<module>/ that includes this
  * header, which declares it (below); the runner's table gets the entry.
@@ -95,6 +114,10 @@ void tst__srcloc_strip(char *line);
     X(selftest_child_timeout_group,  10) \
     X(selftest_child_timeout_kill,   15) \
     X(selftest_runner_corpus,        30) \
+    X(selftest_jobs_parallel,        30) \
+    X(selftest_jobs_exclusive,       30) \
+    X(selftest_jobs_usage,           30) \
+    X(selftest_jobs_stop,            30) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \
