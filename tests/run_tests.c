@@ -56,6 +56,8 @@ typedef struct tst_opts {
     unsigned kinds;            /* bit (1 << kind) per --kind; 0 = all */
     char   **filters;          /* name substrings; matching any selects */
     int      nfilters;
+    const char **skips;        /* --skip: registry entries left out */
+    int      nskips;
     int      list, verbose;
     int      exact;            /* --exact: a NAME must be a whole name */
     double   scale;            /* PAPTREE_TEST_TIMEOUT_SCALE */
@@ -770,6 +772,32 @@ static size_t tst_expand_dir(tst_items_t *items, const tst_entry_t *e,
     return n < 0 ? 1 : found;
 }
 
+static int tst_skipped(const tst_opts_t *o, const char *name)
+{
+    for (int i = 0; i < o->nskips; i++)
+        if (strcmp(o->skips[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* A --skip that names no entry is a list gone stale: refuse it. */
+static int tst_skips_check(const tst_opts_t *o, const tst_entry_t *list,
+                           size_t n)
+{
+    for (int i = 0; i < o->nskips; i++) {
+        size_t k = 0;
+
+        while (k < n && strcmp(list[k].name, o->skips[i]) != 0)
+            k++;
+        if (k == n) {
+            fprintf(stderr, "run_tests: --skip '%s': no test has that name\n",
+                    o->skips[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* One item per entry of a selected kind, or per input file of a corpus. */
 static void tst_items_build(tst_items_t *items)
 {
@@ -779,6 +807,8 @@ static void tst_items_build(tst_items_t *items)
         int                corpus = kind == TST_CORPUS || kind == TST_GOOD;
 
         if (items->opts->kinds != 0 && !(items->opts->kinds & (1u << kind)))
+            continue;
+        if (tst_skipped(items->opts, e->name))
             continue;
         /* An empty corpus proves nothing: it is a failure, not a pass. */
         if (!corpus || tst_expand_dir(items, e, e->dir) == 0)
@@ -801,6 +831,8 @@ static void tst_usage(FILE *fp)
         "               (repeatable; default: all)\n"
         "  NAME         only tests whose name contains one of the NAMEs\n"
         "  -x, --exact  only tests whose name is one of the NAMEs (one test by name)\n"
+        "  --skip NAME  leave out the registry entry NAME (a whole name; a corpus\n"
+        "               entry with all its files); repeatable\n"
         "  -v           show the logs of passing tests too\n"
         "env: PAPTREE_ROOT (default: the directory above build/),\n"
         "     PAPTREE_TEST_TIMEOUT_SCALE (multiplies every timeout; 1)\n"
@@ -840,6 +872,7 @@ static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
     memset(o, 0, sizeof(*o));
     o->jobs = 1;
     o->filters = tst_check_alloc(calloc((size_t)argc, sizeof(char *)));
+    o->skips = tst_check_alloc(calloc((size_t)argc, sizeof(char *)));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
 
@@ -858,6 +891,12 @@ static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
             o->kinds |= tst_kind_bit(argv[++i]);
         } else if (strncmp(a, "--kind=", 7) == 0) {
             o->kinds |= tst_kind_bit(a + 7);
+        } else if (strcmp(a, "--skip") == 0) {
+            if (i + 1 == argc)
+                tst_usage_error("missing NAME after", a);
+            o->skips[o->nskips++] = argv[++i];
+        } else if (strncmp(a, "--skip=", 7) == 0) {
+            o->skips[o->nskips++] = a + 7;
         } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
             if (i + 1 == argc)
                 tst_usage_error("missing N after", a);
@@ -935,6 +974,11 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv)
     if (tst_root_enter(argv[0]) != 0)
         return 2;
     tst_env_sanitizers();
+    if (tst_skips_check(&opts, list, n) != 0) {
+        free(opts.filters);
+        free((void *)opts.skips);
+        return 2;
+    }
     tst_items_build(&items);
     if (items.n == 0) {
         fprintf(stderr, "run_tests: no test matches\n");
@@ -955,6 +999,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv)
     }
     free(items.v);
     free(opts.filters);
+    free((void *)opts.skips);
     return rc;
 }
 

@@ -118,6 +118,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(selftest_jobs_exclusive,       30) \
     X(selftest_jobs_usage,           30) \
     X(selftest_jobs_stop,            30) \
+    X(selftest_runner_skip,          30) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \
@@ -337,7 +338,7 @@ static const tst_entry_t tst_list[] = {
     { "algo_run_np3", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 3, 60 },
     { "algo_run_np4", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 4, 60 },
     { "algo_run_np5", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 5, 60 },
-    { "algo_run_np8", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 8, 120 },
+    { "algo_run_np8", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/algo_run --big", NULL, 8, 120 },
     /* mpi: the benchmark still runs and agrees with MPI_Allreduce (it aborts if not) */
     { "algobench_smoke", TST_MPI, NULL, "bin/algobench -a rabenseifner -s 4,16,40000 -r 1", NULL, 2, 60 },
 
@@ -356,13 +357,13 @@ static const tst_entry_t tst_list[] = {
     { "gsum_output",           TST_SH, NULL, "sh tests/mpi/gsum-output.sh",            NULL, 0, 60 },
     { "trace_archive",         TST_SH, NULL, "sh tests/mpi/trace-archive.sh",          NULL, 0, 240 },
     { "trace_errors",          TST_SH, NULL, "sh tests/mpi/trace-errors.sh",           NULL, 0, 300 },
-    { "trace_interrupt",       TST_SH, NULL, "sh tests/mpi/trace-interrupt.sh",        NULL, 0, 180 },
+    { "trace_interrupt",       TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/trace-interrupt.sh",        NULL, 0, 180 },
     { "trace_big_pathmap",     TST_SH, NULL, "sh tests/mpi/trace-big-pathmap.sh",      NULL, 0, 180 },
     { "trace_wide_gred",       TST_SH, NULL, "sh tests/mpi/trace-wide-gred.sh",        NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
-    { "mpi_watchdog",          TST_SH, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
-    { "mpi_netns_tcp",         TST_SH, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
+    { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
+    { "mpi_netns_tcp",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
     { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
     { "analyze_gsum",          TST_SH, NULL, "sh tests/analyze/gsum-analyze.sh",       NULL, 0, 300 },

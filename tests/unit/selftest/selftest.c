@@ -656,3 +656,29 @@ void t_selftest_jobs_stop(void)
     TST_EQ_INT(access(sf_fmt(path, "%s/m2", root), F_OK), -1);
     sf_scratch_remove(root);
 }
+
+/* --skip leaves out whole entries (a corpus with its files), by whole name
+ * only, and a name that is in no entry of the registry is refused. */
+void t_selftest_runner_skip(void)
+{
+    static const tst_entry_t list[] = {
+        { "keep", TST_SH, NULL, "true", NULL, 0, 10 },
+        { "keep_too", TST_SH, NULL, "true", NULL, 0, 10 },
+        { "gone", TST_SH, NULL, "true", NULL, 0, 10 },
+        { "bad", TST_CORPUS, NULL, "false", "tests", 0, 10 },
+    };
+    static const char *const want[] = { "sh     keep", "sh     keep_too" };
+    char       root[SF_MAX], text[8192];
+    char      *skip[] = { "run_tests", "--list", "--skip", "gone", "--skip=bad",
+                          NULL };
+    char      *stale[] = { "run_tests", "--list", "--skip", "kee", NULL };
+    tst_exit_t ex;
+
+    sf_fake_root(root, "skip");
+    ex = sf_runner(root, list, 4, skip, text, sizeof(text));
+    TST_EQ_INT(ex.code, 0);
+    sf_match_all(text, want, 2);
+    ex = sf_runner(root, list, 4, stale, text, sizeof(text));
+    TST_EQ_INT(ex.code, 2);
+    sf_scratch_remove(root);
+}
