@@ -279,13 +279,9 @@ TSAN_ENV    = PAPTREE_SANITIZER=thread TSAN_OPTIONS="suppressions=$(SAN_SUPP)/ts
 #   pathmap_bad_asan                     build/asan/pathmap-check: ASan already,
 #                                        and pathmap_bad runs the same corpus
 #                                        on the ASan-built bin/pathmap-check
-#   algo_types_by_gsum                   Gsum through the algorithm samples
-#                                        again with other types and ops: under
-#                                        ASan the executor's types and ops are
-#                                        algo_run_np*, Gsum's path gsum_algo_*
 ASAN_TESTS ?=
 ASAN_SKIP  ?= check_layers check_layers_selftest build_header_deps \
-              mpi_launch_oversubscribed pathmap_bad_asan algo_types_by_gsum
+              mpi_launch_oversubscribed pathmap_bad_asan
 # Tests run at once in the sanitizer tiers (the runner's -j).
 ASAN_JOBS  ?= 2
 TSAN_JOBS  ?= 2
