@@ -2,13 +2,21 @@
  * run_tests.c - the one test runner (libuv's runner, SQLite's self-tests).
  *
  * Reads the registry (tests/test_list.h), expands each corpus directory into
- * one item per input file, and runs the selected items one after another (the
- * machine has 2 cores and MPI tests oversubscribe already), each in a child
- * process in its own process group with a timeout.  Output is TAP: "1..N"
+ * one item per input file, and runs the selected items, up to -j N at once
+ * (default 1), each in a child process in its own process group with a
+ * timeout.  An entry marked TST_EXCLUSIVE runs alone: the runner lets the
+ * running items finish, runs it, and only then starts the next ones.
+ * Output is TAP, in registry order whatever order the items end in: "1..N"
  * first, one "ok"/"not ok" line per item, and always the last line
  * "N passed, N failed"; the exit status is 0 iff nothing failed.  A child's
  * stdout and stderr go to build/test-logs/<name>.log; a failure shows the
  * last 20 lines of it as TAP diagnostics.
+ *
+ * Each item runs in a worker: a fork of the runner that runs it exactly as
+ * -j 1 would (tst_item_run: the child, its timeout, the judgement) and leaves
+ * the result in memory shared with the runner, which only schedules, reaps
+ * and prints.  A stop signal (SIGINT, SIGTERM, SIGHUP) is passed on to every
+ * worker, which ends its test's whole process group before it dies.
  */
 #define TST_LIST_TABLE
 #include <dirent.h>
@@ -19,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -29,6 +38,8 @@
 #define TST_TAIL_LINES   20
 #define TST_KILL_GRACE_S 2.0
 #define TST_NKINDS       5
+#define TST_MAX_JOBS     64
+#define TST_DETAIL_MAX   2048
 
 static const char *const tst_kind_names[TST_NKINDS] = {
     "unit", "mpi", "sh", "corpus", "good"
@@ -45,15 +56,20 @@ typedef struct tst_opts {
     unsigned kinds;            /* bit (1 << kind) per --kind; 0 = all */
     char   **filters;          /* name substrings; matching any selects */
     int      nfilters;
+    const char **skips;        /* --skip: registry entries left out */
+    int      nskips;
     int      list, verbose;
     int      exact;            /* --exact: a NAME must be a whole name */
     double   scale;            /* PAPTREE_TEST_TIMEOUT_SCALE */
+    int      jobs;             /* -j: items run at once, 1..TST_MAX_JOBS */
 } tst_opts_t;
 
 typedef struct tst_items {
-    tst_item_t       *v;       /* the selected items, in registry order */
-    size_t            n, cap;
-    const tst_opts_t *opts;
+    tst_item_t        *v;      /* the selected items, in registry order */
+    size_t             n, cap;
+    const tst_opts_t  *opts;
+    const tst_entry_t *list;   /* the registry */
+    size_t             nlist;
 } tst_items_t;
 
 typedef struct tst_result {
@@ -99,6 +115,16 @@ static int tst_ends_with(const char *s, const char *suffix)
     size_t n = strlen(s), m = strlen(suffix);
 
     return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+static tst_kind_t tst_kind(const tst_entry_t *e)
+{
+    return (tst_kind_t)(e->kind & TST_KIND_MASK);
+}
+
+static int tst_exclusive(const tst_entry_t *e)
+{
+    return (e->kind & TST_EXCLUSIVE) != 0;
 }
 
 /* ---- running one child ------------------------------------------------ */
@@ -410,20 +436,20 @@ static void tst_item_run(const tst_item_t *it, const char *log, double scale,
         tst_fail(r, "%s", it->broken);
         return;
     }
-    if (e->kind == TST_UNIT) {
+    if (tst_kind(e) == TST_UNIT) {
         c.fn = e->fn;
         tst_log_start(log, "# unit test %s", it->name);
-    } else if (e->kind == TST_CORPUS) {
+    } else if (tst_kind(e) == TST_CORPUS) {
         tst_log_start(log, "$ %s %s", e->cmd, it->file);
         tst_run_corpus(it, log, timeout, r);
         return;
     } else {
-        cmd = e->kind == TST_MPI ? tst_mpi_cmd(e->ranks, e->cmd)
-              : e->kind == TST_GOOD ? tst_xasprintf("exec %s \"$1\"", e->cmd)
+        cmd = tst_kind(e) == TST_MPI ? tst_mpi_cmd(e->ranks, e->cmd)
+              : tst_kind(e) == TST_GOOD ? tst_xasprintf("exec %s \"$1\"", e->cmd)
               : tst_xasprintf("%s", e->cmd);
         c.cmd = cmd;
         c.arg = it->file;
-        if (e->kind == TST_GOOD)
+        if (tst_kind(e) == TST_GOOD)
             tst_log_start(log, "$ %s %s", e->cmd, it->file);
         else
             tst_log_start(log, "$ %s", cmd);
@@ -488,9 +514,124 @@ static char *tst_log_path(const char *name)
     return log;
 }
 
+/* ---- running items, up to -j at once ---------------------------------- */
+
+/* A worker's result, in memory shared with the runner (one per item). */
+typedef struct tst_shared {
+    int    done;               /* set last by the worker */
+    int    ok, ran;
+    double secs;
+    char   reason[256];
+    char   detail[TST_DETAIL_MAX];
+} tst_shared_t;
+
+enum { TST_PENDING, TST_RUNNING, TST_FINISHED };
+
+typedef struct tst_pool {
+    const tst_items_t *items;
+    const tst_opts_t  *opts;
+    tst_shared_t      *shared; /* [n], MAP_SHARED */
+    pid_t             *pid;    /* [n]: the item's worker while it runs */
+    char              *state;  /* [n]: TST_PENDING, RUNNING, FINISHED */
+    char             **log;    /* [n] */
+    size_t             next;   /* the first item not started */
+    size_t             running;
+    int                alone;  /* an exclusive item is running */
+} tst_pool_t;
+
+/* In the worker: runs item k as -j 1 would, hands back the result, ends. */
+static void tst_worker(const tst_pool_t *p, size_t k, const sigset_t *mask)
+{
+    tst_shared_t *out = &p->shared[k];
+    tst_result_t  r;
+
+    sigprocmask(SIG_SETMASK, mask, NULL);
+    tst_item_run(&p->items->v[k], p->log[k], p->opts->scale, &r);
+    out->ok = r.ok;
+    out->ran = r.ran;
+    out->secs = r.secs;
+    memcpy(out->reason, r.reason, sizeof(out->reason));
+    snprintf(out->detail, sizeof(out->detail), "%s",
+             r.detail != NULL ? r.detail : "");
+    __atomic_store_n(&out->done, 1, __ATOMIC_RELEASE);
+    _exit(0); /* no atexit handlers, no leak check: the runner owns those */
+}
+
+/* Starts what may start now: in order, up to -j, an exclusive item alone. */
+static void tst_pool_start(tst_pool_t *p, const sigset_t *mask)
+{
+    while (p->next < p->items->n && p->running < (size_t)p->opts->jobs &&
+           !p->alone) {
+        size_t k = p->next;
+        int    excl = tst_exclusive(p->items->v[k].entry);
+        pid_t  pid;
+
+        if (excl && p->running > 0)
+            return; /* it waits until the others are done */
+        fflush(NULL); /* else the worker could repeat buffered output */
+        pid = fork();
+        if (pid < 0) {
+            if (p->running > 0)
+                return; /* try again when one has ended */
+            tst_shared_t *sh = &p->shared[k];
+            snprintf(sh->reason, sizeof(sh->reason), "cannot run: fork: %s",
+                     strerror(errno));
+            p->state[p->next++] = TST_FINISHED;
+            continue;
+        }
+        if (pid == 0)
+            tst_worker(p, k, mask);
+        p->pid[k] = pid;
+        p->state[k] = TST_RUNNING;
+        p->running++;
+        p->alone = excl;
+        p->next++;
+    }
+}
+
+/* Reaps the workers that have ended; returns how many. */
+static size_t tst_pool_reap(tst_pool_t *p)
+{
+    size_t reaped = 0;
+    pid_t  pid;
+    int    status;
+
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        size_t k = 0;
+
+        while (k < p->next && !(p->state[k] == TST_RUNNING && p->pid[k] == pid))
+            k++;
+        if (k == p->next)
+            continue; /* not a worker of ours */
+        if (!__atomic_load_n(&p->shared[k].done, __ATOMIC_ACQUIRE)) {
+            tst_shared_t *sh = &p->shared[k];
+
+            sh->ok = 0;
+            if (WIFSIGNALED(status))
+                snprintf(sh->reason, sizeof(sh->reason),
+                         "the runner's worker was killed by signal %d (%s)",
+                         WTERMSIG(status), strsignal(WTERMSIG(status)));
+            else
+                snprintf(sh->reason, sizeof(sh->reason),
+                         "the runner's worker ended (exit %d) without a result",
+                         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        }
+        p->state[k] = TST_FINISHED;
+        p->running--;
+        if (tst_exclusive(p->items->v[k].entry))
+            p->alone = 0;
+        reaped++;
+    }
+    return reaped;
+}
+
 static int tst_run_all(const tst_opts_t *o, const tst_items_t *items)
 {
-    size_t passed = 0, failed = 0;
+    size_t     n = items->n, shown = 0, passed = 0, failed = 0;
+    tst_pool_t p = { items, o, NULL, NULL, NULL, NULL, 0, 0, 0 };
+    sigset_t   wake, old;
+    double     start = tst_now();
+    int        stop = 0;
 
     if ((mkdir("build", 0777) != 0 && errno != EEXIST) ||
         (mkdir(TST_LOG_DIR, 0777) != 0 && errno != EEXIST)) {
@@ -498,22 +639,67 @@ static int tst_run_all(const tst_opts_t *o, const tst_items_t *items)
                 strerror(errno));
         return 2;
     }
-    printf("1..%zu\n", items->n);
-    for (size_t k = 0; k < items->n; k++) {
-        tst_result_t r;
-        char        *log = tst_log_path(items->v[k].name);
-
-        tst_item_run(&items->v[k], log, o->scale, &r);
-        tst_report(k + 1, &items->v[k], &r, log, o->verbose);
-        if (r.ok)
-            passed++;
-        else
-            failed++;
-        free(r.detail);
-        free(log);
+    p.shared = mmap(NULL, n * sizeof(p.shared[0]), PROT_READ | PROT_WRITE,
+                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p.shared == MAP_FAILED) {
+        perror("run_tests: mmap");
+        return 2;
     }
+    p.pid = tst_check_alloc(calloc(n, sizeof(p.pid[0])));
+    p.state = tst_check_alloc(calloc(n, sizeof(p.state[0])));
+    p.log = tst_check_alloc(calloc(n, sizeof(p.log[0])));
+    for (size_t k = 0; k < n; k++)
+        p.log[k] = tst_log_path(items->v[k].name);
+    printf("1..%zu\n", n);
+    /* The wake set stays blocked here; each worker unblocks it at once. */
+    tst_wake_set(&wake);
+    sigprocmask(SIG_BLOCK, &wake, &old);
+    while (shown < n && !(stop && p.running == 0)) {
+        if (!stop)
+            tst_pool_start(&p, &old);
+        /* Results in registry order: an item is shown once those before are. */
+        for (; shown < n && p.state[shown] == TST_FINISHED; shown++) {
+            tst_shared_t *sh = &p.shared[shown];
+            tst_result_t  r = { sh->ok, sh->ran, sh->secs, "", NULL };
+
+            memcpy(r.reason, sh->reason, sizeof(r.reason));
+            r.reason[sizeof(r.reason) - 1] = '\0';
+            sh->detail[sizeof(sh->detail) - 1] = '\0';
+            r.detail = sh->detail[0] != '\0' ? sh->detail : NULL;
+            tst_report(shown + 1, &items->v[shown], &r, p.log[shown],
+                       o->verbose);
+            if (r.ok)
+                passed++;
+            else
+                failed++;
+        }
+        if (shown == n || tst_pool_reap(&p) > 0)
+            continue;
+        {
+            struct timespec ts = { 0, 100 * 1000 * 1000 };
+            int             sig = sigtimedwait(&wake, NULL, &ts);
+
+            if (sig > 0 && sig != SIGCHLD && stop == 0) {
+                /* Each worker ends its test's group, then dies of it. */
+                stop = sig;
+                for (size_t k = 0; k < p.next; k++)
+                    if (p.state[k] == TST_RUNNING)
+                        kill(p.pid[k], sig);
+            }
+        }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (stop != 0)
+        raise(stop); /* we were asked to stop: the tests are gone, now us */
+    printf("# %zu in %.1f s with -j %d\n", n, tst_now() - start, o->jobs);
     printf("%zu passed, %zu failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    for (size_t k = 0; k < n; k++)
+        free(p.log[k]);
+    free(p.log);
+    free(p.state);
+    free(p.pid);
+    munmap(p.shared, n * sizeof(p.shared[0]));
+    return failed == 0 && stop == 0 ? 0 : 1;
 }
 
 /* ---- the list of items ------------------------------------------------ */
@@ -550,7 +736,7 @@ static void tst_items_add(tst_items_t *items, const tst_entry_t *e,
 static size_t tst_expand_dir(tst_items_t *items, const tst_entry_t *e,
                              const char *dir)
 {
-    const char     *suffix = e->kind == TST_CORPUS ? ".pm" : ".pathmap";
+    const char     *suffix = tst_kind(e) == TST_CORPUS ? ".pm" : ".pathmap";
     size_t          found = 0, skip = strlen(e->dir) + 1;
     struct dirent **ents;
     int             n = scandir(dir, &ents, NULL, alphasort);
@@ -564,14 +750,14 @@ static size_t tst_expand_dir(tst_items_t *items, const tst_entry_t *e,
         char       *path = tst_xasprintf("%s/%s", dir, d);
         int         stem = (int)(strlen(path) - skip);
 
-        if (e->kind == TST_GOOD && d[0] != '.' && lstat(path, &st) == 0 &&
+        if (tst_kind(e) == TST_GOOD && d[0] != '.' && lstat(path, &st) == 0 &&
             S_ISDIR(st.st_mode)) {
             found += tst_expand_dir(items, e, path);
         } else if (tst_ends_with(d, suffix)) {
             found++;
             tst_items_add(items, e, tst_xasprintf("%s/%.*s", e->name,
                           stem - (int)strlen(suffix), path + skip), path, NULL);
-        } else if (e->kind == TST_CORPUS && tst_ends_with(d, ".expect")) {
+        } else if (tst_kind(e) == TST_CORPUS && tst_ends_with(d, ".expect")) {
             stem -= (int)strlen(".expect");
             free(path);
             path = tst_xasprintf("%s/%.*s.pm", dir, stem, d);
@@ -586,14 +772,43 @@ static size_t tst_expand_dir(tst_items_t *items, const tst_entry_t *e,
     return n < 0 ? 1 : found;
 }
 
+static int tst_skipped(const tst_opts_t *o, const char *name)
+{
+    for (int i = 0; i < o->nskips; i++)
+        if (strcmp(o->skips[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* A --skip that names no entry is a list gone stale: refuse it. */
+static int tst_skips_check(const tst_opts_t *o, const tst_entry_t *list,
+                           size_t n)
+{
+    for (int i = 0; i < o->nskips; i++) {
+        size_t k = 0;
+
+        while (k < n && strcmp(list[k].name, o->skips[i]) != 0)
+            k++;
+        if (k == n) {
+            fprintf(stderr, "run_tests: --skip '%s': no test has that name\n",
+                    o->skips[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* One item per entry of a selected kind, or per input file of a corpus. */
 static void tst_items_build(tst_items_t *items)
 {
-    for (size_t i = 0; i < sizeof(tst_list) / sizeof(tst_list[0]); i++) {
-        const tst_entry_t *e = &tst_list[i];
-        int                corpus = e->kind == TST_CORPUS || e->kind == TST_GOOD;
+    for (size_t i = 0; i < items->nlist; i++) {
+        const tst_entry_t *e = &items->list[i];
+        tst_kind_t         kind = tst_kind(e);
+        int                corpus = kind == TST_CORPUS || kind == TST_GOOD;
 
-        if (items->opts->kinds != 0 && !(items->opts->kinds & (1u << e->kind)))
+        if (items->opts->kinds != 0 && !(items->opts->kinds & (1u << kind)))
+            continue;
+        if (tst_skipped(items->opts, e->name))
             continue;
         /* An empty corpus proves nothing: it is a failure, not a pass. */
         if (!corpus || tst_expand_dir(items, e, e->dir) == 0)
@@ -608,12 +823,16 @@ static void tst_items_build(tst_items_t *items)
 static void tst_usage(FILE *fp)
 {
     fprintf(fp,
-        "usage: build/run_tests [--list] [-v] [-x] [--kind KIND]... [NAME]...\n"
+        "usage: build/run_tests [--list] [-v] [-x] [-j N] [--kind KIND]... [NAME]...\n"
         "  --list       print the selected tests and their kinds; run nothing\n"
+        "  -j N         run up to N tests at once (1..64; default 1); a test\n"
+        "               marked exclusive in the registry always runs alone\n"
         "  --kind KIND  only tests of KIND: unit, mpi, sh, corpus or good\n"
         "               (repeatable; default: all)\n"
         "  NAME         only tests whose name contains one of the NAMEs\n"
         "  -x, --exact  only tests whose name is one of the NAMEs (one test by name)\n"
+        "  --skip NAME  leave out the registry entry NAME (a whole name; a corpus\n"
+        "               entry with all its files); repeatable\n"
         "  -v           show the logs of passing tests too\n"
         "env: PAPTREE_ROOT (default: the directory above build/),\n"
         "     PAPTREE_TEST_TIMEOUT_SCALE (multiplies every timeout; 1)\n"
@@ -635,13 +854,25 @@ static unsigned tst_kind_bit(const char *name)
     return 0;
 }
 
+static int tst_jobs_parse(const char *a)
+{
+    char *end = NULL;
+    long  n = a[0] >= '0' && a[0] <= '9' ? strtol(a, &end, 10) : 0;
+
+    if (end == NULL || *end != '\0' || n < 1 || n > TST_MAX_JOBS)
+        tst_usage_error("bad number of jobs (1 to 64)", a);
+    return (int)n;
+}
+
 static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
 {
     const char *scale = getenv("PAPTREE_TEST_TIMEOUT_SCALE");
     char       *end = NULL;
 
     memset(o, 0, sizeof(*o));
+    o->jobs = 1;
     o->filters = tst_check_alloc(calloc((size_t)argc, sizeof(char *)));
+    o->skips = tst_check_alloc(calloc((size_t)argc, sizeof(char *)));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
 
@@ -660,6 +891,20 @@ static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
             o->kinds |= tst_kind_bit(argv[++i]);
         } else if (strncmp(a, "--kind=", 7) == 0) {
             o->kinds |= tst_kind_bit(a + 7);
+        } else if (strcmp(a, "--skip") == 0) {
+            if (i + 1 == argc)
+                tst_usage_error("missing NAME after", a);
+            o->skips[o->nskips++] = argv[++i];
+        } else if (strncmp(a, "--skip=", 7) == 0) {
+            o->skips[o->nskips++] = a + 7;
+        } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
+            if (i + 1 == argc)
+                tst_usage_error("missing N after", a);
+            o->jobs = tst_jobs_parse(argv[++i]);
+        } else if (strncmp(a, "-j", 2) == 0) {
+            o->jobs = tst_jobs_parse(a + 2);
+        } else if (strncmp(a, "--jobs=", 7) == 0) {
+            o->jobs = tst_jobs_parse(a + 7);
         } else if (a[0] == '-') {
             tst_usage_error("unknown option", a);
         } else {
@@ -717,28 +962,32 @@ static void tst_env_sanitizers(void)
     }
 }
 
-int main(int argc, char **argv)
+int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv)
 {
     tst_opts_t  opts;
-    tst_items_t items = { NULL, 0, 0, &opts };
+    tst_items_t items = { NULL, 0, 0, &opts, list, n };
     int         rc;
 
-    /* Line-buffered so that `make test | tee` shows progress as it happens. */
-    setvbuf(stdout, NULL, _IOLBF, 0);
     /* An inherited SIG_IGN would make children vanish without a status. */
     signal(SIGCHLD, SIG_DFL);
     tst_opts_parse(argc, argv, &opts);
     if (tst_root_enter(argv[0]) != 0)
         return 2;
     tst_env_sanitizers();
+    if (tst_skips_check(&opts, list, n) != 0) {
+        free(opts.filters);
+        free((void *)opts.skips);
+        return 2;
+    }
     tst_items_build(&items);
     if (items.n == 0) {
         fprintf(stderr, "run_tests: no test matches\n");
         rc = 2;
     } else if (opts.list) {
         for (size_t i = 0; i < items.n; i++)
-            printf("%-6s %s\n", tst_kind_names[items.v[i].entry->kind],
-                   items.v[i].name);
+            printf("%-6s %s%s\n", tst_kind_names[tst_kind(items.v[i].entry)],
+                   items.v[i].name,
+                   tst_exclusive(items.v[i].entry) ? "  (exclusive)" : "");
         rc = 0;
     } else {
         rc = tst_run_all(&opts, &items);
@@ -750,5 +999,14 @@ int main(int argc, char **argv)
     }
     free(items.v);
     free(opts.filters);
+    free((void *)opts.skips);
     return rc;
+}
+
+int main(int argc, char **argv)
+{
+    /* Line-buffered so that `make test | tee` shows progress as it happens. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    return tst__main(tst_list, sizeof(tst_list) / sizeof(tst_list[0]), argc,
+                     argv);
 }

@@ -21,6 +21,10 @@
  *   TST_GOOD    for each file ending in .pathmap anywhere under <dir>,
  *               `<cmd> FILE` exits 0; one TAP line "<name>/<path>" per file
  *               (<path> relative to <dir>, without ".pathmap").
+ * `TST_MPI | TST_EXCLUSIVE` or `TST_SH | TST_EXCLUSIVE` marks a test that
+ * must run alone: with -j N the runner waits until nothing else runs, runs
+ * it, and starts the next ones after it (docs/testing.md, Running tests in
+ * parallel).
  * An empty CORPUS or GOOD directory is a failure, not a vacuous pass.
  * Paths are relative to the repository root; the runner chdirs there.
  * Timeouts are per TAP line and scaled by PAPTREE_TEST_TIMEOUT_SCALE.
@@ -28,19 +32,28 @@
 #ifndef TST_TEST_LIST_H
 #define TST_TEST_LIST_H
 
+#include <stddef.h>
+
 typedef enum {
     TST_UNIT,
     TST_MPI,
     TST_SH,
     TST_CORPUS,
-    TST_GOOD
+    TST_GOOD,
+    /* A flag, or'ed into an MPI or SH entry's kind: the runner never runs
+     * this test beside another one, whatever -j says (timing-sensitive
+     * tests, jobs that oversubscribe the cores on their own). */
+    TST_EXCLUSIVE = 0x100
 } tst_kind_t;
+
+/* An entry's kind without its flags. */
+#define TST_KIND_MASK 0xff
 
 typedef void tst_unit_fn_t(void);
 
 typedef struct tst_entry {
     const char    *name;      /* unique; corpus items append "/<stem>" */
-    tst_kind_t     kind;
+    tst_kind_t     kind;      /* a kind, maybe | TST_EXCLUSIVE */
     tst_unit_fn_t *fn;        /* TST_UNIT only */
     const char    *cmd;       /* MPI, SH: command; CORPUS, GOOD: checker */
     const char    *dir;       /* CORPUS, GOOD: input directory */
@@ -80,6 +93,12 @@ int tst__child_run(const tst_child_t *child, double timeout_s,
 void tst__srcloc_strip(char *line);
 
 /*
+ * The runner's main on a registry of n entries (the selftests give it one of
+ * their own): options as `build/run_tests --help`; returns the exit status.
+ */
+int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
+
+/*
  * Unit tests: X(name, timeout in s), one line each.  The function is
  * `void t_<name>(void)` in a file of tests/unit/<module>/ that includes this
  * header, which declares it (below); the runner's table gets the entry.
@@ -95,6 +114,11 @@ void tst__srcloc_strip(char *line);
     X(selftest_child_timeout_group,  10) \
     X(selftest_child_timeout_kill,   15) \
     X(selftest_runner_corpus,        30) \
+    X(selftest_jobs_parallel,        30) \
+    X(selftest_jobs_exclusive,       30) \
+    X(selftest_jobs_usage,           30) \
+    X(selftest_jobs_stop,            30) \
+    X(selftest_runner_skip,          30) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \
@@ -320,8 +344,8 @@ static const tst_entry_t tst_list[] = {
        inside it for a sleeping host (B) uses < 1 % of a CPU over 3 s, --links threads;
        on demo host0's threads wait for host1's link, on pair-2x1 host1's for p1's reply.
        (`exec_idle PATHMAP services` prints the PATHS model's figures, for comparison.) */
-    { "exec_idle_demo", TST_MPI, NULL, "build/tests/exec_idle pathmaps/demo.pathmap threads", NULL, 2, 60 },
-    { "exec_idle_pair_2x1", TST_MPI, NULL, "build/tests/exec_idle pathmaps/local/pair-2x1.pathmap threads 0", NULL, 2, 60 },
+    { "exec_idle_demo", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/exec_idle pathmaps/demo.pathmap threads", NULL, 2, 60 },
+    { "exec_idle_pair_2x1", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/exec_idle pathmaps/local/pair-2x1.pathmap threads 0", NULL, 2, 60 },
     /* mpi: random trees (tests/gen/randtree.h, up to 4 hosts, some with an algorithm node),
        one job each, every result against an MPI_Allreduce oracle and a closed form
        (docs/testing.md, "Random trees"); seed 10 found the MPI_T thread-level bug */
@@ -338,7 +362,7 @@ static const tst_entry_t tst_list[] = {
     { "algo_run_np3", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 3, 60 },
     { "algo_run_np4", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 4, 60 },
     { "algo_run_np5", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 5, 60 },
-    { "algo_run_np8", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 8, 120 },
+    { "algo_run_np8", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/algo_run --big", NULL, 8, 120 },
     /* mpi: the benchmark still runs and agrees with MPI_Allreduce (it aborts if not) */
     { "algobench_smoke", TST_MPI, NULL, "bin/algobench -a rabenseifner -s 4,16,40000 -r 1", NULL, 2, 60 },
 
@@ -357,7 +381,7 @@ static const tst_entry_t tst_list[] = {
     { "gsum_output",           TST_SH, NULL, "sh tests/mpi/gsum-output.sh",            NULL, 0, 60 },
     { "trace_archive",         TST_SH, NULL, "sh tests/mpi/trace-archive.sh",          NULL, 0, 240 },
     { "trace_errors",          TST_SH, NULL, "sh tests/mpi/trace-errors.sh",           NULL, 0, 300 },
-    { "trace_interrupt",       TST_SH, NULL, "sh tests/mpi/trace-interrupt.sh",        NULL, 0, 180 },
+    { "trace_interrupt",       TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/trace-interrupt.sh",        NULL, 0, 180 },
     { "trace_big_pathmap",     TST_SH, NULL, "sh tests/mpi/trace-big-pathmap.sh",      NULL, 0, 180 },
     { "trace_wide_gred",       TST_SH, NULL, "sh tests/mpi/trace-wide-gred.sh",        NULL, 0, 300 },
     { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
@@ -365,8 +389,8 @@ static const tst_entry_t tst_list[] = {
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
     { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
-    { "mpi_watchdog",          TST_SH, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
-    { "mpi_netns_tcp",         TST_SH, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
+    { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
+    { "mpi_netns_tcp",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
     { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
     { "analyze_gsum",          TST_SH, NULL, "sh tests/analyze/gsum-analyze.sh",       NULL, 0, 300 },

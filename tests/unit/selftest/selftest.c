@@ -9,6 +9,7 @@
  * process group) and run the runner binary on a made-up repository to pin
  * down what a corpus item passes or fails on.
  */
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -390,6 +391,7 @@ void t_selftest_runner_corpus(void)
         "hold exactly one non-empty line)",
         "ok 10 - pathmap_bad/j_asan (* s)",
         "not ok 11 - pathmap_good (no files in pathmaps)",
+        "# 11 in * s with -j 1",
         "3 passed, 8 failed",
     };
     char        root[SF_MAX], self[SF_MAX], out[SF_MAX], cmd[SF_MAX];
@@ -411,5 +413,272 @@ void t_selftest_runner_corpus(void)
     printf("%s", sf_read(out, text, sizeof(text)));
     TST_EQ_INT(ex.code, 1);
     sf_match_lines(text, want, sizeof(want) / sizeof(want[0]));
+    sf_scratch_remove(root);
+}
+
+/* ---- the runner with -j, on registries of its own ---------------------- */
+
+/* What sf_runner_main runs in the child (set just before the fork). */
+static const tst_entry_t *sf_list;
+static size_t             sf_nlist;
+static char             **sf_argv;
+
+static void sf_runner_main(void)
+{
+    int argc = 0;
+
+    while (sf_argv[argc] != NULL)
+        argc++;
+    exit(tst__main(sf_list, sf_nlist, argc, sf_argv));
+}
+
+/*
+ * Runs the runner on list in the made-up repository root (tests/test_list.h
+ * must exist there) with the arguments after the program name; its output
+ * goes to <root>/out, read into text.  Returns the runner's exit.
+ */
+static tst_exit_t sf_runner(const char *root, const tst_entry_t *list,
+                            size_t n, char **args, char *text, size_t size)
+{
+    char        out[SF_MAX];
+    tst_child_t c = { sf_runner_main, NULL, NULL, out, NULL };
+    tst_exit_t  ex;
+
+    sf_list = list;
+    sf_nlist = n;
+    sf_argv = args;
+    sf_fmt(out, "%s/out", root);
+    unlink(out);
+    TST_EQ_INT(setenv("PAPTREE_ROOT", root, 1), 0);
+    TST_EQ_INT(tst__child_run(&c, 30, &ex), 0);
+    unsetenv("PAPTREE_ROOT");
+    sf_read(out, text, size);
+    printf("%s", text); /* into this test's log */
+    return ex;
+}
+
+/* Every line of text, log excerpts too, against want (fnmatch patterns). */
+static void sf_match_all(const char *text, const char *const *want, size_t n)
+{
+    char   copy[8192], *save = NULL;
+    size_t k = 0;
+
+    TST_TRUE(strlen(text) < sizeof(copy));
+    strcpy(copy, text);
+    for (char *line = strtok_r(copy, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save)) {
+        if (k == n || fnmatch(want[k], line, 0) != 0)
+            TST_FAIL("output line %zu \"%s\" is not \"%s\"", k + 1, line,
+                     k < n ? want[k] : "(end)");
+        k++;
+    }
+    TST_EQ_UINT(k, n);
+}
+
+static char *sf_fake_root(char *root, const char *what)
+{
+    char dir[SF_MAX];
+
+    sf_scratch(root, what);
+    TST_EQ_INT(mkdir(sf_fmt(dir, "%s/tests", root), 0777), 0);
+    sf_write(root, "tests/test_list.h", "");
+    return root;
+}
+
+/*
+ * Two tests of 1 s each and a quick one: with -j 3 the run takes about 1 s,
+ * with -j 1 over 2 s.  The quick one ends first but is shown last, and the
+ * failing one's log excerpt follows its own line: registry order, whole
+ * lines, whatever order the tests end in.
+ */
+void t_selftest_jobs_parallel(void)
+{
+    static const tst_entry_t list[] = {
+        { "a_sleep", TST_SH, NULL, "sleep 1", NULL, 0, 10 },
+        { "b_sleep_fails", TST_SH, NULL, "sleep 1; echo b1; echo b2 >&2; exit 3",
+          NULL, 0, 10 },
+        { "c_quick", TST_SH, NULL, "echo c", NULL, 0, 10 },
+    };
+    static const char *const want_fmt[] = {
+        "1..3",
+        "ok 1 - a_sleep (1.* s)",
+        "not ok 2 - b_sleep_fails (exit 3)",
+        "# last lines of build/test-logs/b_sleep_fails.log:",
+        "#   $ sleep 1; echo b1; echo b2 >&2; exit 3",
+        "#   b1",
+        "#   b2",
+        "ok 3 - c_quick (0.* s)",
+        "# 3 in * s with -j %s",
+        "2 passed, 1 failed",
+    };
+    char       root[SF_MAX], text[8192], jline[64];
+    char      *j3[] = { "run_tests", "-j", "3", NULL };
+    char      *j1[] = { "run_tests", "-j1", NULL };
+    const char *want[sizeof(want_fmt) / sizeof(want_fmt[0])];
+    tst_exit_t par, seq;
+    size_t     nw = sizeof(want) / sizeof(want[0]);
+
+    sf_fake_root(root, "jobs");
+    memcpy(want, want_fmt, sizeof(want));
+    want[nw - 2] = sf_fmt(jline, want_fmt[nw - 2], "3");
+    par = sf_runner(root, list, 3, j3, text, sizeof(text));
+    TST_EQ_INT(par.code, 1);
+    sf_match_all(text, want, nw);
+    want[nw - 2] = sf_fmt(jline, want_fmt[nw - 2], "1");
+    seq = sf_runner(root, list, 3, j1, text, sizeof(text));
+    TST_EQ_INT(seq.code, 1);
+    sf_match_all(text, want, nw);
+    printf("-j 3: %.2f s, -j 1: %.2f s\n", par.secs, seq.secs);
+    TST_TRUE(seq.secs >= 2.0);
+    TST_TRUE(par.secs < 1.7);
+    sf_scratch_remove(root);
+}
+
+/*
+ * With -j 3, x (exclusive) must wait for n1 and run alone, then n2 and n3
+ * run together.  Each test leaves a marker in run/ while it runs and, before
+ * it ends, writes what it saw running into seen/: an exclusive test beside
+ * another shows up in both (each lists run/ halfway through, when every
+ * test started with it is still running).  --list says which is exclusive.
+ */
+void t_selftest_jobs_exclusive(void)
+{
+#define SF_NORMAL(name) "touch run/" name "; sleep 0.3; ls run > seen/" name \
+                        "; sleep 0.3; rm run/" name
+    static const tst_entry_t list[] = {
+        { "n1", TST_SH, NULL, SF_NORMAL("n1"), NULL, 0, 10 },
+        { "x", TST_SH | TST_EXCLUSIVE, NULL,
+          "touch run/x; for i in 1 2 3; do ls run >> seen/x; sleep 0.3; done;"
+          " rm run/x", NULL, 0, 10 },
+        { "n2", TST_SH, NULL, SF_NORMAL("n2"), NULL, 0, 10 },
+        { "n3", TST_SH, NULL, SF_NORMAL("n3"), NULL, 0, 10 },
+    };
+#undef SF_NORMAL
+    static const char *const want[] = {
+        "1..4", "ok 1 - n1 (* s)", "ok 2 - x (* s)", "ok 3 - n2 (* s)",
+        "ok 4 - n3 (* s)", "# 4 in * s with -j 3", "4 passed, 0 failed",
+    };
+    static const char *const want_list[] = {
+        "sh     n1", "sh     x  (exclusive)", "sh     n2", "sh     n3",
+    };
+    static const char *const seen[][2] = {
+        { "n1", "n1\n" }, { "x", "x\nx\nx\n" }, { "n2", "n2\nn3\n" },
+        { "n3", "n2\nn3\n" },
+    };
+    char       root[SF_MAX], text[8192], path[SF_MAX], got[SF_MAX];
+    char      *j3[] = { "run_tests", "-j", "3", NULL };
+    char      *ls[] = { "run_tests", "--list", NULL };
+    tst_exit_t ex;
+
+    sf_fake_root(root, "excl");
+    TST_EQ_INT(mkdir(sf_fmt(path, "%s/run", root), 0777), 0);
+    TST_EQ_INT(mkdir(sf_fmt(path, "%s/seen", root), 0777), 0);
+    ex = sf_runner(root, list, 4, j3, text, sizeof(text));
+    TST_EQ_INT(ex.code, 0);
+    sf_match_all(text, want, sizeof(want) / sizeof(want[0]));
+    for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++) {
+        sf_read(sf_fmt(path, "%s/seen/%s", root, seen[i][0]), got, sizeof(got));
+        if (strcmp(got, seen[i][1]) != 0)
+            TST_FAIL("%s saw running \"%s\", expected \"%s\"", seen[i][0], got,
+                     seen[i][1]);
+    }
+    ex = sf_runner(root, list, 4, ls, text, sizeof(text));
+    TST_EQ_INT(ex.code, 0);
+    sf_match_all(text, want_list, sizeof(want_list) / sizeof(want_list[0]));
+    sf_scratch_remove(root);
+}
+
+/* Bad -j values are usage errors (exit 2), before anything runs. */
+void t_selftest_jobs_usage(void)
+{
+    static const tst_entry_t list[] = {
+        { "never", TST_SH, NULL, "touch ran", NULL, 0, 10 },
+    };
+    static const char *const bad[] = { "0", "65", "x", "-1", "2x", "" };
+    char       root[SF_MAX], text[8192], arg[SF_MAX], path[SF_MAX];
+    char      *missing[] = { "run_tests", "-j", NULL };
+    tst_exit_t ex;
+
+    sf_fake_root(root, "jusage");
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char *args[] = { "run_tests", sf_fmt(arg, "--jobs=%s", bad[i]), NULL };
+
+        ex = sf_runner(root, list, 1, args, text, sizeof(text));
+        TST_EQ_INT(ex.code, 2);
+    }
+    ex = sf_runner(root, list, 1, missing, text, sizeof(text));
+    TST_EQ_INT(ex.code, 2);
+    TST_EQ_INT(access(sf_fmt(path, "%s/ran", root), F_OK), -1);
+    sf_scratch_remove(root);
+}
+
+/*
+ * SIGTERM to the runner alone (as a CI timeout would send it) while two
+ * tests run with -j 2: the runner passes it on, each worker ends its test's
+ * process group, and the runner dies of the signal.  The markers would
+ * appear 1 s later if any test's subshell survived.
+ */
+void t_selftest_jobs_stop(void)
+{
+    static const tst_entry_t list[] = {
+        { "s1", TST_SH, NULL, "(sleep 1; touch m1) & sleep 30", NULL, 0, 60 },
+        { "s2", TST_SH, NULL, "(sleep 1; touch m2) & sleep 30", NULL, 0, 60 },
+    };
+    char  root[SF_MAX], out[SF_MAX], path[SF_MAX];
+    char *args[] = { "run_tests", "-j", "2", NULL };
+    pid_t pid;
+    int   status = 0;
+
+    sf_fake_root(root, "jstop");
+    sf_fmt(out, "%s/out", root);
+    sf_list = list;
+    sf_nlist = 2;
+    sf_argv = args;
+    TST_EQ_INT(setenv("PAPTREE_ROOT", root, 1), 0);
+    fflush(NULL);
+    pid = fork();
+    TST_TRUE(pid >= 0);
+    if (pid == 0) {
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+        if (fd < 0 || dup2(fd, 1) < 0)
+            _exit(126);
+        sf_runner_main();
+    }
+    unsetenv("PAPTREE_ROOT");
+    usleep(500 * 1000);
+    TST_EQ_INT(kill(pid, SIGTERM), 0);
+    TST_EQ_INT(waitpid(pid, &status, 0), pid);
+    TST_TRUE(WIFSIGNALED(status));
+    TST_EQ_INT(WTERMSIG(status), SIGTERM);
+    usleep(1500 * 1000);
+    TST_EQ_INT(access(sf_fmt(path, "%s/m1", root), F_OK), -1);
+    TST_EQ_INT(access(sf_fmt(path, "%s/m2", root), F_OK), -1);
+    sf_scratch_remove(root);
+}
+
+/* --skip leaves out whole entries (a corpus with its files), by whole name
+ * only, and a name that is in no entry of the registry is refused. */
+void t_selftest_runner_skip(void)
+{
+    static const tst_entry_t list[] = {
+        { "keep", TST_SH, NULL, "true", NULL, 0, 10 },
+        { "keep_too", TST_SH, NULL, "true", NULL, 0, 10 },
+        { "gone", TST_SH, NULL, "true", NULL, 0, 10 },
+        { "bad", TST_CORPUS, NULL, "false", "tests", 0, 10 },
+    };
+    static const char *const want[] = { "sh     keep", "sh     keep_too" };
+    char       root[SF_MAX], text[8192];
+    char      *skip[] = { "run_tests", "--list", "--skip", "gone", "--skip=bad",
+                          NULL };
+    char      *stale[] = { "run_tests", "--list", "--skip", "kee", NULL };
+    tst_exit_t ex;
+
+    sf_fake_root(root, "skip");
+    ex = sf_runner(root, list, 4, skip, text, sizeof(text));
+    TST_EQ_INT(ex.code, 0);
+    sf_match_all(text, want, 2);
+    ex = sf_runner(root, list, 4, stale, text, sizeof(text));
+    TST_EQ_INT(ex.code, 2);
     sf_scratch_remove(root);
 }
