@@ -116,7 +116,7 @@ help:
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
 	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle, random trees"
-	@echo "make fuzz        each libFuzzer target for FUZZ_SECONDS (default 600) s; fuzz-short: 60 s"
+	@echo "make fuzz        every libFuzzer target at once for FUZZ_SECONDS (default 600) s; fuzz-short: 60 s"
 	@echo "make clean"
 
 deps:
@@ -293,6 +293,11 @@ TSAN_ENV    = PAPTREE_SANITIZER=thread TSAN_OPTIONS="suppressions=$(SAN_SUPP)/ts
 #   pathmap_bad_asan                     build/asan/pathmap-check: ASan already,
 #                                        and pathmap_bad runs the same corpus
 #                                        on the ASan-built bin/pathmap-check
+#   random_trees_services, random_trees_big  the executor's paths that
+#                                        random_trees_threads and _delays run
+#                                        under ASan, with the old engine (kept
+#                                        under ASan by gsum_demo_links_services)
+#                                        or bigger tuples
 #   exec_idle_demo, exec_idle_pair_2x1   a measurement of the CPU an idle rank
 #                                        uses, which ASan's own cost per wake-up
 #                                        would decide; what they run (create,
@@ -300,7 +305,8 @@ TSAN_ENV    = PAPTREE_SANITIZER=thread TSAN_OPTIONS="suppressions=$(SAN_SUPP)/ts
 #                                        test runs under ASan
 ASAN_TESTS ?=
 ASAN_SKIP  ?= check_layers check_layers_selftest build_header_deps \
-              mpi_launch_oversubscribed pathmap_bad_asan exec_idle_demo exec_idle_pair_2x1
+              mpi_launch_oversubscribed pathmap_bad_asan exec_idle_demo exec_idle_pair_2x1 \
+              random_trees_services random_trees_big
 # Tests run at once in the sanitizer tiers (the runner's -j).
 ASAN_JOBS  ?= 2
 TSAN_JOBS  ?= 2

@@ -1,6 +1,8 @@
 #!/bin/sh
 # tests/fuzz/run.sh SECONDS NAME... - runs each libFuzzer target of
-# build/san/fuzz (make fuzz builds them) for SECONDS, one after another.
+# build/san/fuzz (make fuzz builds them) for SECONDS, all at once (each is
+# one single-threaded process: two targets on CI's 2 cores take SECONDS,
+# not twice; results are printed in the order given).
 #
 # Seeds come from tests/fuzz/NAME/ (read only); what the fuzzer adds goes to
 # build/fuzz-corpus/NAME/ and is kept between runs; a crash, leak, timeout or
@@ -27,9 +29,9 @@ fi
 seed_dirs() {
   [ ! -f "tests/fuzz/$1.seeds" ] || sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "tests/fuzz/$1.seeds"
 }
-passed=0 failed=0
-mkdir -p build/fuzz-logs
-for t in "$@"; do
+# fuzz_one NAME: runs one target; its result line goes to build/fuzz-logs/NAME.result.
+fuzz_one() {
+  t=$1
   bin=build/san/fuzz/build/fuzz/fuzz_$t
   log=build/fuzz-logs/$t.log
   mkdir -p "build/fuzz-corpus/$t" "build/fuzz-crashes/$t"
@@ -50,13 +52,30 @@ for t in "$@"; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(sed -n 's/^#[0-9]*.*DONE *cov: \([0-9]*\).*/\1/p' "$log" | tail -1)
   if [ "$rc" -eq 0 ]; then
-    passed=$((passed + 1))
     echo "ok - fuzz_$t (${took} s, ${execs:-?} runs, cov ${cov:-?}," \
          "corpus $(ls "build/fuzz-corpus/$t" | wc -l) new)"
   else
-    failed=$((failed + 1))
     echo "not ok - fuzz_$t (exit $rc after ${took} s; inputs in build/fuzz-crashes/$t/)"
     tail -n 40 "$log" | sed 's/^/#   /'
+  fi > "build/fuzz-logs/$t.result"
+}
+passed=0 failed=0
+mkdir -p build/fuzz-logs
+for t in "$@"; do
+  rm -f "build/fuzz-logs/$t.result"
+  fuzz_one "$t" &
+done
+wait
+for t in "$@"; do
+  if [ -f "build/fuzz-logs/$t.result" ]; then
+    cat "build/fuzz-logs/$t.result"
+  else
+    echo "not ok - fuzz_$t (no result: the runner itself failed)"
+  fi
+  if grep -q '^ok - ' "build/fuzz-logs/$t.result" 2>/dev/null; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
   fi
 done
 echo "$passed passed, $failed failed"
