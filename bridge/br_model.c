@@ -12,7 +12,7 @@ static cm_status_t algo_of(an_model_t *m, an_model_wrapper_t *w, const rt_algo_s
     a->algo = an_model_strdup(m, spec->native ? "native"
                                  : spec->run != NULL ? spec->run->name : "");
     a->bcast = an_model_strdup(m, spec->bcast != NULL ? spec->bcast->name : "");
-    a->arrival = spec->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal";
+    a->arrival = rt_arrival_name(spec->arrival);
     a->root = spec->run != NULL && spec->run->coll != RT_COLL_ALLREDUCE ? (int)spec->root : -1;
     for (uint32_t i = 0; i < spec->nhosts; i++)
         a->hosts[i] = (int)spec->hosts[i];

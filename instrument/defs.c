@@ -135,7 +135,7 @@ static char *algo_desc(const rt_pathmap_t *pm, const rt_algo_spec_t *a, const ch
         off += (size_t)snprintf(s + off, len - off, "%s%s", i ? "," : "",
                                 pm->hosts[a->hosts[i]].name);
     snprintf(s + off, len - off, " " INS_KEY_ROOT "=%s " INS_KEY_ARRIVAL "=%s", root,
-             a->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+             rt_arrival_name(a->arrival));
     return s;
 }
 

@@ -79,7 +79,7 @@ static void summarise_algo(const rt_pathmap_t *pm, const rt_node_t *node)
     if (algo_reads(spec, "tree"))
         printf(" shape=%s", spec->shape == RT_TREE_OMPI ? "ompi" : "heap");
     if (spec->pap)
-        printf(" arrival=%s", spec->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+        printf(" arrival=%s", rt_arrival_name(spec->arrival));
     /* Up to 8 hosts by name; more as the first 6, "...", the last. */
     printf(", %u hosts:", spec->nhosts);
     for (uint32_t h = 0; h < spec->nhosts; h++) {

@@ -55,7 +55,7 @@ typedef struct an_model_host {
 typedef struct an_model_algo {
     const char *algo;        /* run=: "rd", "prr", ..., "native" */
     const char *bcast;       /* the broadcast after a reduce; "" if none */
-    const char *arrival;     /* "equal" or "history" */
+    const char *arrival;     /* "equal", "history" or "edge" */
     int         root;        /* rooted algorithms: the root's rank in the node; -1 */
     int         nranks;      /* hosts it spans */
     int        *hosts;       /* [nranks]: rank in the node -> host */

@@ -129,4 +129,33 @@ rt_wait_policy_t rt_exec_policy(const rt_exec_t *exec);
 void rt_exec_allreduce(rt_exec_t *exec, uint32_t local, unsigned instance,
                        const void *in, void *out, size_t bytes);
 
+/*
+ * Arrival estimation (docs/pap.md; Proficz 2018, section 3 and Figure 4).
+ * For an algorithm node with arrival=edge, each computational thread
+ * reports its progress during the computation phase before its next
+ * allreduce, and a background thread of the rank turns the reports into
+ * the host's estimated arrival, shares it with the other hosts of the node
+ * while the network is idle, and makes the coming operation's schedule
+ * before it starts.  With any other arrival source (or no algorithm node
+ * spanning this host) both calls only cost a check.
+ *
+ * A thread's phase begins when its previous rt_exec_allreduce returns (the
+ * first one when rt_exec_create returns) or, if the program calls it, at
+ * rt_exec_phase_begin (for a program that does other work, e.g. barriers,
+ * between two allreduces).  rt_exec_edge(fraction) says that `fraction`
+ * of the phase's computation is done: the thread's estimated arrival is
+ * begin + (now - begin) / fraction.  The host's estimate is its latest
+ * thread's; a thread that arrives at the tree without having called
+ * rt_exec_edge counts with its actual arrival.
+ *
+ * Defined misuse: a fraction outside (0, 1] (or NaN) is ignored, and the
+ * first such call on a rank prints one warning on stderr; a second call in
+ * one phase is ignored (the first report counts); a thread that never calls
+ * it makes its host's estimate wait for its arrival, and if no thread of a
+ * host reported before arriving, that operation falls back to the previous
+ * source (history) on every host, and the trace says so.
+ */
+void rt_exec_phase_begin(rt_exec_t *exec, uint32_t local);
+void rt_exec_edge(rt_exec_t *exec, uint32_t local, double fraction);
+
 #endif /* RT_EXEC_H */

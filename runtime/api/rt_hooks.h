@@ -89,6 +89,24 @@ typedef struct rt_location {
 uint32_t rt_location_list(const rt_tree_t *t, unsigned ninstances, rt_host_id_t host,
                           rt_location_t *out);
 
+/*
+ * Where one operation of a PAP-aware algorithm node took its hosts' arrival
+ * times from, as seen by this host (rt_hooks_t.arrival).
+ */
+typedef struct rt_arrival_report {
+    rt_arrival_t asked;      /* the node's arrival= */
+    rt_arrival_t used;       /* what the schedule was made from: edge falls back to
+                                history, history is equal on an instance's first op */
+    int32_t      missing;    /* edge fell back: the node rank of the first host with
+                                no estimate; -1 otherwise */
+    int64_t      error_ns;   /* edge: this host's estimated arrival at the node minus
+                                its actual arrival (> 0: it came earlier than
+                                estimated); INT64_MIN: no estimate */
+    int64_t      lead_ns;    /* edge: how long before this host's arrival its estimate
+                                was shared; INT64_MIN: no estimate */
+    int64_t      wait_ns;    /* time the node waited for the arrival vector */
+} rt_arrival_report_t;
+
 typedef struct rt_hooks {
     void *ud;
     /*
@@ -125,6 +143,14 @@ typedef struct rt_hooks {
                  uint64_t seq, int32_t root, size_t bytes);
     void (*msg)(void *loc, rt_msg_t what, unsigned instance, int32_t peer, int32_t round,
                 uint32_t step, size_t bytes);
+    /*
+     * Inside a PAP-aware algorithm node (spec->pap), on its algorithm
+     * location, once per operation: after the collective begins (coll
+     * ENTER) and before its first message, where the arrival times came
+     * from (rt_arrival_report_t, borrowed for the call).  NULL = nothing.
+     */
+    void (*arrival)(void *loc, unsigned instance, rt_node_id_t node, uint64_t seq,
+                    const rt_arrival_report_t *report);
 } rt_hooks_t;
 
 #endif /* RT_HOOKS_H */

@@ -73,7 +73,9 @@ typedef enum {
  * (docs/pathmap.md, "arrival="). */
 typedef enum {
     RT_ARRIVAL_EQUAL,     /* every host arrives together (all times 0) */
-    RT_ARRIVAL_HISTORY    /* each host's arrival in the instance's previous operation */
+    RT_ARRIVAL_HISTORY,   /* each host's arrival in the instance's previous operation */
+    RT_ARRIVAL_EDGE       /* estimated during the computation from edge() (rt_exec.h);
+                             falls back to history when a host has no estimate */
 } rt_arrival_t;
 
 /*
@@ -205,6 +207,8 @@ uint64_t rt_tree_tuple_bytes(const rt_tree_t *tree, rt_host_id_t host, unsigned 
                              size_t max_bytes);
 
 const char *rt_node_kind_name(rt_node_kind_t kind);
+/* "equal", "history" or "edge", as arrival= spells them. */
+const char *rt_arrival_name(rt_arrival_t arrival);
 const char *rt_dtype_name(rt_dtype_t dtype);
 const char *rt_op_name(rt_op_t op);
 size_t      rt_dtype_size(rt_dtype_t dtype);

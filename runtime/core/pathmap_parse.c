@@ -592,8 +592,9 @@ static cm_status_t pm_algo_word(pm_builder_t *b, const pm_line_t *line,
         return CM_OK;
     }
     return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, p->value.col,
-                   "unknown %s '%.*s' for %.*s= (expected %s or %s)", what,
-                   (int)p->value.len, p->value.s, (int)p->key.len, p->key.s, w0, w1);
+                   "unknown %s '%.*s' for %.*s= (expected %s or %s%s)", what,
+                   (int)p->value.len, p->value.s, (int)p->key.len, p->key.s, w0, w1,
+                   strcmp(what, "arrival source") == 0 ? " or edge" : "");
 }
 
 /* One parameter of an algo line other than run= and bcast=. */
@@ -649,6 +650,10 @@ static cm_status_t pm_algo_param(pm_builder_t *b, const pm_line_t *line,
         return st;
     }
     /* arrival= (the only key left that pm_algo_takes knows) */
+    if (tok_is(&p->value, "edge")) {
+        spec->arrival = RT_ARRIVAL_EDGE;
+        return CM_OK;
+    }
     if ((st = pm_algo_word(b, line, p, "arrival source", "equal", "history", &w, err)) ==
         CM_OK)
         spec->arrival = w ? RT_ARRIVAL_HISTORY : RT_ARRIVAL_EQUAL;

@@ -65,6 +65,16 @@ const char *rt_dtype_name(rt_dtype_t dtype)
     return "?";
 }
 
+const char *rt_arrival_name(rt_arrival_t arrival)
+{
+    switch (arrival) {
+    case RT_ARRIVAL_EQUAL:   return "equal";
+    case RT_ARRIVAL_HISTORY: return "history";
+    case RT_ARRIVAL_EDGE:    return "edge";
+    }
+    return "?";
+}
+
 size_t rt_dtype_size(rt_dtype_t dtype)
 {
     return dtype == RT_DTYPE_INT32 || dtype == RT_DTYPE_FLOAT ? 4 : 8;

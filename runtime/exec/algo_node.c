@@ -198,7 +198,7 @@ static const int64_t *algo_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned i
 {
     int64_t low;
 
-    if (!an->spec->pap || an->spec->arrival != RT_ARRIVAL_HISTORY)
+    if (!an->spec->pap || an->spec->arrival == RT_ARRIVAL_EQUAL)
         return NULL;
     if (an->inst[instance].req == MPI_REQUEST_NULL)
         return NULL;                     /* the instance's first operation */
@@ -217,7 +217,7 @@ static const int64_t *algo_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned i
 static void algo_share_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned instance,
                                int64_t arrived_ns)
 {
-    if (!an->spec->pap || an->spec->arrival != RT_ARRIVAL_HISTORY)
+    if (!an->spec->pap || an->spec->arrival == RT_ARRIVAL_EQUAL)
         return;
     an->inst[instance].mine = arrived_ns + an->offset_ns;
     rt__exec_mpi_check(ex, MPI_Iallgather(&an->inst[instance].mine, 1, MPI_INT64_T,
@@ -252,6 +252,15 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
     }
     /* After t1: waiting for the previous operation's arrival times is the node's. */
     call.arrival = algo_arrival(ex, an, instance);
+    if (traced && an->spec->pap && ex->hooks.arrival != NULL) {
+        rt_arrival_report_t rep = {
+            .asked = an->spec->arrival,
+            .used = call.arrival != NULL ? RT_ARRIVAL_HISTORY : RT_ARRIVAL_EQUAL,
+            .missing = -1, .error_ns = INT64_MIN, .lead_ns = INT64_MIN,
+            .wait_ns = (int64_t)rt_wait_now_ns() - arrived,
+        };
+        ex->hooks.arrival(an->site->loc, instance, id, seq, &rep);
+    }
     memcpy(out, cur, bytes);             /* the collective runs in place on out */
     if (rt_algo_plan_run(an->inst[instance].plan, &call, out,
                          (int64_t)(bytes / rt_dtype_size(ex->tree->dtype)), NULL, &err) != CM_OK)

@@ -840,10 +840,12 @@ static bool algo_keys(const tc_ctx_t *c, const rt_algo_spec_t *a, char *exp, siz
         return false;
     if (rooted)
         n = snprintf(exp + off, len - off, " " INS_KEY_ROOT "=%d " INS_KEY_ARRIVAL "=%s",
-                     (int)a->root, a->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+                     (int)a->root, a->arrival == RT_ARRIVAL_HISTORY ? "history" :
+                     a->arrival == RT_ARRIVAL_EDGE ? "edge" : "equal");
     else
         n = snprintf(exp + off, len - off, " " INS_KEY_ROOT "=" INS_NO_PARENT " "
-                     INS_KEY_ARRIVAL "=%s", a->arrival == RT_ARRIVAL_HISTORY ? "history" : "equal");
+                     INS_KEY_ARRIVAL "=%s", a->arrival == RT_ARRIVAL_HISTORY ? "history" :
+                     a->arrival == RT_ARRIVAL_EDGE ? "edge" : "equal");
     return n >= 0 && off + (size_t)n < len;
 }
 
