@@ -51,6 +51,9 @@ typedef struct rt_exec_params {
     const rt_hooks_t *hooks;   /* wrapper-visit observer (rt_hooks.h); NULL = none */
     double      watchdog_s;    /* stall watchdog (below); 0 = none */
     rt_links_t  links;         /* who serves proxy links; 0 = RT_LINKS_THREADS */
+    int         edge_warmup;   /* arrival=edge: once the estimates are shared, one
+                                  zero-byte message each way with every peer of the
+                                  coming schedule (Proficz 2018, section 3); 0 = no */
 } rt_exec_params_t;
 
 /*
