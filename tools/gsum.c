@@ -1028,8 +1028,9 @@ static int check_tree_memory(const gsum_opts_t *o, const rt_pathmap_t *pm,
 
 static int run_tree(const gsum_opts_t *o)
 {
-    rt_exec_params_t params = { o->tree, 2, 0, o->spin_ns, o->yield_ns, NULL,
-                                (double)o->watchdog_s, o->links };
+    rt_exec_params_t params = { .tree = o->tree, .ninstances = 2, .spin_ns = o->spin_ns,
+                                .yield_ns = o->yield_ns, .watchdog_s = (double)o->watchdog_s,
+                                .links = o->links };
     rt_pathmap_t *pm = NULL;
     gsum_run_t r;
     gsum_thread_t *th;

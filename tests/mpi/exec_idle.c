@@ -169,8 +169,9 @@ static void usage(FILE *fp)
 
 int main(int argc, char **argv)
 {
-    rt_exec_params_t params = { NULL, 2, sizeof(int32_t), -1, -1, NULL, EXEC_IDLE_WATCHDOG,
-                                RT_LINKS_THREADS };
+    rt_exec_params_t params = { .ninstances = 2, .max_bytes = sizeof(int32_t),
+                                .spin_ns = -1, .yield_ns = -1,
+                                .watchdog_s = EXEC_IDLE_WATCHDOG };
     rt_pathmap_t *pm = NULL;
     rt_wait_policy_t policy;
     const rt_tree_t *t;

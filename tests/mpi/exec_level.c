@@ -19,7 +19,8 @@
 
 int main(int argc, char **argv)
 {
-    rt_exec_params_t params = { NULL, 1, 4, -1, -1, NULL, 0, RT_LINKS_THREADS };
+    rt_exec_params_t params = { .ninstances = 1, .max_bytes = 4, .spin_ns = -1,
+                                .yield_ns = -1 };
     rt_pathmap_t *pm = NULL;
     rt_exec_t *ex = NULL;
     cm_err_t err;

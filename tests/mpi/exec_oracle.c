@@ -149,7 +149,7 @@ static int run(oracle_t *o)
 
 int main(int argc, char **argv)
 {
-    rt_exec_params_t params = { NULL, 2, 0, -1, -1, NULL, 0, RT_LINKS_THREADS };
+    rt_exec_params_t params = { .ninstances = 2, .spin_ns = -1, .yield_ns = -1 };
     rt_pathmap_t *pm = NULL;
     oracle_t o;
     cm_err_t err;

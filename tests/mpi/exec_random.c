@@ -301,8 +301,9 @@ static int run_tree(const er_opts_t *o, unsigned long long seed, const char *tex
                     long *checked)
 {
     const rt_tree_t *tree = &pm->trees[k];
-    rt_exec_params_t params = { tree->name, o->instances, 0, -1, -1, NULL, o->watchdog_s,
-                                o->links };
+    rt_exec_params_t params = { .tree = tree->name, .ninstances = o->instances,
+                                .spin_ns = -1, .yield_ns = -1,
+                                .watchdog_s = o->watchdog_s, .links = o->links };
     ins_trace_t *tr = NULL;
     er_run_t run;
     er_worker_t *w;

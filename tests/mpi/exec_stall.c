@@ -109,7 +109,8 @@ static int parse(int argc, char **argv, stall_t *s, rt_exec_params_t *params)
 
 int main(int argc, char **argv)
 {
-    rt_exec_params_t params = { NULL, 2, sizeof(int32_t), -1, -1, NULL, 0, RT_LINKS_THREADS };
+    rt_exec_params_t params = { .ninstances = 2, .max_bytes = sizeof(int32_t),
+                                .spin_ns = -1, .yield_ns = -1 };
     rt_pathmap_t *pm = NULL;
     const rt_tree_t *tree;
     stall_t s;
