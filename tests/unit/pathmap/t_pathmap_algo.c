@@ -262,3 +262,27 @@ void t_pathmap_algo_tuple_bytes(void)
     TST_EQ_UINT(rt_tree_tuple_bytes(t, 1, 3, 100), 3 * 2 * 128);
     rt_pathmap_destroy(pm);
 }
+
+/* arrival= takes the three sources by name, and rt_arrival_name spells
+ * them back as the pathmap does. */
+void t_pathmap_algo_arrival_sources(void)
+{
+    static const char *words[] = { "equal", "history", "edge" };
+    static const rt_arrival_t want[] = { RT_ARRIVAL_EQUAL, RT_ARRIVAL_HISTORY,
+                                         RT_ARRIVAL_EDGE };
+
+    for (int i = 0; i < 3; i++) {
+        char text[256];
+        rt_pathmap_t *pm;
+        const rt_algo_spec_t *s;
+
+        snprintf(text, sizeof text,
+                 "host a\nhost b\ntree t\nalgo x run=slt arrival=%s\n"
+                 "threads 0 host=a enter=x\nthreads 1 host=b enter=x\n", words[i]);
+        pm = parse_ok(text);
+        s = rt_tree_algo(rt_pathmap_tree(pm, NULL))->algo;
+        TST_EQ_INT(s->arrival, want[i]);
+        TST_EQ_STR(rt_arrival_name(s->arrival), words[i]);
+        rt_pathmap_destroy(pm);
+    }
+}
