@@ -369,6 +369,7 @@ static const tst_entry_t tst_list[] = {
 
     /* sh: scripts and end-to-end runs */
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
+    { "netfit",                TST_SH, NULL, "sh tests/algo/netfit.sh",                NULL, 0, 120 },
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },

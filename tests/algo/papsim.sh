@@ -148,5 +148,77 @@ $PAPSIM -P 8 --sizes 64:1024 ring rd >"$tmp/sizes" 2>"$tmp/err" ||
 n=$(grep -c '^ *[0-9]' "$tmp/sizes")
 [ "$n" -eq 5 ] || fail "--sizes 64:1024 gave $n rows, not 5"
 
+
+# --net FILE (the key=value file bin/netfit -o writes; docs/netfit.md).
+# Worked out by hand: the ring at P = 4 on N = 4 MiB moves blocks of N/P =
+# 1048576 B in 2(P-1) = 6 rounds, each alpha + beta N/P; the P-1 = 3
+# reduce-scatter rounds also reduce a block, gamma N/P more:
+#   alpha 1e-6, beta 1e-9, gamma 0: 6 (1e-6 + 1048576e-9) s = 6.297456 ms;
+#   gamma 0.5e-9: + 3 * 1048576 * 0.5e-9 s = 1.572864 ms, 7.870320 ms.
+printf '# a small net file\nalpha=1e-6\n\n  beta = 1e-9 \r\ngamma=0\n' >"$tmp/a.net"
+printf 'gamma=0.5e-9\nbeta=1e-9\nalpha=1e-6\n' >"$tmp/b.net"
+$PAPSIM -P 4 --bytes 4194304 --net "$tmp/a.net" ring >"$tmp/out" 2>"$tmp/err" ||
+    fail "papsim --net a.net exited $? ($(cat "$tmp/err"))"
+[ "$(row "$tmp/out" ring)" = "ring 6.2975 6.2975" ] ||
+    fail "ring P=4, 4 MiB, --net a.net: $(row "$tmp/out" ring)"
+grep -qF "# cost (--net $tmp/a.net): alpha 1e-06 s, beta 1e-09 s/B" "$tmp/out" ||
+    fail "--net a.net: header: $(grep '^# cost' "$tmp/out")"
+$PAPSIM -P 4 --bytes 4194304 --net "$tmp/b.net" ring >"$tmp/out" 2>"$tmp/err" ||
+    fail "papsim --net b.net exited $? ($(cat "$tmp/err"))"
+[ "$(row "$tmp/out" ring)" = "ring 7.8703 7.8703" ] ||
+    fail "ring P=4, 4 MiB, --net b.net (gamma 0.5 ns/B): $(row "$tmp/out" ring)"
+# --gamma after --net overrides the file's value (b.net with gamma 0 is a.net).
+$PAPSIM -P 4 --bytes 4194304 --net "$tmp/b.net" --gamma 0 ring >"$tmp/out" 2>&1 &&
+    [ "$(row "$tmp/out" ring)" = "ring 6.2975 6.2975" ] ||
+    fail "--net b.net --gamma 0: $(row "$tmp/out" ring)"
+# The presets, measured among them, are listed and accepted.
+for n in 1gbe 10gbe ib-fdr measured; do
+    grep -q "^  $n " "$tmp/help" || fail "--help does not list the preset $n"
+    $PAPSIM -P 4 --net $n ring >"$tmp/out" 2>"$tmp/err" &&
+        grep -qF "# cost (--net $n)" "$tmp/out" || fail "--net $n: $(cat "$tmp/err")"
+done
+
+# Bad net files: exit 1 and "papsim: PATH:LINE:COL: error: MESSAGE" (columns
+# in bytes from 1), messages written from docs/netfit.md.
+# bad_net 'CONTENT' 'LINE:COL: error: MESSAGE' (or ': error: ...' for the file)
+bad_net() {
+    printf "$1" >"$tmp/bad.net"
+    $PAPSIM -P 4 --net "$tmp/bad.net" ring >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    [ $st -eq 1 ] && head -n 1 "$tmp/err" | grep -qF "papsim: $tmp/bad.net$2 [" ||
+        fail "net file '$1': exit $st, expected 1 and '$2'; got: $(cat "$tmp/err")"
+    [ ! -s "$tmp/out" ] || fail "net file '$1': printed a table"
+}
+bad_net 'alpha=1e-6\nbeta=1e-9\ndelta=3\n' \
+    ":3:1: error: unknown key 'delta': expected alpha, beta or gamma"
+bad_net 'alpha=1e-6\n  Beta=1e-9\n' ":2:3: error: unknown key 'Beta': expected alpha, beta or gamma"
+bad_net 'alpha=1e-6\nbeta=0\ngamma=0\n' \
+    ":2:6: error: beta=0: out of range: seconds per byte, more than 0 and at most 1"
+bad_net 'alpha=-1e-6\n' \
+    ":1:7: error: alpha=-1e-6: out of range: seconds per message, more than 0 and at most 1000"
+bad_net 'alpha = 2000\n' \
+    ":1:9: error: alpha=2000: out of range: seconds per message, more than 0 and at most 1000"
+bad_net 'alpha=1e-6\nbeta=1e-9\ngamma=-1e-12\n' \
+    ":3:7: error: gamma=-1e-12: out of range: seconds per byte reduced, 0 to 1"
+bad_net 'alpha=1e-6\nbeta=1e-9 # fitted\n' \
+    ":2:11: error: unexpected text after beta's value (one KEY=VALUE a line; comments on lines of their own)"
+bad_net 'alpha=1us\n' ":1:7: error: alpha: expected a finite number (seconds), got '1us'"
+bad_net 'alpha=nan\n' ":1:7: error: alpha: expected a finite number (seconds), got 'nan'"
+bad_net 'alpha=\n' ":1:7: error: expected a number (seconds) after 'alpha='"
+bad_net 'beta 1e-9\n' ":1:6: error: expected '=' after 'beta'"
+bad_net '\n = 3\n' ":2:2: error: expected KEY=VALUE"
+bad_net 'alpha=1e-6\nalpha=2e-6\n' ":2:1: error: alpha given twice (first on line 1)"
+bad_net 'alpha=1e-6\ngam\001ma=0\n' ":2:4: error: control character (byte 0x01)"
+bad_net 'alpha=1e-6\nbeta=1e-9\n' ": error: no gamma= line (a net file sets alpha, beta and gamma)"
+bad_net '' ": error: no alpha= line (a net file sets alpha, beta and gamma)"
+# A name that is neither a preset nor a file is a usage error (2); a
+# directory is a file that cannot be read (1).
+$PAPSIM --net "$tmp/nosuch" ring >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -qF "papsim: --net $tmp/nosuch: expected 1gbe, 10gbe, ib-fdr, measured or a net file (none by that name)" "$tmp/err" ||
+    fail "--net nosuch: $(cat "$tmp/err")"
+$PAPSIM --net "$tmp" ring >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -qF "papsim: $tmp: error: cannot read: Is a directory" "$tmp/err" ||
+    fail "--net DIRECTORY: $(cat "$tmp/err")"
+
 if [ "$fails" -eq 0 ]; then echo "ok: papsim"; exit 0; fi
 exit 1
