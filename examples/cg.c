@@ -44,12 +44,13 @@
  * the solver's kernel) plus a bound on that computation's own rounding.
  * Whatever order the tree summed in, these bounds hold; a wrong reduction
  * breaks them (or the residual check) at once.
+ *
+ * Here: the threads, a solve per tree, the trees and the report.  The
+ * options, the problem and the halo are in examples/cg/ (cg.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,22 +60,7 @@
 #include "runtime/api/rt_exec.h"
 #include "examples/cg/cg.h"
 
-#define CG_MAX_PATHMAPS 8
-#define CG_MAX_WEIGHTS  256
 #define CG_TUPLE        3            /* gamma part, delta part, stop votes */
-
-typedef struct cg_opts {
-    cg_grid_t   grid;                /* --grid */
-    long        threads, max_iter, warmup;
-    double      tol;
-    double      weights[CG_MAX_WEIGHTS];
-    int         nweights;            /* 0: the default 1 : 1.5 : 2 : ... */
-    const char *pathmaps[CG_MAX_PATHMAPS];
-    int         npathmaps;           /* 0: the built-in trees */
-    const char *trace_dir, *save_x;
-    int         force;
-    char       *command;
-} cg_opts_t;
 
 /* One solve on one tree: what this rank's threads share. */
 typedef struct cg_run {
@@ -101,163 +87,6 @@ typedef struct cg_worker {
 } cg_worker_t;
 
 static int g_rank, g_size;
-
-static void usage(FILE *fp)
-{
-    fprintf(fp,
-"usage: mpirun -np HOSTS cg [options]\n"
-"Conjugate gradient on the 5-point Laplacian of a grid, rows split unevenly\n"
-"over the threads of a pathmap tree; each iteration's dot products (one tuple\n"
-"of doubles) go through the tree.  Solves once per tree, checks the answer\n"
-"against a serial CG and the exact solution, prints the time per iteration.\n"
-"  -p, --pathmap FILE  run every tree of FILE (type=double op=sum, one rank\n"
-"                      per host); repeatable, at most 8.  Default: built-in\n"
-"                      trees for -np hosts x --threads, a gred per host under\n"
-"                      an algorithm node: prr arrival=edge, ring, native\n"
-"      --threads T     threads per host of the built-in trees (default 2)\n"
-"  -g, --grid NXxNY    grid size (default 256x256; NX alone: a square)\n"
-"      --split W:W:..  row weights of the threads in thread-id order, repeated\n"
-"                      when there are more threads (default 1:1.5:2:2.5:...)\n"
-"      --tol X         stop at ||r|| <= X ||b||, 1e-12..0.1 (default 1e-8)\n"
-"      --max-iter N    give up after N iterations (default 10000)\n"
-"  -w, --warmup N      reductions of zeros before each solve, untimed: a\n"
-"                      process's first operations are slow (default 50)\n"
-"      --trace DIR     trace each solve into DIR/TREE (traces.otf2 inside; for\n"
-"                      papanalyze and papviz)\n"
-"      --force         replace existing archives under DIR\n"
-"      --save-x DIR    rank 0 writes each solve's x to DIR/TREE.x, one value a\n"
-"                      line (%%.17g), for a check of its own\n"
-"  -h, --help          this text\n"
-"Exit: 0 solved and checked, 1 a failed check or run, 2 a bad option.\n");
-}
-
-/* ---- options --------------------------------------------------------- */
-
-static char g_perr[512];
-
-static int perr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int perr(const char *fmt, ...)
-{
-    va_list ap;
-
-    if (g_perr[0] == '\0') {
-        va_start(ap, fmt);
-        vsnprintf(g_perr, sizeof(g_perr), fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-static int parse_long(const char *opt, const char *s, long min, long max, long *v)
-{
-    char *end;
-
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || errno != 0 || *v < min || *v > max)
-        return perr("%s: '%s' is not an integer in %ld..%ld", opt, s, min, max);
-    return 0;
-}
-
-static int parse_double(const char *opt, const char *s, double min, double max, double *v)
-{
-    char *end;
-
-    errno = 0;
-    *v = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || errno != 0 || !(*v >= min && *v <= max))
-        return perr("%s: '%s' is not a number in %g..%g", opt, s, min, max);
-    return 0;
-}
-
-/* NX or NXxNY, each 2..4096. */
-static int parse_grid(const char *s, cg_opts_t *o)
-{
-    char a[32], *x;
-
-    if (strlen(s) >= sizeof(a))
-        return perr("--grid: '%s' is not NX or NXxNY", s);
-    strcpy(a, s);
-    x = strchr(a, 'x');
-    if (x != NULL)
-        *x = '\0';
-    if (parse_long("--grid", a, 2, 4096, &o->grid.nx) != 0)
-        return -1;
-    o->grid.ny = o->grid.nx;
-    return x == NULL ? 0 : parse_long("--grid", x + 1, 2, 4096, &o->grid.ny);
-}
-
-/* W:W:... positive weights. */
-static int parse_split(const char *s, cg_opts_t *o)
-{
-    char buf[64];
-
-    o->nweights = 0;
-    for (const char *p = s;; ) {
-        size_t len = strcspn(p, ":");
-
-        if (len == 0 || len >= sizeof(buf))
-            return perr("--split: '%s' is not a list of weights like 1:1.5:2", s);
-        if (o->nweights == CG_MAX_WEIGHTS)
-            return perr("--split: more than %d weights", CG_MAX_WEIGHTS);
-        snprintf(buf, sizeof(buf), "%.*s", (int)len, p);
-        if (parse_double("--split", buf, 1e-3, 1e6, &o->weights[o->nweights++]) != 0)
-            return -1;
-        if (p[len] == '\0')
-            return 0;
-        p += len + 1;
-    }
-}
-
-/* 0 run, 1 --help, -1 bad option (message in g_perr). */
-static int parse_args(int argc, char **argv, cg_opts_t *o)
-{
-    static const struct option lo[] = {
-        { "pathmap", 1, 0, 'p' }, { "threads", 1, 0, 'T' }, { "grid", 1, 0, 'g' },
-        { "split", 1, 0, 'S' }, { "tol", 1, 0, 'e' }, { "max-iter", 1, 0, 'm' },
-        { "trace", 1, 0, 'R' }, { "force", 0, 0, 'F' }, { "save-x", 1, 0, 'X' },
-        { "warmup", 1, 0, 'w' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    int c, rc = 0, threads_set = 0;
-
-    memset(o, 0, sizeof(*o));
-    o->grid.nx = o->grid.ny = 256;
-    o->threads = 2;
-    o->tol = 1e-8;
-    o->max_iter = 10000;
-    o->warmup = 50;
-    opterr = 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, ":p:g:w:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'p':
-            if (o->npathmaps == CG_MAX_PATHMAPS)
-                rc = perr("--pathmap: at most %d", CG_MAX_PATHMAPS);
-            else
-                o->pathmaps[o->npathmaps++] = optarg;
-            break;
-        case 'T': rc = parse_long("--threads", optarg, 1, 256, &o->threads); threads_set = 1; break;
-        case 'g': rc = parse_grid(optarg, o); break;
-        case 'S': rc = parse_split(optarg, o); break;
-        case 'e': rc = parse_double("--tol", optarg, 1e-12, 0.1, &o->tol); break;
-        case 'm': rc = parse_long("--max-iter", optarg, 1, 1000000, &o->max_iter); break;
-        case 'R': o->trace_dir = optarg; break;
-        case 'F': o->force = 1; break;
-        case 'X': o->save_x = optarg; break;
-        case 'w': rc = parse_long("--warmup", optarg, 0, 1000000, &o->warmup); break;
-        case 'h': return 1;
-        case ':': rc = perr("option '%s' requires an argument", argv[optind - 1]); break;
-        default:
-            rc = optopt ? perr("unknown option '-%c'", optopt)
-                        : perr("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (rc == 0 && optind < argc)
-        rc = perr("unexpected argument '%s'", argv[optind]);
-    if (rc == 0 && threads_set && o->npathmaps > 0)
-        rc = perr("--threads shapes the built-in trees; a pathmap says its own threads");
-    if (rc == 0 && o->force && o->trace_dir == NULL)
-        rc = perr("--force needs --trace DIR");
-    return rc;
-}
 
 /* ---- the split and the halo ------------------------------------------ */
 
@@ -625,8 +454,8 @@ static int close_trace(const cg_opts_t *o, const rt_tree_t *t, ins_trace_t *tr)
 }
 
 /* Solves on tree t; x (rank 0) receives the answer.  -1 if it could not run. */
-static int solve(const cg_opts_t *o, const rt_pathmap_t *pm, const rt_tree_t *t, double *x,
-                 cg_result_t *res)
+static int solve(const cg_opts_t *o, const rt_pathmap_t *pm, const rt_tree_t *t, long round,
+                 double *x, cg_result_t *res)
 {
     rt_exec_params_t params = { .tree = t->name, .ninstances = 1,
                                 .max_bytes = CG_TUPLE * sizeof(double), .spin_ns = -1,
@@ -644,7 +473,7 @@ static int solve(const cg_opts_t *o, const rt_pathmap_t *pm, const rt_tree_t *t,
     if (st != CM_OK)
         fprintf(stderr, "cg: rank %d: error: tree '%s': %s\n", g_rank, t->name, msg);
     if (rt_mpi_agree(MPI_COMM_WORLD, st, &err) != CM_OK ||
-        (o->trace_dir && open_trace(o, pm, t, &tr, &params) != 0)) {
+        (o->trace_dir && round == 0 && open_trace(o, pm, t, &tr, &params) != 0)) {
         free_run(&R);
         return -1;
     }
@@ -662,7 +491,7 @@ static int solve(const cg_opts_t *o, const rt_pathmap_t *pm, const rt_tree_t *t,
         rc = close_trace(o, t, tr);
     /* Other ranks hold 0 in the rows they do not own: the sum is exact. */
     MPI_Reduce(R.x, x, (int)R.n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (g_rank == 0) {
+    if (g_rank == 0 && round == 0) {
         printf("#   %s: rows per thread (thread-id order):", t->name);
         for (uint32_t k = 0; k < t->nthreads && k < 16; k++)
             printf(" %zu", R.row0[k + 1] - R.row0[k]);
@@ -681,13 +510,12 @@ typedef struct cg_ref {
 
 /* Prints the row and the check of one solve; 0 if the answer passes. */
 static int check(const cg_opts_t *o, const cg_ref_t *ref, const rt_tree_t *t,
-                 const double *x, const cg_result_t *res)
+                 const double *x, const cg_result_t *res, int loud)
 {
     size_t n = (size_t)(o->grid.nx * o->grid.ny);
     double slack, res_x = cg_true_residual(&o->grid, ref->b, x, &slack), lam = cg_lambda_min(&o->grid) * (1 - 1e-9);
     double *xe = malloc(n * sizeof(*xe)), xs_max = cg_max_abs_diff(ref->xs, NULL, n);
     double d_s, d_e, bound_s = (res_x + slack + ref->res_s) / lam, bound_e = (res_x + slack) / lam;
-    char name[64];
     int ok;
 
     if (xe == NULL)
@@ -696,16 +524,14 @@ static int check(const cg_opts_t *o, const cg_ref_t *ref, const rt_tree_t *t,
         xe[i] = cg_exact(&o->grid, i);
     d_s = cg_max_abs_diff(x, ref->xs, n);
     d_e = cg_max_abs_diff(x, xe, n);
-    printf("%-10s %-22s %6ld %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n", t->name,
-           algo_name(t, name, sizeof(name)), res->iters, res->t_iter * 1e6, res->red_avg * 1e6,
-           res->red_min * 1e6, res->red_max * 1e6, res->comp_min * 1e6, res->comp_max * 1e6,
-           res->halo_max * 1e6);
     ok = res->converged && res_x / ref->bnorm <= 2 * o->tol && d_s <= bound_s && d_e <= bound_e;
-    printf("#   %s: ||b-Ax||/||b|| = %.3e (recursive %.3e, tol %.1e); "
+    if (loud || !ok)
+        printf("#   %s: ||b-Ax||/||b|| = %.3e (recursive %.3e, tol %.1e); "
            "max|x-x_serial|/max|x_serial| = %.3e <= bound %.3e; max|x-x*|/max|x*| = %.3e "
            "<= bound %.3e: %s\n", t->name, res_x / ref->bnorm, sqrt(res->gamma) / ref->bnorm,
            o->tol, d_s / xs_max, bound_s / xs_max, d_e / xs_max, bound_e / xs_max,
            ok ? "ok" : "FAILED");
+    fflush(stdout);
     if (!res->converged)
         fprintf(stderr, "cg: error: tree '%s': no convergence in %ld iterations\n", t->name,
                 o->max_iter);
@@ -774,47 +600,91 @@ static void print_header(const cg_opts_t *o, rt_pathmap_t *const *pms, int npm)
         printf("# pathmap %s: %u trees\n", pms[i]->path, pms[i]->ntrees);
 }
 
+/* Rank 0: one row of the table, the fastest of the --repeat solves of a tree. */
+static void print_row(const rt_tree_t *t, const cg_result_t *res)
+{
+    char name[64];
+
+    printf("%-10s %-22s %6ld %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n", t->name,
+           algo_name(t, name, sizeof(name)), res->iters, res->t_iter * 1e6, res->red_avg * 1e6,
+           res->red_min * 1e6, res->red_max * 1e6, res->comp_min * 1e6, res->comp_max * 1e6,
+           res->halo_max * 1e6);
+}
+
+/*
+ * --repeat rounds, each solving on every tree in turn (so that a burst of
+ * load on a shared machine hits all trees alike); every answer is checked,
+ * and the table keeps each tree's fastest solve.
+ */
+static int run_rounds(const cg_opts_t *o, rt_pathmap_t **pms, int npm, const cg_ref_t *ref,
+                      double *x, cg_result_t *best)
+{
+    size_t n = (size_t)(o->grid.nx * o->grid.ny);
+    int failed = 0;
+
+    for (long round = 0; round < o->repeat; round++) {
+        int idx = 0;
+        for (int i = 0; i < npm; i++) {
+            for (uint32_t k = 0; k < pms[i]->ntrees; k++, idx++) {
+                const rt_tree_t *t = &pms[i]->trees[k];
+                cg_result_t res = { 0 };
+                if (solve(o, pms[i], t, round, x, &res) != 0)
+                    return -1;
+                if (g_rank != 0)
+                    continue;
+                if (check(o, ref, t, x, &res, round == o->repeat - 1) != 0)
+                    failed = 1;
+                if (round == 0 || res.t_iter < best[idx].t_iter)
+                    best[idx] = res;
+                if (round == o->repeat - 1 && o->save_x && save_x(o->save_x, t->name, x, n) != 0)
+                    failed = 1;
+            }
+        }
+    }
+    return failed;
+}
+
 static int run_all(const cg_opts_t *o)
 {
     rt_pathmap_t *pms[CG_MAX_PATHMAPS] = { NULL };
     size_t n = (size_t)(o->grid.nx * o->grid.ny);
     cg_ref_t ref = { NULL, NULL, 0.0, 0.0, 0 };
+    cg_result_t *best = calloc(CG_MAX_PATHMAPS * RT_PATHMAP_TREES_MAX, sizeof(*best));
     double *x = NULL;
-    int npm = 0, failed = 0, st = 0;
+    int npm = 0, rc = 1;
 
-    if (load_pathmaps(o, pms, &npm) != 0)
-        st = 1;
-    if (st == 0 && g_rank == 0) {
+    if (best == NULL || load_pathmaps(o, pms, &npm) != 0) {
+        free(best);
+        return 1;
+    }
+    if (g_rank == 0) {
         print_header(o, pms, npm);
         if ((x = malloc(n * sizeof(*x))) == NULL || reference(o, &ref) != 0) {
             fprintf(stderr, "cg: error: out of memory for %zu rows\n", n);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
+        fflush(stdout);
+    }
+    rc = run_rounds(o, pms, npm, &ref, x, best);
+    if (rc >= 0 && g_rank == 0) {
+        printf("# fastest of %ld solves per tree; times per iteration in us (one reduction "
+               "each), over threads\n", o->repeat);
         printf("# %-8s %-22s %6s %10s %10s %10s %10s %10s %10s %10s\n", "tree", "algorithm",
                "iters", "us/iter", "reduce avg", "reduce min", "reduce max", "comp min",
                "comp max", "halo max");
-        fflush(stdout);
+        for (int i = 0, idx = 0; i < npm; i++)
+            for (uint32_t k = 0; k < pms[i]->ntrees; k++, idx++)
+                print_row(&pms[i]->trees[k], &best[idx]);
     }
-    for (int i = 0; st == 0 && i < npm; i++) {
-        for (uint32_t k = 0; st == 0 && k < pms[i]->ntrees; k++) {
-            cg_result_t res = { 0 };
-            if (solve(o, pms[i], &pms[i]->trees[k], x, &res) != 0)
-                st = 1;
-            else if (g_rank == 0 && check(o, &ref, &pms[i]->trees[k], x, &res) != 0)
-                failed = 1;
-            if (st == 0 && g_rank == 0 && o->save_x &&
-                save_x(o->save_x, pms[i]->trees[k].name, x, n) != 0)
-                failed = 1;
-            fflush(stdout);
-        }
-    }
-    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc >= 0)
+        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     for (int i = 0; i < npm; i++)
         rt_pathmap_destroy(pms[i]);
+    free(best);
     free(x);
     free(ref.b);
     free(ref.xs);
-    return st || failed;
+    return rc != 0;
 }
 
 int main(int argc, char **argv)
@@ -824,7 +694,7 @@ int main(int argc, char **argv)
     int rc, worst;
 
     cm_err_clear(&err);
-    rc = parse_args(argc, argv, &o);
+    rc = cg_parse_args(argc, argv, &o);
     if (rt_mpi_init(&argc, &argv, &err) != CM_OK) {
         cm_err_print(stderr, "cg: ", &err);
         MPI_Finalize();
@@ -836,10 +706,10 @@ int main(int argc, char **argv)
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (worst != 0) {
         if (worst == 1 && g_rank == 0)
-            usage(stdout);
+            cg_usage(stdout);
         else if (worst < 0 && g_rank == 0)
             fprintf(stderr, "cg: error: %s\nusage: mpirun -np HOSTS cg [options]; try "
-                    "'cg --help'\n", g_perr[0] ? g_perr : "a rank's options are wrong");
+                    "'cg --help'\n", cg_parse_error()[0] ? cg_parse_error() : "a rank's options are wrong");
         MPI_Finalize();
         return worst == 1 ? 0 : 2;
     }

@@ -12,10 +12,32 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct cg_grid {
     long nx, ny;
 } cg_grid_t;
+
+#define CG_MAX_PATHMAPS 8
+#define CG_MAX_WEIGHTS  256
+
+typedef struct cg_opts {
+    cg_grid_t   grid;                /* --grid */
+    long        threads, max_iter, warmup, repeat;
+    double      tol;
+    double      weights[CG_MAX_WEIGHTS];
+    int         nweights;            /* 0: the default 1 : 1.5 : 2 : ... */
+    const char *pathmaps[CG_MAX_PATHMAPS];
+    int         npathmaps;           /* 0: the built-in trees */
+    const char *trace_dir, *save_x;
+    int         force;
+    char       *command;
+} cg_opts_t;
+
+/* options.c: 0 run, 1 --help, -1 a bad option (cg_parse_error says which). */
+int         cg_parse_args(int argc, char **argv, cg_opts_t *o);
+const char *cg_parse_error(void);
+void        cg_usage(FILE *fp);
 
 /* x*(i): (3x + 7y) mod 11 - 5, small integers, so b = A x* is exact. */
 double cg_exact(const cg_grid_t *g, size_t i);
