@@ -22,8 +22,8 @@
 #  3. The built-in trees with 3 hosts x 1 thread (a halo with two
 #     neighbours for the middle rank), the default split: converge and check.
 #  4. Bad options exit 2 with a usage line (no mpirun: a singleton run parses
-#     and stops before any tree), --help exits 0, and the built-in trees on
-#     one rank are refused with exit 1.
+#     and stops before any tree), --help exits 0; on one rank the built-in
+#     trees and a 2-host pathmap are refused with exit 1 and a reason.
 set -eu
 . tests/lib.sh
 MPIRUN=$(mpirun_cmd)
@@ -116,4 +116,7 @@ bin/cg --help > "$tmp/help" 2>&1 || fail "cg --help did not exit 0"
 grep -q "^usage: mpirun -np HOSTS cg" "$tmp/help" || fail "cg --help: no usage"
 run_fails 60 "$tmp/one" bin/cg
 grep -q "built-in trees need 2 or more ranks" "$tmp/one" || { cat "$tmp/one" >&2; fail "one rank"; }
+run_fails 60 "$tmp/one" bin/cg -p examples/cg-2x2.pathmap
+grep -q "^cg: error: examples/cg-2x2.pathmap has 2 hosts; run it with mpirun -np 2" "$tmp/one" ||
+    { cat "$tmp/one" >&2; fail "a 2-host pathmap on one rank: no clear error"; }
 echo "cg: ok"
