@@ -367,6 +367,15 @@ static cm_status_t check_pathmap(const cg_opts_t *o, const rt_pathmap_t *pm, cm_
             return CM_ERR(err, CM_ERR_INVALID, "%s: tree '%s' is type=%s op=%s; cg needs "
                           "type=double op=sum", pm->path, t->name, rt_dtype_name(t->dtype),
                           rt_op_name(t->op));
+        for (uint32_t h = 0; h < pm->nhosts; h++) {
+            uint32_t k = 0;
+            while (k < t->nthreads && t->threads[k].host != h)
+                k++;
+            if (k == t->nthreads)
+                return CM_ERR(err, CM_ERR_INVALID, "%s: tree '%s' has no thread on host %s; "
+                              "cg solves on every rank's threads", pm->path, t->name,
+                              pm->hosts[h].name);
+        }
         if ((size_t)(o->grid.nx * o->grid.ny) < t->nthreads)
             return CM_ERR(err, CM_ERR_INVALID, "%s: tree '%s' has %u threads, more than the "
                           "%ld rows of --grid", pm->path, t->name, t->nthreads,
@@ -597,7 +606,8 @@ static void print_header(const cg_opts_t *o, rt_pathmap_t *const *pms, int npm)
         printf("%s%g", k ? ":" : " ", weight(o, (uint32_t)k));
     printf("%s\n", o->nweights ? " (repeated)" : ":... (1 + k/2 for thread k)");
     for (int i = 0; i < npm; i++)
-        printf("# pathmap %s: %u trees\n", pms[i]->path, pms[i]->ntrees);
+        printf("# pathmap %s: %u tree%s\n", pms[i]->path, pms[i]->ntrees,
+               pms[i]->ntrees == 1 ? "" : "s");
 }
 
 /* Rank 0: one row of the table, the fastest of the --repeat solves of a tree. */
