@@ -7,7 +7,7 @@
  *
  * The system: the 5-point Laplacian A of an NX x NY grid with Dirichlet
  * boundaries (4 on the diagonal, -1 for each neighbour), n = NX*NY rows,
- * and b = A x* for the integer field x*(i,j) = (3i + 7j) mod 11 - 5, so
+ * and b = A x* for the integer field x*(x,y) = (x^2 + 3y^2 + xy) mod 13 - 6, so
  * that b is exact and the exact solution is known in closed form.
  *
  * The work: the rows are cut in contiguous blocks over the tree's threads

@@ -39,7 +39,8 @@ int         cg_parse_args(int argc, char **argv, cg_opts_t *o);
 const char *cg_parse_error(void);
 void        cg_usage(FILE *fp);
 
-/* x*(i): (3x + 7y) mod 11 - 5, small integers, so b = A x* is exact. */
+/* x*(i): (x^2 + 3y^2 + xy) mod 13 - 6, small integers (so b = A x* is exact),
+   not periodic (so CG needs many iterations, as for a real right-hand side). */
 double cg_exact(const cg_grid_t *g, size_t i);
 
 /* w = A v on rows [lo, hi), adding v.v and (Av).v of those rows to dots[0..1]. */

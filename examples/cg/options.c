@@ -16,7 +16,7 @@ void cg_usage(FILE *fp)
 "usage: mpirun -np HOSTS cg [options]\n"
 "Conjugate gradient on the 5-point Laplacian of a grid, rows split unevenly\n"
 "over the threads of a pathmap tree; each iteration's dot products (one tuple\n"
-"of doubles) go through the tree.  Solves once per tree, checks the answer\n"
+"of doubles) go through the tree.  Solves on each tree, checks every answer\n"
 "against a serial CG and the exact solution, prints the time per iteration.\n"
 "  -p, --pathmap FILE  run every tree of FILE (type=double op=sum, one rank\n"
 "                      per host); repeatable, at most 8.  Default: built-in\n"
