@@ -152,6 +152,8 @@ static void *worker_main(void *arg)
 
     for (long i = 0; i < R->o->warmup; i++) {   /* the first operations set up MPI's paths */
         memset(in, 0, sizeof(in));
+        rt_exec_phase_begin(R->ex, wk->local);
+        rt_exec_edge(R->ex, wk->local, 1.0);    /* nothing to compute: arriving now */
         rt_exec_allreduce(R->ex, wk->local, 0, in, out, sizeof(in));
     }
     if (R->o->warmup > 0)
@@ -164,10 +166,12 @@ static void *worker_main(void *arg)
 
         ta = MPI_Wtime();
         rt_exec_phase_begin(R->ex, wk->local);
-        if (vote == 0.0) {                /* a thread that voted has nothing to compute */
+        if (vote == 0.0) {
             cg_matvec(&R->o->grid, R->r, R->w, wk->lo, mid, dots);
-            rt_exec_edge(R->ex, wk->local, 0.5);
+            rt_exec_edge(R->ex, wk->local, 0.5);   /* half of the rows done */
             cg_matvec(&R->o->grid, R->r, R->w, mid, wk->hi, dots);
+        } else {                          /* voted: nothing to compute, arriving now */
+            rt_exec_edge(R->ex, wk->local, 1.0);
         }
         in[0] = dots[0], in[1] = dots[1], in[2] = vote;
         tb = MPI_Wtime();
