@@ -4,8 +4,9 @@
 #   lib/libpaptree.a   common/ + runtime/ (core, algo, exec) + instrument/
 #   lib/libpapanalyze.a  analyze/ (the only code that links SQLite)
 #   lib/libpapviz.a    viz/
-#   bin/               every executable: the programs users run (tools/*.c)
-#                      and the benchmarks (bench/*.c), one file each
+#   bin/               every executable: the programs users run (tools/*.c),
+#                      the benchmarks (bench/*.c), one file each, and the
+#                      examples (examples/*.c, with examples/NAME/*.c)
 #   build/             objects, test runner, test programs, sanitizer builds
 #
 # Includes are rooted at the repository (-I.): #include "runtime/api/rt_exec.h".
@@ -54,8 +55,14 @@ TOOL_SRC    := $(wildcard tools/*.c)
 BENCH_SRC   := $(wildcard bench/*.c)
 TOOL_PROGS  := $(TOOL_SRC:tools/%.c=bin/%)
 BENCH_PROGS := $(BENCH_SRC:bench/%.c=bin/%)
-PROG_SRC    := $(TOOL_SRC) $(BENCH_SRC)
-PROGS       := $(TOOL_PROGS) $(BENCH_PROGS)
+# examples/foo.c -> bin/foo: programs that use paptree as a user would (the
+# public headers only: runtime/api, instrument/api, common; make check-layers);
+# an example of several files keeps the others in examples/foo/ (below).
+EXAMPLE_SRC   := $(wildcard examples/*.c)
+EXAMPLE_PROGS := $(EXAMPLE_SRC:examples/%.c=bin/%)
+EXAMPLE_PARTS := $(wildcard examples/*/*.c)
+PROG_SRC    := $(TOOL_SRC) $(BENCH_SRC) $(EXAMPLE_SRC) $(EXAMPLE_PARTS)
+PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
 TEST_SRC := tests/run_tests.c $(wildcard tests/unit/*/*.c)
@@ -87,7 +94,7 @@ ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
             $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o
 # Sources that see MPI's flags; every other directory is pure C.
-uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% tests/%,$1)
+uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
 # The parser alone, built with AddressSanitizer + UBSan for the bad-input corpus
 # (with runtime/algo: an algorithm node's run= is checked against its table).
@@ -161,6 +168,12 @@ $(TOOL_PROGS): bin/%: build/obj/tools/%.o $(LIB)
 $(BENCH_PROGS): bin/%: build/obj/bench/%.o $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
+
+# An example links its own parts, examples/NAME/*.c, too.
+$(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
+bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
 
 # The analyser (no MPI).
 bin/papanalyze: $(ANA_LIB)

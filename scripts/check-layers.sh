@@ -21,6 +21,9 @@
 #   bridge/                     libc, common/, analyze/api/an_model.h,
 #                               runtime/api/rt_pathmap.h, bridge/ (it turns
 #                               a parsed pathmap into analyze's model)
+#   examples/                   libc, mpi.h, common/, runtime/api/,
+#                               instrument/api/, examples/: programs written
+#                               as a user would, against the public headers
 #   tools/, bench/, tests/, the rest  anything (not checked)
 # Project includes are rooted at the repository ("runtime/api/rt_exec.h",
 # compiled with -I.); a quoted include with a ".." in it is refused, wherever
@@ -29,7 +32,7 @@
 # what a header pulls in is checked where that header lives.
 set -eu
 
-LAYER_DIRS="common runtime instrument analyze viz bridge"
+LAYER_DIRS="common runtime instrument analyze viz bridge examples"
 
 # Prints the files to check, relative to the current directory, sorted.
 list_files() {
@@ -96,6 +99,9 @@ function allowed(l, z) {
     if (l == "bridge")
         return z == "common/" || z == "analyze/api/an_model.h" ||
                z == "runtime/api/rt_pathmap.h" || z == "bridge/"
+    if (l == "examples")
+        return z == "common/" || z == "runtime/api/" || z == "runtime/api/rt_pathmap.h" ||
+               z == "instrument/api/" || z == "examples/" || z == "mpi.h"
     return 1
 }
 function target(f, kind, name,    t) {
@@ -150,7 +156,8 @@ check_tree() {
 TARGETS="common/cm_err.h common/cm_x.h runtime/api/rt.h runtime/api/rt_pathmap.h
 runtime/core/pathmap_int.h runtime/exec/exec_int.h instrument/api/ins.h
 instrument/api/ins_schema.h instrument/ins_int.h analyze/api/an_model.h
-analyze/api/an_other.h analyze/an_load.h viz/viz_svg.h bridge/br_x.h tests/tst.h"
+analyze/api/an_other.h analyze/an_load.h viz/viz_svg.h bridge/br_x.h tests/tst.h
+examples/ex/ex.h"
 
 # file|include line: everything a layer may include.
 ALLOWED='common/ok.c|#include <stdio.h>
@@ -192,6 +199,13 @@ bridge/ok.c|#include "analyze/api/an_model.h"
 bridge/ok.c|#include "runtime/api/rt_pathmap.h"
 bridge/ok.c|#include "bridge/br_x.h"
 bridge/ok.c|#include "common/cm_err.h"
+examples/ok.c|#include <mpi.h>
+examples/ok.c|#include <pthread.h>
+examples/ok.c|#include "common/cm_err.h"
+examples/ok.c|#include "runtime/api/rt.h"
+examples/ok.c|#include "runtime/api/rt_pathmap.h"
+examples/ok.c|#include "instrument/api/ins.h"
+examples/ok.c|#include "examples/ex/ex.h"
 tests/ok.c|#include <sqlite3.h>
 tests/ok.c|#include "runtime/exec/exec_int.h"
 tools/ok.c|#include <mpi.h>
@@ -237,7 +251,14 @@ bridge/bad.c|#include <mpi.h>|mpi.h|bridge|mpi.h
 bridge/bad.c|#include <sqlite3.h>|sqlite3.h|bridge|sqlite3.h
 bridge/bad.c|#include "runtime/api/rt.h"|runtime/api/rt.h|bridge|runtime/api/
 bridge/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|bridge|analyze/
-bridge/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|bridge|viz/'
+bridge/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|bridge|viz/
+examples/bad.c|#include "runtime/exec/exec_int.h"|runtime/exec/exec_int.h|examples|runtime/exec/
+examples/bad.c|#include "runtime/core/pathmap_int.h"|runtime/core/pathmap_int.h|examples|runtime/core/
+examples/bad.c|#include "instrument/ins_int.h"|instrument/ins_int.h|examples|instrument/
+examples/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|examples|analyze/
+examples/bad.c|#include "tests/tst.h"|tests/tst.h|examples|tests/
+examples/bad.c|#include <otf2/OTF2_Archive.h>|otf2/OTF2_Archive.h|examples|otf2/
+examples/bad.c|#include <sqlite3.h>|sqlite3.h|examples|sqlite3.h'
 
 # file|include line|name as written: quoted includes that climb with "..",
 # refused in every layer wherever they point (includes are rooted).

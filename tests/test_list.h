@@ -327,6 +327,9 @@ static const tst_entry_t tst_list[] = {
     { "gsum_algo_slt_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/slt-3x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 3, 120 },
     { "gsum_algo_demo", TST_MPI, NULL, "bin/gsum -p pathmaps/algo-demo.pathmap -n 1000 -w 10 -s 4,256,65536", NULL, 2, 120 },
     { "algo_types_by_gsum", TST_SH, NULL, "sh tests/mpi/gsum-algo.sh", NULL, 0, 600 },
+    /* examples/cg.c: three trees converge, an oracle of the test's own checks each answer,
+       the traces load in papanalyze, bad options exit 2 (tests/mpi/cg.sh). */
+    { "cg_example", TST_SH, NULL, "sh tests/mpi/cg.sh", NULL, 0, 300 },
     { "gsum_binary_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_gateway_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/gateway-3x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 3, 120 },
     /* mpi: the native baseline verifies the same way */
@@ -406,6 +409,7 @@ static const tst_entry_t tst_list[] = {
     { "pathmap_bad_asan", TST_CORPUS, NULL, "build/asan/pathmap-check", "tests/pathmap/bad", 0, 20 },
     /* good: every pathmap shipped must validate */
     { "pathmap_good",     TST_GOOD,   NULL, "bin/pathmap-check",        "pathmaps",          0, 10 },
+    { "pathmap_good_examples", TST_GOOD, NULL, "bin/pathmap-check",   "examples",          0, 10 },
     { "test_pathmaps_good", TST_GOOD, NULL, "bin/pathmap-check",        "tests/pathmap/good", 0, 10 },
 };
 #endif /* TST_LIST_TABLE */
