@@ -55,6 +55,8 @@ BENCH_SRC   := $(wildcard bench/*.c)
 TOOL_PROGS  := $(TOOL_SRC:tools/%.c=bin/%)
 BENCH_PROGS := $(BENCH_SRC:bench/%.c=bin/%)
 PROG_SRC    := $(TOOL_SRC) $(BENCH_SRC)
+# bin/papbench has parts of its own: bench/papbench/*.c (options, rows, output).
+PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard bench/papbench/*.c))
 PROGS       := $(TOOL_PROGS) $(BENCH_PROGS)
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
@@ -85,7 +87,8 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # included at the end, so touching any header rebuilds what includes it.
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
-            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o
+            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o \
+            $(PAPBENCH_OBJ)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% tests/%,$1)
 
@@ -162,6 +165,7 @@ $(BENCH_PROGS): bin/%: build/obj/bench/%.o $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 
+bin/papbench: $(PAPBENCH_OBJ)
 # The analyser (no MPI).
 bin/papanalyze: $(ANA_LIB)
 bin/papanalyze: PROG_LIBS = $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
