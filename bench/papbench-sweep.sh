@@ -19,7 +19,7 @@
 # every delay, the algorithms interleaved.  The tables go to FILE, every cell to
 # FILE.csv, papbench's progress lines to stderr.  At np 4 on this 2-core machine the
 # ranks are oversubscribed (papbench's header says so): 4 processes share 2 cores.
-# About 15 minutes with the defaults on a quiet machine (the estimate is printed
+# About 20 minutes with the defaults on a quiet machine (an estimate is printed
 # first); run it when nothing else runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -86,7 +86,11 @@ for size in ${sizes//,/ }; do
 done
 est=0
 for size in ${sizes//,/ }; do
-  ms=$(echo "${dl[$size]}" | tr ',' '\n' | awk -v m="$margin" '{ s += $1 + m + 5 } END { print s }')
+  # per iteration beyond the delay and margin: the operation, the data, the check and the
+  # barriers, about 5 ms + 30 ms per M floats here (measured at np 4)
+  floats=$(echo "$size" | awk '{ n = $0 + 0; if ($0 ~ /[Kk]$/) n *= 1024; if ($0 ~ /[Mm]$/) n *= 1048576; print n }')
+  ms=$(echo "${dl[$size]}" | tr ',' '\n' |
+       awk -v m="$margin" -v f="$floats" '{ s += $1 + m + 5 + 30 * f / 1048576 } END { print s }')
   est=$(awk -v e="$est" -v ms="$ms" -v r=$nrows -v k=$((iters + warmup)) -v M="$modes" \
         'BEGIN { print e + ms * r * k * split(M, x, ",") / 1000 }')
 done

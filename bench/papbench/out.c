@@ -103,12 +103,13 @@ static void print_header(const pb_run_t *r, int nlocal, const char *ref)
            "machine's %ld cores%s\n", g_size, g_size, nlocal, cores,
            nlocal > cores ? " (oversubscribed)" : "");
     printf("# MPI: %s\n", lib);
-    printf("# %ld iterations (+ %ld warm-up) per cell, margin %g ms, seed %llu, %s\n", o->iters,
-           o->warmup, o->margin_ms, (unsigned long long)o->seed,
-           o->trace_dir ? "one algorithm at a time (--trace)"
-           : o->interleave ? "algorithms interleaved" : "one algorithm at a time");
-    if (o->interleave && !o->trace_dir)
-        printf("# interleaved in blocks of %ld iteration%s\n", o->block, o->block == 1 ? "" : "s");
+    printf("# %ld iterations (+ %ld warm-up) per cell, margin %g ms, seed %llu, ", o->iters,
+           o->warmup, o->margin_ms, (unsigned long long)o->seed);
+    if (o->trace_dir != NULL || !o->interleave)
+        printf("one algorithm at a time%s\n", o->trace_dir ? " (--trace)" : "");
+    else
+        printf("algorithms interleaved in blocks of %ld iteration%s\n", o->block,
+               o->block == 1 ? "" : "s");
     if (r->round_ns != 0)
         printf("# round= (PRR's tau, Clairvoyant's d) where not given: %lld ns%s\n",
                (long long)r->round_ns, o->round_ns ? " (--round)"
