@@ -56,12 +56,12 @@ for size in 16 1000; do
        END { if (bad != "") { print "bad line: " bad; exit 1 } if (n != 13) { print n " rows"; exit 1 } }' \
     "$tmp/all.out" || fail "np 4, $size floats: a row or the header is malformed (above)"
 done
-expect_count "$tmp/all.out" 2 "# P = 4 ranks = 4 hosts x 1 computational thread; 4 of them share this machine's $(nproc) cores"
+expect_count "$tmp/all.out" 2 "# P = 4 ranks = 4 hosts x 1 computational thread; 4 of them share this machine's $(nproc) CPUs"
 expect_count "$tmp/all.out" 1 "one-late (host 1 delayed by the max delay), 16 floats (64 B), float sum"
 expect_count "$tmp/all.out" 1 "one-late (host 1 delayed by the max delay), 1000 floats (3.90625 KiB), float sum"
 expect_count "$tmp/all.out" 2 "# 3 iterations (+ 1 warm-up) per cell, margin 1 ms, seed 1, algorithms interleaved"
 expect_count "$tmp/all.out" 2 "# MPI: "
-if [ "$(nproc)" -lt 4 ]; then expect_count "$tmp/all.out" 2 "cores (oversubscribed)"; fi
+if [ "$(nproc)" -lt 4 ]; then expect_count "$tmp/all.out" 2 "CPUs (oversubscribed)"; fi
 # CSV: 13 rows x 2 sizes x 2 delays, 3 iterations each; ring's speedup 1
 [ "$(sed -n 1p "$tmp/all.csv")" = "mode,ranks,floats,label,algorithm,arrival,max_delay_ms,margin_ms,iterations,avg_ms,stdev_ms,slowest_rank_ms,speedup,reference,round_ns" ] ||
   fail "CSV header: $(sed -n 1p "$tmp/all.csv")"
