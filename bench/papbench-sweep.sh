@@ -14,9 +14,9 @@
 #
 # Defaults: -o out/papbench-sweep.txt -n 4 -s 128K,1M -M one-late,rand-late
 # -d 0,1,5,10,50,100 -f 0.25,0.5,1,2,4 -i 40 -w 3 -m 5 (papbench's default algorithms
-# and sources).  Per size, ring's time at 0 ms is measured first (20 iterations); the
-# fine delays are FACTORS x that time.  Then one papbench run per size and mode with
-# every delay, the algorithms interleaved.  The tables go to FILE, every cell to
+# and sources).  Per size, ring's time at 0 ms is measured first (the median of 20
+# iterations); the fine delays are FACTORS x that time.  Then one papbench run per size
+# and mode with every delay, the algorithms interleaved.  The tables go to FILE, every cell to
 # FILE.csv, papbench's progress lines to stderr.  At np 4 on this 2-core machine the
 # ranks are oversubscribed (papbench's header says so): 4 processes share 2 cores.
 # About 20 minutes with the defaults on a quiet machine (an estimate is printed
@@ -61,11 +61,12 @@ start=$(date +%s)
 } > "$out"
 : > "$out.csv"
 
-# Ring's average time at 0 ms at one size (ms), from papbench's CSV.
+# Ring's median time at 0 ms at one size (ms), from papbench's CSV (the median: one
+# iteration in which a rank was descheduled must not stretch the whole fine sweep).
 ring_ms() {
   pb --algo ring --sizes "$1" --delays 0 --margin "$margin" --iters 20 --warmup 3 -q \
      --csv "$tmp/ring.csv" > /dev/null
-  awk -F, 'NR == 2 { print $10 }' "$tmp/ring.csv"
+  awk -F, 'NR == 2 { print $12 }' "$tmp/ring.csv"
 }
 
 # Rows of the runs (for the estimate): static algorithms once, PAP-aware once per source.
@@ -75,26 +76,28 @@ for a in $(echo "${algos:-ring,rabenseifner,rd,slt,prr,clv,native}" | tr ',' ' '
   case ${a%%:*} in slt|prr|clv|clv-linear) nrows=$((nrows + nsrc)) ;; *) nrows=$((nrows + 1)) ;; esac
 done
 
-declare -A dl
+declare -A dl ring_of
 for size in ${sizes//,/ }; do
   ring=$(ring_ms "$size")
+  ring_of[$size]=$ring
   fine=$(awk -v f="$factors" -v r="$ring" 'BEGIN { n = split(f, x, ",")
            for (i = 1; i <= n; i++) printf "%s%.3f", (i > 1 ? "," : ""), x[i] * r }')
   dl[$size]=$(echo "$delays,$fine" | tr ',' '\n' | sort -g -u | paste -sd, -)
   echo "papbench-sweep: $size floats: ring takes $ring ms at 0 ms; delays ${dl[$size]}" >&2
-  echo "# $size floats: ring's time at 0 ms $ring ms (20 iterations); delays ${dl[$size]}" >> "$out"
+  echo "# $size floats: ring's time at 0 ms $ring ms (median of 20 iterations); delays ${dl[$size]}" >> "$out"
 done
 est=0
 for size in ${sizes//,/ }; do
-  # per iteration beyond the delay and margin: the operation, the data, the check and the
-  # barriers, about 5 ms + 30 ms per M floats here (measured at np 4)
+  # per iteration beyond the delay and margin: the operation, the check (an MPI_Allreduce),
+  # the barriers and the data, about 3 ms + 2.5 x ring's time + 3 ms per M floats (np 4 here)
   floats=$(echo "$size" | awk '{ n = $0 + 0; if ($0 ~ /[Kk]$/) n *= 1024; if ($0 ~ /[Mm]$/) n *= 1048576; print n }')
   ms=$(echo "${dl[$size]}" | tr ',' '\n' |
-       awk -v m="$margin" -v f="$floats" '{ s += $1 + m + 5 + 30 * f / 1048576 } END { print s }')
+       awk -v m="$margin" -v f="$floats" -v r="${ring_of[$size]}" \
+           '{ s += $1 + m + 3 + 2.5 * r + 3 * f / 1048576 } END { print s }')
   est=$(awk -v e="$est" -v ms="$ms" -v r=$nrows -v k=$((iters + warmup)) -v M="$modes" \
         'BEGIN { print e + ms * r * k * split(M, x, ",") / 1000 }')
 done
-echo "papbench-sweep: about $(awk -v e="$est" 'BEGIN { printf "%.0f", e }') s of measurement ($nrows rows); tables to $out" >&2
+echo "papbench-sweep: about $(awk -v e="$est" 'BEGIN { printf "%.0f s (%.0f min)", e, e / 60 }') of measurement, $nrows rows; tables to $out" >&2
 echo >> "$out"
 
 first=1

@@ -220,6 +220,8 @@ static void papbench_iter(pb_run_t *r, pb_row_t *row, long k, double max_ms)
         c->sum += avg;
         c->sum2 += avg * avg;
         c->max_sum += max * 1e3;
+        if (c->results != NULL)
+            c->results[c->n] = avg;
         c->n++;
     }
 }
@@ -384,8 +386,13 @@ static int run_size(pb_run_t *r, int *cell)
     const pb_opts_t *o = r->o;
     int rc = 0, started = 0;
 
-    for (int j = 0; j < r->nrows; j++)
-        memset(r->rows[j].cells, 0, (size_t)o->ndelays * sizeof(pb_cell_t));
+    for (int j = 0; j < r->nrows; j++) {
+        pb_row_t *row = &r->rows[j];
+
+        memset(row->cells, 0, (size_t)o->ndelays * sizeof(pb_cell_t));
+        for (int d = 0; row->results != NULL && d < o->ndelays; d++)
+            row->cells[d].results = row->results + (size_t)d * (size_t)o->iters;
+    }
     if (o->trace_dir == NULL) {
         for (; started < r->nrows && rc == 0; started++)
             rc = row_start(r, &r->rows[started], NULL);

@@ -135,6 +135,22 @@ static double cell_stdev(const pb_cell_t *c)
     return v > 0.0 ? sqrt(v) : 0.0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of results[] (sorts them; the mean of the two middle ones). */
+static double cell_median(pb_cell_t *c)
+{
+    if (c->n == 0 || c->results == NULL)
+        return NAN;
+    qsort(c->results, (size_t)c->n, sizeof(double), cmp_double);
+    return c->n % 2 ? c->results[c->n / 2]
+                    : (c->results[c->n / 2 - 1] + c->results[c->n / 2]) / 2.0;
+}
+
 /* The reference row: ring if there is one, else the first. */
 static const pb_row_t *ref_row(const pb_run_t *r)
 {
@@ -207,7 +223,8 @@ int pb_open_csv(pb_run_t *r)
             ok = 0;
         } else {
             fprintf(r->csv, "mode,ranks,floats,label,algorithm,arrival,max_delay_ms,margin_ms,"
-                    "iterations,avg_ms,stdev_ms,slowest_rank_ms,speedup,reference,round_ns\n");
+                    "iterations,avg_ms,stdev_ms,median_ms,slowest_rank_ms,speedup,reference,"
+                    "round_ns\n");
         }
     }
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -221,7 +238,7 @@ void pb_close_csv(pb_run_t *r)
     r->csv = NULL;
 }
 
-static void write_csv(const pb_run_t *r, const pb_row_t *ref)
+static void write_csv(pb_run_t *r, const pb_row_t *ref)
 {
     const pb_opts_t *o = r->o;
 
@@ -229,12 +246,12 @@ static void write_csv(const pb_run_t *r, const pb_row_t *ref)
         const pb_row_t *row = &r->rows[j];
 
         for (int d = 0; d < o->ndelays; d++) {
-            const pb_cell_t *c = &row->cells[d];
+            pb_cell_t *c = &row->cells[d];
 
-            fprintf(r->csv, "%s,%d,%zu,%s,%s,%s,%g,%g,%ld,%.6f,%.6f,%.6f,%.4f,%s,%lld\n",
+            fprintf(r->csv, "%s,%d,%zu,%s,%s,%s,%g,%g,%ld,%.6f,%.6f,%.6f,%.6f,%.4f,%s,%lld\n",
                     o->rand_late ? "rand-late" : "one-late", g_size, r->n, row->label,
                     row->algo, row->source, o->delays[d], o->margin_ms, c->n, cell_mean(c),
-                    cell_stdev(c), c->n ? c->max_sum / (double)c->n : NAN,
+                    cell_stdev(c), cell_median(c), c->n ? c->max_sum / (double)c->n : NAN,
                     cell_mean(&ref->cells[d]) / cell_mean(c), ref->label,
                     (long long)r->round_ns);
         }

@@ -20,6 +20,7 @@
 #define PB_ROWS_MAX   64
 #define PB_ELEMS_MAX  ((size_t)1 << 28)     /* 1 GiB of floats: the runtime's largest tuple */
 #define PB_DELAY_MAX  10000.0               /* ms, a max delay or the margin */
+#define PB_RESULTS_MAX ((size_t)8 << 20)    /* results[i] kept per row (for medians) */
 
 /* An --algo item: a run= name and the user's parameters (" key=value ..."). */
 typedef struct pb_algo {
@@ -58,6 +59,7 @@ typedef struct pb_cell {
     double sum, sum2;                       /* of Figure 9's results[i], ms */
     double max_sum;                         /* of the slowest rank's elapsed time, ms */
     long   n;
+    double *results;                        /* results[i] (for the median), or NULL */
 } pb_cell_t;
 
 typedef struct pb_row {
@@ -74,6 +76,7 @@ typedef struct pb_row {
     rt_hooks_t       hooks;
     pb_obs_t         obs;
     pb_cell_t       *cells;                 /* [ndelays] of the current size */
+    double          *results;               /* [ndelays][iters] behind cells' results */
 } pb_row_t;
 
 typedef struct pb_run {

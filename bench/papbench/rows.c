@@ -176,6 +176,10 @@ static pb_row_t *new_row(pb_run_t *r)
     row->cells = calloc(PB_LIST_MAX, sizeof(*row->cells));
     if (row->cells == NULL)
         pb_die("out of memory");
+    if ((size_t)r->o->ndelays * (size_t)r->o->iters <= PB_RESULTS_MAX &&
+        (row->results = malloc((size_t)r->o->ndelays * (size_t)r->o->iters *
+                               sizeof(double))) == NULL)
+        pb_die("out of memory");
     return row;
 }
 
@@ -266,6 +270,7 @@ void pb_free_rows(pb_run_t *r)
     for (int j = 0; j < r->nrows; j++) {
         rt_pathmap_destroy(r->rows[j].pm);
         free(r->rows[j].cells);
+        free(r->rows[j].results);
     }
     r->nrows = 0;
 }
