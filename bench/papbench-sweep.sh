@@ -36,7 +36,7 @@ while getopts "o:n:s:M:d:f:i:w:m:a:A:h" opt; do
     o) out=$OPTARG ;;  n) np=$OPTARG ;;  s) sizes=$OPTARG ;;  M) modes=$OPTARG ;;
     d) delays=$OPTARG ;;  f) factors=$OPTARG ;;  i) iters=$OPTARG ;;  w) warmup=$OPTARG ;;
     m) margin=$OPTARG ;;  a) algos=$OPTARG ;;  A) sources=$OPTARG ;;
-    h) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
   esac
 done

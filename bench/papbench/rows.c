@@ -230,6 +230,25 @@ static int algo_rows(pb_run_t *r, const pb_algo_t *a)
     return 0;
 }
 
+/* Rows name table lines, CSV lines and trace directories: no two alike. */
+static int unique_labels(const pb_run_t *r)
+{
+    for (int i = 0; i < r->nrows; i++) {
+        for (int j = 0; j < i; j++) {
+            if (strcmp(r->rows[i].label, r->rows[j].label) != 0)
+                continue;
+            if (g_rank == 0) {
+                fprintf(stderr, "papbench: error: two rows would be labelled '%s' (an "
+                        "algorithm given twice, or a pathmap file named like an "
+                        "algorithm)\n", r->rows[i].label);
+                pb_usage_line(stderr);
+            }
+            return 2;
+        }
+    }
+    return 0;
+}
+
 int pb_build_rows(pb_run_t *r)
 {
     const pb_opts_t *o = r->o;
@@ -262,7 +281,7 @@ int pb_build_rows(pb_run_t *r)
                     "pathmaps)\n", PB_ROWS_MAX);
         rc = 2;
     }
-    return rc;
+    return rc == 0 ? unique_labels(r) : rc;
 }
 
 void pb_free_rows(pb_run_t *r)

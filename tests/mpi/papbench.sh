@@ -13,8 +13,9 @@
 #   3. PAPTREE_PAPBENCH_TEST_WRONG=RANK:ITER:INDEX adds 1 to one element of
 #      one rank's result: the check must abort naming that rank, iteration
 #      and element, with got = expected + 1.
-#   4. Refused pathmaps (two threads on a host, an int32 tree) and a bad
-#      --algo parameter: clear errors, non-zero exits (2 for the option).
+#   4. Refused pathmaps (two threads on a host, an int32 tree), a bad --algo
+#      parameter and an algorithm given twice: clear errors, non-zero exits
+#      (2 for the options).
 #   5. --trace: one archive per row and delay, which papanalyze loads; its
 #      PAP metrics have one sample per operation (warm-up + iterations).
 #   6. Bad options exit 2 with an error and the usage line; --help exits 0.
@@ -135,7 +136,13 @@ set -e
 [ $rc = 2 ] || { cat "$tmp/param.out" >&2; fail "--algo prr:segments=4: exit $rc, not 2"; }
 expect_count "$tmp/param.out" 1 "(--algo prr/equal):5:35: error: algorithm 'prr' takes no parameter 'segments' (it takes: round, arrival)"
 expect_count "$tmp/param.out" 1 "usage: mpirun -np P papbench"
-echo "refused: two threads on a host, an int32 tree, an unknown algorithm parameter"
+set +e
+timeout 60 $MPIRUN -np 2 $PB --algo ring,prr,ring --sizes 4 --delays 0 > "$tmp/twice.out" 2>&1
+rc=$?
+set -e
+[ $rc = 2 ] || { cat "$tmp/twice.out" >&2; fail "--algo ring,prr,ring: exit $rc, not 2"; }
+expect_count "$tmp/twice.out" 1 "papbench: error: two rows would be labelled 'ring' (an algorithm given twice, or a pathmap file named like an algorithm)"
+echo "refused: two threads on a host, an int32 tree, an unknown algorithm parameter, a row twice"
 
 # ---- 5. --trace --------------------------------------------------------------------------
 timeout 120 $MPIRUN -np 3 $PB --algo ring,prr --arrival history --sizes 24 --delays 1 --margin 1 \
