@@ -28,10 +28,11 @@
  * By default the algorithms are interleaved in blocks of --block
  * iterations, all executors alive at once, so that drift on a shared
  * machine hits them alike.  --trace DIR runs one traced executor at a time
- * (the tracer keeps one archive open per process) and writes
- * DIR/LABEL.nELEMENTS.dDELAYms/traces.otf2 for papanalyze.  Output: one
- * table per size in the form of the paper's Tables 3 and 4 (bench/papbench/out.c);
- * docs/papbench.md explains it.
+ * (the tracer's interrupt handler covers one open archive per process) and
+ * writes DIR/LABEL.nELEMENTS.dDELAYms/traces.otf2 for papanalyze.  Output:
+ * one table per size in the form of the paper's Tables 3 and 4;
+ * docs/papbench.md explains it.  The other parts are in bench/papbench/:
+ * args.c (options), rows.c (the pathmaps), out.c (tables, CSV, errors).
  */
 #include <errno.h>
 #include <limits.h>
