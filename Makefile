@@ -62,6 +62,8 @@ EXAMPLE_SRC   := $(wildcard examples/*.c)
 EXAMPLE_PROGS := $(EXAMPLE_SRC:examples/%.c=bin/%)
 EXAMPLE_PARTS := $(wildcard examples/*/*.c)
 PROG_SRC    := $(TOOL_SRC) $(BENCH_SRC) $(EXAMPLE_SRC) $(EXAMPLE_PARTS)
+# bin/papbench has parts of its own: bench/papbench/*.c (options, rows, output).
+PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard bench/papbench/*.c))
 PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
@@ -92,7 +94,8 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # included at the end, so touching any header rebuilds what includes it.
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
-            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o
+            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o \
+            $(PAPBENCH_OBJ)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
@@ -174,6 +177,7 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
+bin/papbench: $(PAPBENCH_OBJ)
 
 # The analyser (no MPI).
 bin/papanalyze: $(ANA_LIB)

@@ -392,6 +392,10 @@ static const tst_entry_t tst_list[] = {
     { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
+    /* sh: bin/papbench (Proficz 2018 Fig. 9): every algorithm and source checked against
+       MPI_Allreduce at np 3-4, tables and CSV, a planted wrong element, refused pathmaps,
+       --trace through papanalyze, bad options; about 20 s, 9 mpirun launches */
+    { "papbench",              TST_SH, NULL, "sh tests/mpi/papbench.sh",               NULL, 0, 300 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
     { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
