@@ -19,6 +19,10 @@
  * receive's post to the send's post, when positive, is the receiver's wait
  * caused by a late sender.  late = max(0, send post - receive post).
  *
+ * A PAP-aware node's arrival reports (an_msg_t of kind AN_MSG_ARRIVAL: where
+ * each rank's arrival times came from, the estimation error) are kept with
+ * the operation and written to algo_arrivals with it, one row per rank.
+ *
  * Memory: the operations in flight (one per instance, at most a few) and
  * a buffer of rows flushed every AL_FLUSH rows.
  */
@@ -51,6 +55,9 @@ typedef struct al_op {
     int64_t      *t1, *t4;        /* [nranks] */
     uint8_t      *have;           /* [nranks] */
     al_vec_t      sends, recvs;
+    an_arrival_t *arr;            /* [nranks] arrival reports (PAP-aware), or NULL */
+    int64_t      *arr_t;          /* [nranks] their times */
+    uint8_t      *have_arr;       /* [nranks] */
 } al_op_t;
 
 struct an_algo {
@@ -62,7 +69,8 @@ struct an_algo {
     an_algo_op_row_t    *opr;
     an_algo_msg_row_t   *mr;
     an_algo_round_row_t *rr;
-    size_t               nvr, nopr, nmr, nrr, capvr, capopr, capmr, caprr;
+    an_algo_arrival_row_t *ar;
+    size_t               nvr, nopr, nmr, nrr, nar, capvr, capopr, capmr, caprr, capar;
 };
 
 cm_status_t an__algo_create(const an_defs_t *d, an_db_t *db, an_algo_t **out)
@@ -87,6 +95,9 @@ static void op_free(al_op_t *o)
     free(o->have);
     free(o->sends.x);
     free(o->recvs.x);
+    free(o->arr);
+    free(o->arr_t);
+    free(o->have_arr);
     free(o);
 }
 
@@ -103,6 +114,7 @@ void an__algo_free(an_algo_t *a)
     free(a->opr);
     free(a->mr);
     free(a->rr);
+    free(a->ar);
     free(a);
 }
 
@@ -153,6 +165,28 @@ static al_xfer_t *xfer_find(al_vec_t *v, int self, uint32_t step)
     return NULL;
 }
 
+/* A rank's arrival report (the reader checked it), kept until the operation completes. */
+static cm_status_t op_arrival(an_algo_t *a, al_op_t *o, const an_msg_t *m, cm_err_t *err)
+{
+    size_t n = (size_t)a->d->nodes[a->d->algo].nranks;
+
+    if (o->arr == NULL) {
+        o->arr = calloc(n, sizeof(*o->arr));
+        o->arr_t = calloc(n, sizeof(*o->arr_t));
+        o->have_arr = calloc(n, 1);
+        if (o->arr == NULL || o->arr_t == NULL || o->have_arr == NULL)
+            return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    }
+    if (o->have_arr[m->rank])
+        return CM_ERR(err, CM_ERR_INVALID, "%s#%d op %" PRIu64 ": rank %d reports its arrival "
+                      "source twice: the trace is damaged", a->d->nodes[a->d->algo].name,
+                      m->instance, m->op, m->rank);
+    o->have_arr[m->rank] = 1;
+    o->arr[m->rank] = *m->arrival;
+    o->arr_t[m->rank] = m->t;
+    return CM_OK;
+}
+
 cm_status_t an__algo_msg(an_algo_t *a, const an_msg_t *m, cm_err_t *err)
 {
     const an_defs_t *d = a->d;
@@ -163,6 +197,8 @@ cm_status_t an__algo_msg(an_algo_t *a, const an_msg_t *m, cm_err_t *err)
 
     if (o == NULL)
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    if (m->kind == AN_MSG_ARRIVAL)
+        return op_arrival(a, o, m, err);
     v = send ? &o->sends : &o->recvs;
     x = xfer_find(v, m->rank, m->step);
     if (m->kind == AN_MSG_SEND || m->kind == AN_MSG_RECV_POST) {
@@ -304,6 +340,14 @@ static cm_status_t op_rows(an_algo_t *a, const al_op_t *o, int used, uint64_t by
             return CM_ERR_NOMEM;
         }
     }
+    for (int r = 0; o->arr != NULL && r < w->nranks; r++) {
+        an_algo_arrival_row_t ar = { o->instance, d->algo, r, w->rank_host[r], o->op,
+                                     o->arr[r], o->arr_t[r] };
+        if (o->have_arr[r] && !PUSH(a, ar, nar, capar, ar)) {
+            free(parts);
+            return CM_ERR_NOMEM;
+        }
+    }
     an_algo_op_row_t orow = { o->instance, d->algo, used, o->op, bytes, t0, amax, fmax,
                               esum / w->nranks };
     if (!PUSH(a, opr, nopr, capopr, orow)) {
@@ -351,7 +395,8 @@ static cm_status_t op_rows(an_algo_t *a, const al_op_t *o, int used, uint64_t by
 
 cm_status_t an__algo_flush(an_algo_t *a)
 {
-    cm_status_t st = a->nvr + a->nopr + a->nmr + a->nrr > 0 ? an_db_sync(a->db) : CM_OK;
+    cm_status_t st = a->nvr + a->nopr + a->nmr + a->nrr + a->nar > 0 ? an_db_sync(a->db)
+                                                                      : CM_OK;
 
     for (size_t i = 0; i < a->nvr && st == CM_OK; i++)
         st = an_db_algo_visit(a->db, &a->vr[i]);
@@ -361,7 +406,9 @@ cm_status_t an__algo_flush(an_algo_t *a)
         st = an_db_algo_msg(a->db, &a->mr[i]);
     for (size_t i = 0; i < a->nrr && st == CM_OK; i++)
         st = an_db_algo_round(a->db, &a->rr[i]);
-    a->nvr = a->nopr = a->nmr = a->nrr = 0;
+    for (size_t i = 0; i < a->nar && st == CM_OK; i++)
+        st = an_db_algo_arrival(a->db, &a->ar[i]);
+    a->nvr = a->nopr = a->nmr = a->nrr = a->nar = 0;
     return st;
 }
 
@@ -401,7 +448,7 @@ cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, an_group
             CM_ERR(err, st, "out of memory");
     }
     op_free(o);
-    if (st == CM_OK && a->nvr + a->nopr + a->nmr + a->nrr >= AL_FLUSH
+    if (st == CM_OK && a->nvr + a->nopr + a->nmr + a->nrr + a->nar >= AL_FLUSH
         && (st = an__algo_flush(a)) != CM_OK)
         CM_ERR(err, st, "writing the algorithm node's rows: %s", an_db_errmsg(a->db));
     return st;

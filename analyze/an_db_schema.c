@@ -56,7 +56,11 @@ const char *const an__db_schema_sql =
     "CREATE TABLE algo_rounds(instance INTEGER, op INTEGER, node INTEGER, round INTEGER,"
     " rank INTEGER, host INTEGER, nsend INTEGER, nrecv INTEGER, first_post INTEGER,"
     " last_done INTEGER, late INTEGER, wait INTEGER,"
-    " PRIMARY KEY(instance, op, node, round, rank));\n";
+    " PRIMARY KEY(instance, op, node, round, rank));\n"
+    "CREATE TABLE algo_arrivals(instance INTEGER, op INTEGER, node INTEGER, rank INTEGER,"
+    " host INTEGER, asked TEXT, source TEXT, missing INTEGER, missing_host INTEGER,"
+    " error_ns INTEGER, lead_ns INTEGER, wait_ns INTEGER, t INTEGER,"
+    " PRIMARY KEY(instance, op, node, rank));\n";
 
 /* Views: the paper's tables over the stored rows (docs/analysis-db.md, Views). */
 const char *const an__db_views_sql =
@@ -148,6 +152,7 @@ const char *const an__db_stmt_sql[S_N] = {
     [S_ALGO_OP] = "INSERT INTO algo_ops VALUES(?,?,?,?,?,?,?,?,?,NULL)",
     [S_ALGO_MSG] = "INSERT INTO algo_msgs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [S_ALGO_ROUND] = "INSERT INTO algo_rounds VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_ALGO_ARRIVAL] = "INSERT INTO algo_arrivals VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 const an_row_sql_t an__db_row_sql[NKIND] = {

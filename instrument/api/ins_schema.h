@@ -175,6 +175,9 @@
  * The parameter, these attributes and the three source names are defined
  * only in an archive whose tree has a PAP-aware algorithm node.
  */
+#define INS_ARRIVAL_EQUAL       "equal"      /* the sources, as arrival= spells them; */
+#define INS_ARRIVAL_HISTORY     "history"    /* String ids 0, 1, 2 in this order */
+#define INS_ARRIVAL_EDGE        "edge"
 #define INS_PARAM_ARRIVAL       "paptree::arrival"
 #define INS_PARAM_ARRIVAL_ID    0u
 #define INS_ATTR_ASKED          "paptree::asked"
