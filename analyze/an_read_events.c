@@ -260,7 +260,8 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
 /* An int64 attribute of the arrival event: 1 and *v if present, 0 if absent. */
 static int arr_int(an_reader_t *r, OTF2_AttributeList *al, int i, int64_t *v)
 {
-    return r->attr_arr[i] != UINT32_MAX
+    return r->attr_arr[i] != UINT32_MAX && al != NULL
+           && OTF2_AttributeList_TestAttributeByID(al, r->attr_arr[i])
            && OTF2_AttributeList_GetInt64(al, r->attr_arr[i], v) == OTF2_SUCCESS;
 }
 
@@ -310,10 +311,10 @@ static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, 
                              INS_PARAM_ARRIVAL, l->name);
     r->ls[li].last = ns;
     used = source_ref(r, value);
-    if (al != NULL) {
+    if (al != NULL && OTF2_AttributeList_TestAttributeByID(al, r->attr_op))
         OTF2_AttributeList_GetUint64(al, r->attr_op, &op);
+    if (al != NULL && OTF2_AttributeList_TestAttributeByID(al, r->attr_arr[0]))
         OTF2_AttributeList_GetStringRef(al, r->attr_arr[0], &asked);
-    }
     if (w->pap == 0 || f->arrivals++ > 0 || op != f->op || used < 0
         || source_ref(r, asked) != an_source_of(w->arrival) || source_ref(r, asked) < 0
         || !arr_int(r, al, 4, &a.wait_ns) || a.wait_ns < 0
