@@ -21,7 +21,10 @@
  *
  * A PAP-aware node's arrival reports (an_msg_t of kind AN_MSG_ARRIVAL: where
  * each rank's arrival times came from, the estimation error) are kept with
- * the operation and written to algo_arrivals with it, one row per rank.
+ * the operation and written to algo_arrivals with it, one row per rank; those
+ * of the used operations also feed, per tuple size, the series of each rank
+ * and of all ranks (error, lead, wait: an_stats.h), written at the end to
+ * algo_arrival_stats.
  *
  * Memory: the operations in flight (one per instance, at most a few) and
  * a buffer of rows flushed every AL_FLUSH rows.
@@ -71,7 +74,14 @@ struct an_algo {
     an_algo_round_row_t *rr;
     an_algo_arrival_row_t *ar;
     size_t               nvr, nopr, nmr, nrr, nar, capvr, capopr, capmr, caprr, capar;
+    /* arrival reports of the used operations: per tuple size, the series of
+     * each rank and of all ranks (index nranks) x AL_NMETRIC */
+    struct al_arrstats { uint64_t bytes; an_stat_t *s; } *as;
+    size_t               nas, capas;
 };
+
+enum { AL_ERROR, AL_LEAD, AL_WAIT, AL_NMETRIC };
+static const char *const al_metric[AL_NMETRIC] = { "error", "lead", "wait" };
 
 cm_status_t an__algo_create(const an_defs_t *d, an_db_t *db, an_algo_t **out)
 {
@@ -115,6 +125,12 @@ void an__algo_free(an_algo_t *a)
     free(a->mr);
     free(a->rr);
     free(a->ar);
+    for (size_t i = 0; i < a->nas; i++) {
+        for (int k = 0; k < (a->d->nodes[a->d->algo].nranks + 1) * AL_NMETRIC; k++)
+            an_stat_free(&a->as[i].s[k]);
+        free(a->as[i].s);
+    }
+    free(a->as);
     free(a);
 }
 
@@ -311,6 +327,49 @@ static int part_cmp(const void *p, const void *q)
     return (x->round > y->round) - (x->round < y->round);
 }
 
+/* Rank r's report of a used operation of `bytes` into its series and all ranks'. */
+static cm_status_t arrival_stats_add(an_algo_t *a, uint64_t bytes, int r, const an_arrival_t *x)
+{
+    int nr = a->d->nodes[a->d->algo].nranks;
+    int64_t v[AL_NMETRIC] = { x->error_ns, x->lead_ns, x->wait_ns };
+    struct al_arrstats *g = NULL;
+    cm_status_t st = CM_OK;
+
+    for (size_t i = 0; i < a->nas && g == NULL; i++)
+        g = a->as[i].bytes == bytes ? &a->as[i] : NULL;
+    if (g == NULL) {
+        if (!grow((void **)&a->as, &a->capas, a->nas, sizeof(*a->as)))
+            return CM_ERR_NOMEM;
+        g = &a->as[a->nas];
+        if ((g->s = calloc((size_t)(nr + 1) * AL_NMETRIC, sizeof(*g->s))) == NULL)
+            return CM_ERR_NOMEM;
+        g->bytes = bytes;
+        a->nas++;
+    }
+    for (int m = 0; m < AL_NMETRIC && st == CM_OK; m++)
+        if (v[m] != INT64_MIN && (st = an_stat_add(&g->s[r * AL_NMETRIC + m], (double)v[m]))
+            == CM_OK)
+            st = an_stat_add(&g->s[nr * AL_NMETRIC + m], (double)v[m]);
+    return st;
+}
+
+/* The series into algo_arrival_stats (after an__algo_flush). */
+static cm_status_t arrival_stats_write(an_algo_t *a)
+{
+    const an_wrapper_t *w = &a->d->nodes[a->d->algo];
+    cm_status_t st = a->nas > 0 ? an_db_sync(a->db) : CM_OK;
+
+    for (size_t i = 0; i < a->nas && st == CM_OK; i++)
+        for (int r = 0; r <= w->nranks && st == CM_OK; r++)
+            for (int m = 0; m < AL_NMETRIC && st == CM_OK; m++) {
+                an_stat_t *x = &a->as[i].s[r * AL_NMETRIC + m];
+                if (x->n > 0)
+                    st = an_db_algo_arrival_stat(a->db, a->d->algo, a->as[i].bytes,
+                                                 r < w->nranks ? r : -1, al_metric[m], x);
+            }
+    return st;
+}
+
 #define PUSH(a, arr, n, cap, row)                                                   \
     (grow((void **)&(a)->arr, &(a)->cap, (a)->n, sizeof(*(a)->arr))                \
      ? ((a)->arr[(a)->n++] = (row), 1) : 0)
@@ -343,7 +402,8 @@ static cm_status_t op_rows(an_algo_t *a, const al_op_t *o, int used, uint64_t by
     for (int r = 0; o->arr != NULL && r < w->nranks; r++) {
         an_algo_arrival_row_t ar = { o->instance, d->algo, r, w->rank_host[r], o->op,
                                      o->arr[r], o->arr_t[r] };
-        if (o->have_arr[r] && !PUSH(a, ar, nar, capar, ar)) {
+        if (o->have_arr[r] && (!PUSH(a, ar, nar, capar, ar)
+                               || (used && arrival_stats_add(a, bytes, r, &o->arr[r]) != CM_OK))) {
             free(parts);
             return CM_ERR_NOMEM;
         }
@@ -462,7 +522,7 @@ cm_status_t an__algo_finish(an_algo_t *a, cm_err_t *err)
         return CM_ERR(err, CM_ERR_INVALID, "%s#%d op %" PRIu64 ": messages or visits of "
                       "ranks that never all arrived: the trace is incomplete",
                       a->d->nodes[a->d->algo].name, a->inflight->instance, a->inflight->op);
-    if ((st = an__algo_flush(a)) != CM_OK)
+    if ((st = an__algo_flush(a)) != CM_OK || (st = arrival_stats_write(a)) != CM_OK)
         return CM_ERR(err, st, "writing the algorithm node's rows: %s", an_db_errmsg(a->db));
     return CM_OK;
 }

@@ -60,7 +60,10 @@ const char *const an__db_schema_sql =
     "CREATE TABLE algo_arrivals(instance INTEGER, op INTEGER, node INTEGER, rank INTEGER,"
     " host INTEGER, asked TEXT, source TEXT, missing INTEGER, missing_host INTEGER,"
     " error_ns INTEGER, lead_ns INTEGER, wait_ns INTEGER, t INTEGER,"
-    " PRIMARY KEY(instance, op, node, rank));\n";
+    " PRIMARY KEY(instance, op, node, rank));\n"
+    "CREATE TABLE algo_arrival_stats(node INTEGER, bytes INTEGER, rank INTEGER, host INTEGER,"
+    " metric TEXT, n INTEGER, mean REAL, median REAL, stdev REAL, min REAL, max REAL,"
+    " p10 REAL, p90 REAL, max_abs REAL);\n";
 
 /* Views: the paper's tables over the stored rows (docs/analysis-db.md, Views). */
 const char *const an__db_views_sql =
@@ -138,38 +141,21 @@ const char *const an__db_views_sql =
     " MAX(m.late) AS late_max"
     " FROM algo_msgs m JOIN algo_ops o ON o.instance = m.instance AND o.op = m.op"
     " AND o.node = m.node WHERE o.used GROUP BY m.node, o.bytes, m.round;\n"
-    /* a PAP-aware node's arrival sources and estimates, over the used operations:
-     * per rank and (rank NULL) over all; quantiles nearest-rank as in stats */
-    "CREATE VIEW algo_arrival_sources AS SELECT a.node, o.bytes, a.rank, a.host,"
-    " COUNT(*) AS n, a.asked, SUM(a.source = 'equal') AS equal,"
-    " SUM(a.source = 'history') AS history, SUM(a.source = 'edge') AS edge,"
-    " SUM(a.source <> a.asked) AS fallbacks, SUM(a.missing IS NOT NULL) AS missing,"
-    " (SELECT GROUP_CONCAT(h.name, ',') FROM hosts h WHERE h.host IN (SELECT x.missing_host"
-    "  FROM algo_arrivals x JOIN algo_ops y ON y.instance = x.instance AND y.op = x.op"
-    "  AND y.node = x.node WHERE y.used AND x.node = a.node AND y.bytes = o.bytes"
-    "  AND x.rank = a.rank)) AS missing_hosts"
-    " FROM algo_arrivals a JOIN algo_ops o ON o.instance = a.instance AND o.op = a.op"
-    " AND o.node = a.node WHERE o.used GROUP BY a.node, o.bytes, a.rank;\n"
-    "CREATE VIEW algo_arrival_dist AS WITH v AS ("
-    "SELECT a.node, o.bytes, a.rank, 'error' AS metric, a.error_ns AS x FROM algo_arrivals a"
-    " JOIN algo_ops o ON o.instance = a.instance AND o.op = a.op AND o.node = a.node"
-    " WHERE o.used AND a.error_ns IS NOT NULL UNION ALL "
-    "SELECT a.node, o.bytes, a.rank, 'lead', a.lead_ns FROM algo_arrivals a"
-    " JOIN algo_ops o ON o.instance = a.instance AND o.op = a.op AND o.node = a.node"
-    " WHERE o.used AND a.lead_ns IS NOT NULL UNION ALL "
-    "SELECT a.node, o.bytes, a.rank, 'wait', a.wait_ns FROM algo_arrivals a"
-    " JOIN algo_ops o ON o.instance = a.instance AND o.op = a.op AND o.node = a.node"
-    " WHERE o.used),"
-    " s AS (SELECT * FROM v UNION ALL SELECT node, bytes, NULL, metric, x FROM v),"
-    " k AS (SELECT *, ROW_NUMBER() OVER (PARTITION BY node, bytes, rank, metric ORDER BY x)"
-    "  AS i, COUNT(*) OVER (PARTITION BY node, bytes, rank, metric) AS n FROM s)"
-    " SELECT node, bytes, rank, (SELECT r.host FROM algo_ranks r WHERE r.node = k.node"
-    "  AND r.rank = k.rank) AS host, metric, n, AVG(x) AS mean,"
-    " MAX(CASE WHEN i = (n + 1) / 2 THEN x END) AS median,"
-    " MAX(CASE WHEN i = (n + 9) / 10 THEN x END) AS p10,"
-    " MAX(CASE WHEN i = (9 * n + 9) / 10 THEN x END) AS p90,"
-    " MIN(x) AS min, MAX(x) AS max, MAX(ABS(x)) AS max_abs"
-    " FROM k GROUP BY node, bytes, rank, metric;\n";
+    /* a PAP-aware node's arrival sources, per rank over the used operations; the
+     * distributions are in the table algo_arrival_stats */
+    "CREATE VIEW algo_arrival_sources AS SELECT s.*, m.missing_hosts FROM"
+    " (SELECT a.node, o.bytes, a.rank, a.host, COUNT(*) AS n, a.asked,"
+    "  SUM(a.source = 'equal') AS equal, SUM(a.source = 'history') AS history,"
+    "  SUM(a.source = 'edge') AS edge, SUM(a.source <> a.asked) AS fallbacks,"
+    "  SUM(a.missing IS NOT NULL) AS missing"
+    "  FROM algo_arrivals a JOIN algo_ops o ON o.instance = a.instance AND o.op = a.op"
+    "  AND o.node = a.node WHERE o.used GROUP BY a.node, o.bytes, a.rank) s"
+    " LEFT JOIN (SELECT node, bytes, rank, GROUP_CONCAT(name, ',') AS missing_hosts FROM"
+    "  (SELECT DISTINCT a.node, o.bytes, a.rank, h.host, h.name FROM algo_arrivals a"
+    "   JOIN algo_ops o ON o.instance = a.instance AND o.op = a.op AND o.node = a.node"
+    "   JOIN hosts h ON h.host = a.missing_host WHERE o.used ORDER BY h.host)"
+    "  GROUP BY node, bytes, rank) m"
+    " ON m.node = s.node AND m.bytes = s.bytes AND m.rank = s.rank;\n";
 
 const char *const an__db_stmt_sql[S_N] = {
     [S_VISIT] = "INSERT INTO visits VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -185,6 +171,7 @@ const char *const an__db_stmt_sql[S_N] = {
     [S_ALGO_MSG] = "INSERT INTO algo_msgs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [S_ALGO_ROUND] = "INSERT INTO algo_rounds VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
     [S_ALGO_ARRIVAL] = "INSERT INTO algo_arrivals VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_ALGO_ARRIVAL_STAT] = "INSERT INTO algo_arrival_stats VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 const an_row_sql_t an__db_row_sql[NKIND] = {

@@ -259,6 +259,10 @@ cm_status_t an_db_algo_op(an_db_t *db, const an_algo_op_row_t *r);
 cm_status_t an_db_algo_msg(an_db_t *db, const an_algo_msg_row_t *r);
 cm_status_t an_db_algo_round(an_db_t *db, const an_algo_round_row_t *r);
 cm_status_t an_db_algo_arrival(an_db_t *db, const an_algo_arrival_row_t *r);
+/* One series of arrival reports (metric "error", "lead" or "wait") of rank
+ * `rank` of the node, or of all its ranks (rank -1). */
+cm_status_t an_db_algo_arrival_stat(an_db_t *db, int node, uint64_t bytes, int rank,
+                                    const char *metric, an_stat_t *s);
 /* Views, indexes, commit, rename over the final path.  Frees db. */
 cm_status_t an_db_commit(an_db_t *db, cm_err_t *err);
 /* Drops the temporary file; frees db.  NULL is fine. */

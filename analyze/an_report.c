@@ -589,6 +589,9 @@ static cm_status_t section_algo(rep_t *r, int64_t bytes, const char *sfx)
                  " FROM algo_ops WHERE used AND bytes = %lld", (long long)bytes);
 }
 
+/* US, with -0.00 (a mean of 0 that Welford's update leaves at -1e-14) shown as 0.00. */
+#define USZ(x) "(ROUND(" x " / 1e3, 2) + 0.0)"
+
 /*
  * Arrival estimates (a PAP-aware node, docs/analysis-db.md): per host, the
  * operations by the source their schedule was made from, the fallbacks and
@@ -612,10 +615,10 @@ static cm_status_t section_arrivals(rep_t *r, int64_t bytes, const char *sfx)
              "schedule was made from, per host, and the wait for the arrival vector%s", sfx);
     ret = table(r, "arrival_sources", title,
                 "SELECT s.rank, h.name AS host, s.n AS ops, s.asked, s.equal, s.history,"
-                " s.edge, s.fallbacks, s.missing_hosts AS missing, " US("w.mean")
-                " AS wait_mean, " US("w.median") " AS wait_median, " US("w.p90") " AS wait_p90,"
-                " " US("w.max") " AS wait_max FROM algo_arrival_sources s"
-                " JOIN hosts h ON h.host = s.host LEFT JOIN algo_arrival_dist w"
+                " s.edge, s.fallbacks, s.missing_hosts AS missing, " USZ("w.mean")
+                " AS wait_mean, " USZ("w.median") " AS wait_median, " USZ("w.p90") " AS wait_p90,"
+                " " USZ("w.max") " AS wait_max FROM algo_arrival_sources s"
+                " JOIN hosts h ON h.host = s.host LEFT JOIN algo_arrival_stats w"
                 " ON w.node = s.node AND w.bytes = s.bytes AND w.rank = s.rank"
                 " AND w.metric = 'wait' WHERE s.bytes = %lld ORDER BY s.node, s.rank",
                 (long long)bytes);
@@ -625,14 +628,14 @@ static cm_status_t section_arrivals(rep_t *r, int64_t bytes, const char *sfx)
              "arrival at the node) and lead time, per host and over all%s", sfx);
     return table(r, "arrival_errors", title,
                  "SELECT x.rank, COALESCE(h.name, 'all') AS host, COALESCE(e.n, 0) AS n,"
-                 " " US("e.mean") " AS mean, " US("e.median") " AS median, " US("e.p10")
-                 " AS p10, " US("e.p90") " AS p90, " US("e.max_abs") " AS max_abs_error,"
-                 " " US("l.mean") " AS lead_mean, " US("l.min") " AS lead_min"
+                 " " USZ("e.mean") " AS mean, " USZ("e.median") " AS median, " USZ("e.p10")
+                 " AS p10, " USZ("e.p90") " AS p90, " USZ("e.max_abs") " AS max_abs_error,"
+                 " " USZ("l.mean") " AS lead_mean, " USZ("l.min") " AS lead_min"
                  " FROM (SELECT rank, host FROM algo_ranks WHERE node = %lld"
                  " UNION ALL SELECT NULL, NULL) x LEFT JOIN hosts h ON h.host = x.host"
-                 " LEFT JOIN algo_arrival_dist e ON e.node = %lld AND e.bytes = %lld"
+                 " LEFT JOIN algo_arrival_stats e ON e.node = %lld AND e.bytes = %lld"
                  " AND e.metric = 'error' AND e.rank IS x.rank"
-                 " LEFT JOIN algo_arrival_dist l ON l.node = %lld AND l.bytes = %lld"
+                 " LEFT JOIN algo_arrival_stats l ON l.node = %lld AND l.bytes = %lld"
                  " AND l.metric = 'lead' AND l.rank IS x.rank"
                  " ORDER BY x.rank IS NULL, x.rank", (long long)node, (long long)node,
                  (long long)bytes, (long long)node, (long long)bytes);

@@ -9,7 +9,7 @@
 #    5 operations whose arrival reports (source used, missing host, error,
 #    lead, wait) are a table in tests/tools/synth_trace.c.  trace_check
 #    accepts it; papanalyze stores every report in algo_arrivals, and the
-#    views algo_arrival_sources and algo_arrival_dist and the report's
+#    views algo_arrival_sources and algo_arrival_stats and the report's
 #    "Arrival estimates" tables hold the counts and distributions worked out
 #    by hand below (nearest rank: the k-th smallest of n, k = ceil(p n)).
 # 2. The same trace damaged: a report missing (rank 2, op 2), or asking
@@ -81,32 +81,32 @@ for r in 0 1 2; do
 done
 
 # Distributions (node 0, 4-byte tuples):
-CTX="algo_arrival_dist error"
+CTX="algo_arrival_stats error"
 # A: -50 100 150 200 300: mean 700/5; median k=3; p10 k=1; p90 k=5
-expect "SELECT n, mean, median, p10, p90, min, max, max_abs FROM algo_arrival_dist
+expect "SELECT n, mean, median, p10, p90, min, max, max_abs FROM algo_arrival_stats
         WHERE metric = 'error' AND rank = 0" "5|700 / 5|150|-50|300|-50|300|300"
 # B: -400 -200 -100 700: mean 0/4; median k=2; p10 k=1; p90 k=ceil(3.6)=4
-expect "SELECT n, mean, median, p10, p90, max_abs FROM algo_arrival_dist
+expect "SELECT n, mean, median, p10, p90, max_abs FROM algo_arrival_stats
         WHERE metric = 'error' AND rank = 1" "4|0|-200|-400|700|700"
 # C: -300 0 90 250: mean 40/4
-expect "SELECT n, mean, median, p10, p90, max_abs FROM algo_arrival_dist
+expect "SELECT n, mean, median, p10, p90, max_abs FROM algo_arrival_stats
         WHERE metric = 'error' AND rank = 2" "4|40 / 4|0|-300|250|300"
 # all 13: -400 -300 -200 -100 -50 0 90 100 150 200 250 300 700, sum 740;
 # median k=7; p10 k=ceil(1.3)=2; p90 k=ceil(11.7)=12
-expect "SELECT n, mean, median, p10, p90, min, max, max_abs, host FROM algo_arrival_dist
+expect "SELECT n, mean, median, p10, p90, min, max, max_abs, host FROM algo_arrival_stats
         WHERE metric = 'error' AND rank IS NULL" "13|740 / 13|90|-300|300|-400|700|700|NULL"
-CTX="algo_arrival_dist lead"
-expect "SELECT n, mean, min FROM algo_arrival_dist WHERE metric = 'lead' AND rank = 0" \
+CTX="algo_arrival_stats lead"
+expect "SELECT n, mean, min FROM algo_arrival_stats WHERE metric = 'lead' AND rank = 0" \
        "5|(1000 + 2000 + 2500 + 3000 + 2200) / 5|1000"
-expect "SELECT n, mean, min FROM algo_arrival_dist WHERE metric = 'lead' AND rank = 1" \
+expect "SELECT n, mean, min FROM algo_arrival_stats WHERE metric = 'lead' AND rank = 1" \
        "4|(500 + 1500 + 100 + 1200) / 4|100"
-expect "SELECT n, mean, min FROM algo_arrival_dist WHERE metric = 'lead' AND rank IS NULL" \
+expect "SELECT n, mean, min FROM algo_arrival_stats WHERE metric = 'lead' AND rank IS NULL" \
        "13|(10700 + 3300 + 3300) / 13|100"
-CTX="algo_arrival_dist wait"
+CTX="algo_arrival_stats wait"
 # C: 0 0 100 200 300; all 15: 0 0 5 5 5 5 5 10 20 30 40 50 100 200 300
-expect "SELECT n, mean, median, p90, max FROM algo_arrival_dist
+expect "SELECT n, mean, median, p90, max FROM algo_arrival_stats
         WHERE metric = 'wait' AND rank = 2" "5|600 / 5|100|300|300"
-expect "SELECT n, mean, median, p10, p90, max FROM algo_arrival_dist
+expect "SELECT n, mean, median, p10, p90, max FROM algo_arrival_stats
         WHERE metric = 'wait' AND rank IS NULL" "15|(150 + 25 + 600) / 15|10|0|200|300"
 
 # The report: text, in microseconds (2 decimals), rows by hand from the above.
