@@ -21,6 +21,8 @@
 #    on each instance's first operation and history on every other, no
 #    missing host, error or lead, a wait; the database and the report agree
 #    with those counts.
+# 4. The same with arrival=edge: the invariants that hold whatever the
+#    estimator does.
 set -eu
 . tests/lib.sh
 
@@ -204,3 +206,29 @@ for pm in slt-3x2 prr-4x2; do
     [ "$n" -eq 4 ] || die "$pm: expected 4 'Arrival estimates' tables (2 per size), got $n"
     echo "$ME: $pm: $((P * K)) arrival reports, as otf2-print shows them; database and report agree"
 done
+
+# ---- 4. a real run with arrival=edge ------------------------------------------
+# prr-4x2 with arrival=edge.  Whatever the estimator does (until it exists,
+# edge behaves as history), the invariants hold: trace_check (one report per
+# operation and host, sources no better than edge, a missing host only on a
+# fallback), otf2-print shows 64 reports per algorithm location, all asking
+# edge, and the database has one row per report, no missing host with the
+# edge source and no history on an instance's first operation.
+pm=$TMP/prr-edge.pathmap
+sed 's/arrival=history/arrival=edge/' pathmaps/local/algo/prr-4x2.pathmap > "$pm"
+grep -q 'arrival=edge' "$pm" || die "prr-4x2.pathmap has no arrival=history to change"
+timeout 120 $MPIRUN -np 4 bin/gsum -p "$pm" -n 30 -w 2 -s 4,256 --trace "$TMP/edge" \
+    > "$TMP/edge.out" 2>&1 || { cat "$TMP/edge.out" >&2; die "edge: traced gsum failed"; }
+"$TRACE_CHECK" --ops 64 "$TMP/edge" "$pm" > "$TMP/tc" 2>&1 ||
+    { cat "$TMP/tc" >&2; die "edge: trace_check"; }
+otf2-print "$TMP/edge/traces.otf2" 2>&1 | awk '$1 == "PARAMETER_STRING" { n[$2]++; getline
+        if ($0 !~ /"paptree::asked" <[0-9]+>; STRING; "edge"/) bad++ }
+    END { for (l in n) print l, n[l]; print "bad", bad + 0 }' | sort > "$TMP/edge.counts"
+printf '%s\n' "2 64" "65538 64" "131074 64" "196610 64" "bad 0" | sort |
+    diff "$TMP/edge.counts" - || die "edge: otf2-print's reports per location (<) differ from the expected (>)"
+"$PAPANALYZE" --skip 0 --quiet "$TMP/edge/traces.otf2" > /dev/null 2> "$TMP/err" ||
+    { cat "$TMP/err" >&2; die "edge: papanalyze failed"; }
+DB=$TMP/edge/traces.db CTX=edge
+expect "SELECT COUNT(*), SUM(asked = 'edge'), SUM(missing IS NOT NULL AND source = 'edge'),
+        SUM(source = 'history' AND op = 0) FROM algo_arrivals" "256|256|0|0"
+echo "$ME: prr-4x2 with arrival=edge: 256 reports asking edge, trace_check and the database agree"
