@@ -19,6 +19,13 @@
  * receive's post to the send's post, when positive, is the receiver's wait
  * caused by a late sender.  late = max(0, send post - receive post).
  *
+ * A PAP-aware node's arrival reports (an_msg_t of kind AN_MSG_ARRIVAL: where
+ * each rank's arrival times came from, the estimation error) are kept with
+ * the operation and written to algo_arrivals with it, one row per rank; those
+ * of the used operations also feed, per tuple size, the series of each rank
+ * and of all ranks (error, lead, wait: an_stats.h), written at the end to
+ * algo_arrival_stats.
+ *
  * Memory: the operations in flight (one per instance, at most a few) and
  * a buffer of rows flushed every AL_FLUSH rows.
  */
@@ -51,6 +58,9 @@ typedef struct al_op {
     int64_t      *t1, *t4;        /* [nranks] */
     uint8_t      *have;           /* [nranks] */
     al_vec_t      sends, recvs;
+    an_arrival_t *arr;            /* [nranks] arrival reports (PAP-aware), or NULL */
+    int64_t      *arr_t;          /* [nranks] their times */
+    uint8_t      *have_arr;       /* [nranks] */
 } al_op_t;
 
 struct an_algo {
@@ -62,8 +72,16 @@ struct an_algo {
     an_algo_op_row_t    *opr;
     an_algo_msg_row_t   *mr;
     an_algo_round_row_t *rr;
-    size_t               nvr, nopr, nmr, nrr, capvr, capopr, capmr, caprr;
+    an_algo_arrival_row_t *ar;
+    size_t               nvr, nopr, nmr, nrr, nar, capvr, capopr, capmr, caprr, capar;
+    /* arrival reports of the used operations: per tuple size, the series of
+     * each rank and of all ranks (index nranks) x AL_NMETRIC */
+    struct al_arrstats { uint64_t bytes; an_stat_t *s; } *as;
+    size_t               nas, capas;
 };
+
+enum { AL_ERROR, AL_LEAD, AL_WAIT, AL_NMETRIC };
+static const char *const al_metric[AL_NMETRIC] = { "error", "lead", "wait" };
 
 cm_status_t an__algo_create(const an_defs_t *d, an_db_t *db, an_algo_t **out)
 {
@@ -87,6 +105,9 @@ static void op_free(al_op_t *o)
     free(o->have);
     free(o->sends.x);
     free(o->recvs.x);
+    free(o->arr);
+    free(o->arr_t);
+    free(o->have_arr);
     free(o);
 }
 
@@ -103,6 +124,13 @@ void an__algo_free(an_algo_t *a)
     free(a->opr);
     free(a->mr);
     free(a->rr);
+    free(a->ar);
+    for (size_t i = 0; i < a->nas; i++) {
+        for (int k = 0; k < (a->d->nodes[a->d->algo].nranks + 1) * AL_NMETRIC; k++)
+            an_stat_free(&a->as[i].s[k]);
+        free(a->as[i].s);
+    }
+    free(a->as);
     free(a);
 }
 
@@ -153,6 +181,28 @@ static al_xfer_t *xfer_find(al_vec_t *v, int self, uint32_t step)
     return NULL;
 }
 
+/* A rank's arrival report (the reader checked it), kept until the operation completes. */
+static cm_status_t op_arrival(an_algo_t *a, al_op_t *o, const an_msg_t *m, cm_err_t *err)
+{
+    size_t n = (size_t)a->d->nodes[a->d->algo].nranks;
+
+    if (o->arr == NULL) {
+        o->arr = calloc(n, sizeof(*o->arr));
+        o->arr_t = calloc(n, sizeof(*o->arr_t));
+        o->have_arr = calloc(n, 1);
+        if (o->arr == NULL || o->arr_t == NULL || o->have_arr == NULL)
+            return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    }
+    if (o->have_arr[m->rank])
+        return CM_ERR(err, CM_ERR_INVALID, "%s#%d op %" PRIu64 ": rank %d reports its arrival "
+                      "source twice: the trace is damaged", a->d->nodes[a->d->algo].name,
+                      m->instance, m->op, m->rank);
+    o->have_arr[m->rank] = 1;
+    o->arr[m->rank] = *m->arrival;
+    o->arr_t[m->rank] = m->t;
+    return CM_OK;
+}
+
 cm_status_t an__algo_msg(an_algo_t *a, const an_msg_t *m, cm_err_t *err)
 {
     const an_defs_t *d = a->d;
@@ -163,6 +213,8 @@ cm_status_t an__algo_msg(an_algo_t *a, const an_msg_t *m, cm_err_t *err)
 
     if (o == NULL)
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    if (m->kind == AN_MSG_ARRIVAL)
+        return op_arrival(a, o, m, err);
     v = send ? &o->sends : &o->recvs;
     x = xfer_find(v, m->rank, m->step);
     if (m->kind == AN_MSG_SEND || m->kind == AN_MSG_RECV_POST) {
@@ -275,6 +327,49 @@ static int part_cmp(const void *p, const void *q)
     return (x->round > y->round) - (x->round < y->round);
 }
 
+/* Rank r's report of a used operation of `bytes` into its series and all ranks'. */
+static cm_status_t arrival_stats_add(an_algo_t *a, uint64_t bytes, int r, const an_arrival_t *x)
+{
+    int nr = a->d->nodes[a->d->algo].nranks;
+    int64_t v[AL_NMETRIC] = { x->error_ns, x->lead_ns, x->wait_ns };
+    struct al_arrstats *g = NULL;
+    cm_status_t st = CM_OK;
+
+    for (size_t i = 0; i < a->nas && g == NULL; i++)
+        g = a->as[i].bytes == bytes ? &a->as[i] : NULL;
+    if (g == NULL) {
+        if (!grow((void **)&a->as, &a->capas, a->nas, sizeof(*a->as)))
+            return CM_ERR_NOMEM;
+        g = &a->as[a->nas];
+        if ((g->s = calloc((size_t)(nr + 1) * AL_NMETRIC, sizeof(*g->s))) == NULL)
+            return CM_ERR_NOMEM;
+        g->bytes = bytes;
+        a->nas++;
+    }
+    for (int m = 0; m < AL_NMETRIC && st == CM_OK; m++)
+        if (v[m] != INT64_MIN && (st = an_stat_add(&g->s[r * AL_NMETRIC + m], (double)v[m]))
+            == CM_OK)
+            st = an_stat_add(&g->s[nr * AL_NMETRIC + m], (double)v[m]);
+    return st;
+}
+
+/* The series into algo_arrival_stats (after an__algo_flush). */
+static cm_status_t arrival_stats_write(an_algo_t *a)
+{
+    const an_wrapper_t *w = &a->d->nodes[a->d->algo];
+    cm_status_t st = a->nas > 0 ? an_db_sync(a->db) : CM_OK;
+
+    for (size_t i = 0; i < a->nas && st == CM_OK; i++)
+        for (int r = 0; r <= w->nranks && st == CM_OK; r++)
+            for (int m = 0; m < AL_NMETRIC && st == CM_OK; m++) {
+                an_stat_t *x = &a->as[i].s[r * AL_NMETRIC + m];
+                if (x->n > 0)
+                    st = an_db_algo_arrival_stat(a->db, a->d->algo, a->as[i].bytes,
+                                                 r < w->nranks ? r : -1, al_metric[m], x);
+            }
+    return st;
+}
+
 #define PUSH(a, arr, n, cap, row)                                                   \
     (grow((void **)&(a)->arr, &(a)->cap, (a)->n, sizeof(*(a)->arr))                \
      ? ((a)->arr[(a)->n++] = (row), 1) : 0)
@@ -300,6 +395,15 @@ static cm_status_t op_rows(an_algo_t *a, const al_op_t *o, int used, uint64_t by
         fmax = o->t4[r] - t0 > fmax ? o->t4[r] - t0 : fmax;
         esum += (double)(o->t4[r] - o->t1[r]);
         if (!PUSH(a, vr, nvr, capvr, vr)) {
+            free(parts);
+            return CM_ERR_NOMEM;
+        }
+    }
+    for (int r = 0; o->arr != NULL && r < w->nranks; r++) {
+        an_algo_arrival_row_t ar = { o->instance, d->algo, r, w->rank_host[r], o->op,
+                                     o->arr[r], o->arr_t[r] };
+        if (o->have_arr[r] && (!PUSH(a, ar, nar, capar, ar)
+                               || (used && arrival_stats_add(a, bytes, r, &o->arr[r]) != CM_OK))) {
             free(parts);
             return CM_ERR_NOMEM;
         }
@@ -351,7 +455,8 @@ static cm_status_t op_rows(an_algo_t *a, const al_op_t *o, int used, uint64_t by
 
 cm_status_t an__algo_flush(an_algo_t *a)
 {
-    cm_status_t st = a->nvr + a->nopr + a->nmr + a->nrr > 0 ? an_db_sync(a->db) : CM_OK;
+    cm_status_t st = a->nvr + a->nopr + a->nmr + a->nrr + a->nar > 0 ? an_db_sync(a->db)
+                                                                      : CM_OK;
 
     for (size_t i = 0; i < a->nvr && st == CM_OK; i++)
         st = an_db_algo_visit(a->db, &a->vr[i]);
@@ -361,7 +466,9 @@ cm_status_t an__algo_flush(an_algo_t *a)
         st = an_db_algo_msg(a->db, &a->mr[i]);
     for (size_t i = 0; i < a->nrr && st == CM_OK; i++)
         st = an_db_algo_round(a->db, &a->rr[i]);
-    a->nvr = a->nopr = a->nmr = a->nrr = 0;
+    for (size_t i = 0; i < a->nar && st == CM_OK; i++)
+        st = an_db_algo_arrival(a->db, &a->ar[i]);
+    a->nvr = a->nopr = a->nmr = a->nrr = a->nar = 0;
     return st;
 }
 
@@ -401,7 +508,7 @@ cm_status_t an__algo_visit(an_algo_t *a, const an_visit_t *v, int used, an_group
             CM_ERR(err, st, "out of memory");
     }
     op_free(o);
-    if (st == CM_OK && a->nvr + a->nopr + a->nmr + a->nrr >= AL_FLUSH
+    if (st == CM_OK && a->nvr + a->nopr + a->nmr + a->nrr + a->nar >= AL_FLUSH
         && (st = an__algo_flush(a)) != CM_OK)
         CM_ERR(err, st, "writing the algorithm node's rows: %s", an_db_errmsg(a->db));
     return st;
@@ -415,7 +522,7 @@ cm_status_t an__algo_finish(an_algo_t *a, cm_err_t *err)
         return CM_ERR(err, CM_ERR_INVALID, "%s#%d op %" PRIu64 ": messages or visits of "
                       "ranks that never all arrived: the trace is incomplete",
                       a->d->nodes[a->d->algo].name, a->inflight->instance, a->inflight->op);
-    if ((st = an__algo_flush(a)) != CM_OK)
+    if ((st = an__algo_flush(a)) != CM_OK || (st = arrival_stats_write(a)) != CM_OK)
         return CM_ERR(err, st, "writing the algorithm node's rows: %s", an_db_errmsg(a->db));
     return CM_OK;
 }

@@ -383,6 +383,55 @@ cm_status_t an_db_algo_round(an_db_t *db, const an_algo_round_row_t *r)
     return step_ints(db, S_ALGO_ROUND, v, 12);
 }
 
+cm_status_t an_db_algo_arrival(an_db_t *db, const an_algo_arrival_row_t *r)
+{
+    sqlite3_stmt *st = db->stmt[S_ALGO_ARRIVAL];
+    const an_wrapper_t *w = &db->defs->nodes[r->node];
+    int64_t v[5] = { r->instance, (int64_t)r->op, r->node, r->rank, r->host };
+
+    for (int i = 0; i < 5; i++)
+        sqlite3_bind_int64(st, i + 1, v[i]);
+    sqlite3_bind_text(st, 6, an_source_name(r->a.asked), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, an_source_name(r->a.used), -1, SQLITE_STATIC);
+    bind_int_or_null(st, 8, r->a.missing >= 0 ? r->a.missing : AN_NULL);
+    bind_int_or_null(st, 9, r->a.missing >= 0 ? w->rank_host[r->a.missing] : AN_NULL);
+    if (r->a.error_ns != INT64_MIN)
+        sqlite3_bind_int64(st, 10, r->a.error_ns);
+    else
+        sqlite3_bind_null(st, 10);
+    if (r->a.lead_ns != INT64_MIN)
+        sqlite3_bind_int64(st, 11, r->a.lead_ns);
+    else
+        sqlite3_bind_null(st, 11);
+    sqlite3_bind_int64(st, 12, r->a.wait_ns);
+    sqlite3_bind_int64(st, 13, r->t);
+    return step(db, S_ALGO_ARRIVAL);
+}
+
+cm_status_t an_db_algo_arrival_stat(an_db_t *db, int node, uint64_t bytes, int rank,
+                                    const char *metric, an_stat_t *s)
+{
+    sqlite3_stmt *st = db->stmt[S_ALGO_ARRIVAL_STAT];
+    an_summary_t sum;
+
+    an_stat_summary(s, &sum);
+    sqlite3_bind_int(st, 1, node);
+    sqlite3_bind_int64(st, 2, (int64_t)bytes);
+    bind_int_or_null(st, 3, rank >= 0 ? rank : AN_NULL);
+    bind_int_or_null(st, 4, rank >= 0 ? db->defs->nodes[node].rank_host[rank] : AN_NULL);
+    sqlite3_bind_text(st, 5, metric, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, (int64_t)sum.n);
+    bind_real(st, 7, sum.mean);
+    bind_real(st, 8, sum.median);
+    bind_real(st, 9, sum.stdev);
+    bind_real(st, 10, sum.min);
+    bind_real(st, 11, sum.max);
+    bind_real(st, 12, sum.p10);
+    bind_real(st, 13, sum.p90);
+    bind_real(st, 14, fabs(sum.min) > fabs(sum.max) ? fabs(sum.min) : fabs(sum.max));
+    return step(db, S_ALGO_ARRIVAL_STAT);
+}
+
 /* Location visit counts, imbalance (needs p2p), views, then commit. */
 static cm_status_t finish_sql(an_db_t *db)
 {

@@ -25,7 +25,7 @@
 
 /* Prepared statements; the streaming row kinds come first. */
 enum { S_VISIT, S_OP, S_PAP_HOST, S_STAT, S_ORDER, S_SUBORDER, S_META, S_P2P, S_ALGO_VISIT,
-       S_ALGO_OP, S_ALGO_MSG, S_ALGO_ROUND, S_N };
+       S_ALGO_OP, S_ALGO_MSG, S_ALGO_ROUND, S_ALGO_ARRIVAL, S_ALGO_ARRIVAL_STAT, S_N };
 
 /* Rows per batch, and batches in all (one filling, the rest queued or being written). */
 enum { BATCH_ROWS = 4096, NBATCH = 4 };

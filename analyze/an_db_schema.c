@@ -56,7 +56,14 @@ const char *const an__db_schema_sql =
     "CREATE TABLE algo_rounds(instance INTEGER, op INTEGER, node INTEGER, round INTEGER,"
     " rank INTEGER, host INTEGER, nsend INTEGER, nrecv INTEGER, first_post INTEGER,"
     " last_done INTEGER, late INTEGER, wait INTEGER,"
-    " PRIMARY KEY(instance, op, node, round, rank));\n";
+    " PRIMARY KEY(instance, op, node, round, rank));\n"
+    "CREATE TABLE algo_arrivals(instance INTEGER, op INTEGER, node INTEGER, rank INTEGER,"
+    " host INTEGER, asked TEXT, source TEXT, missing INTEGER, missing_host INTEGER,"
+    " error_ns INTEGER, lead_ns INTEGER, wait_ns INTEGER, t INTEGER,"
+    " PRIMARY KEY(instance, op, node, rank));\n"
+    "CREATE TABLE algo_arrival_stats(node INTEGER, bytes INTEGER, rank INTEGER, host INTEGER,"
+    " metric TEXT, n INTEGER, mean REAL, median REAL, stdev REAL, min REAL, max REAL,"
+    " p10 REAL, p90 REAL, max_abs REAL);\n";
 
 /* Views: the paper's tables over the stored rows (docs/analysis-db.md, Views). */
 const char *const an__db_views_sql =
@@ -133,7 +140,22 @@ const char *const an__db_views_sql =
     "  WHERE x.node = m.node AND x.bytes = o.bytes AND x.used) AS late_per_op,"
     " MAX(m.late) AS late_max"
     " FROM algo_msgs m JOIN algo_ops o ON o.instance = m.instance AND o.op = m.op"
-    " AND o.node = m.node WHERE o.used GROUP BY m.node, o.bytes, m.round;\n";
+    " AND o.node = m.node WHERE o.used GROUP BY m.node, o.bytes, m.round;\n"
+    /* a PAP-aware node's arrival sources, per rank over the used operations; the
+     * distributions are in the table algo_arrival_stats */
+    "CREATE VIEW algo_arrival_sources AS SELECT s.*, m.missing_hosts FROM"
+    " (SELECT a.node, o.bytes, a.rank, a.host, COUNT(*) AS n, a.asked,"
+    "  SUM(a.source = 'equal') AS equal, SUM(a.source = 'history') AS history,"
+    "  SUM(a.source = 'edge') AS edge, SUM(a.source <> a.asked) AS fallbacks,"
+    "  SUM(a.missing IS NOT NULL) AS missing"
+    "  FROM algo_arrivals a JOIN algo_ops o ON o.instance = a.instance AND o.op = a.op"
+    "  AND o.node = a.node WHERE o.used GROUP BY a.node, o.bytes, a.rank) s"
+    " LEFT JOIN (SELECT node, bytes, rank, GROUP_CONCAT(name, ',') AS missing_hosts FROM"
+    "  (SELECT DISTINCT a.node, o.bytes, a.rank, h.host, h.name FROM algo_arrivals a"
+    "   JOIN algo_ops o ON o.instance = a.instance AND o.op = a.op AND o.node = a.node"
+    "   JOIN hosts h ON h.host = a.missing_host WHERE o.used ORDER BY h.host)"
+    "  GROUP BY node, bytes, rank) m"
+    " ON m.node = s.node AND m.bytes = s.bytes AND m.rank = s.rank;\n";
 
 const char *const an__db_stmt_sql[S_N] = {
     [S_VISIT] = "INSERT INTO visits VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -148,6 +170,8 @@ const char *const an__db_stmt_sql[S_N] = {
     [S_ALGO_OP] = "INSERT INTO algo_ops VALUES(?,?,?,?,?,?,?,?,?,NULL)",
     [S_ALGO_MSG] = "INSERT INTO algo_msgs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [S_ALGO_ROUND] = "INSERT INTO algo_rounds VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_ALGO_ARRIVAL] = "INSERT INTO algo_arrivals VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [S_ALGO_ARRIVAL_STAT] = "INSERT INTO algo_arrival_stats VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 };
 
 const an_row_sql_t an__db_row_sql[NKIND] = {

@@ -7,12 +7,29 @@
 #include <string.h>
 
 #include "analyze/an_int.h"
+#include "instrument/api/ins_schema.h"
 
 const char *an_part_name(an_part_t p)
 {
     static const char *const names[] = { "host", "cluster", "proxy", "core", "algo" };
 
     return names[p];
+}
+
+const char *an_source_name(int source)
+{
+    static const char *const names[AN_NSRC] = { INS_ARRIVAL_EQUAL, INS_ARRIVAL_HISTORY,
+                                                INS_ARRIVAL_EDGE };
+
+    return source >= 0 && source < AN_NSRC ? names[source] : NULL;
+}
+
+int an_source_of(const char *name)
+{
+    for (int i = 0; name != NULL && i < AN_NSRC; i++)
+        if (strcmp(name, an_source_name(i)) == 0)
+            return i;
+    return -1;
 }
 
 int an_defs_loc_index(const an_defs_t *d, uint64_t id)

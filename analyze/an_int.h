@@ -63,6 +63,8 @@ typedef struct an_wrapper {
     char      *algo, *bcast, *arrival;  /* "-" for no bcast */
     int        root;          /* the rooted algorithm's root rank, or -1 */
     int        nranks;        /* hosts it spans = fanin */
+    int        pap;           /* pap= key: 1 yes (one arrival event per operation and
+                                 rank), 0 no (none), -1 absent (an older trace) */
     int       *rank_host;     /* [nranks] rank in the node -> host, ascending */
     int       *rank_contrib;  /* [nranks] rank -> its host's contributor */
     int       *contrib_rank;  /* [fanin] contributor -> rank */
@@ -133,7 +135,24 @@ typedef cm_status_t an_visit_fn(void *ud, const an_visit_t *v, cm_err_t *err);
 
 /* One MPI point-to-point event of an algorithm node (ins_schema.h), on the
  * algorithm location of rank `rank`, inside its visit of (instance, op). */
-typedef enum { AN_MSG_SEND, AN_MSG_SEND_DONE, AN_MSG_RECV_POST, AN_MSG_RECV } an_msg_kind_t;
+typedef enum { AN_MSG_SEND, AN_MSG_SEND_DONE, AN_MSG_RECV_POST, AN_MSG_RECV,
+               AN_MSG_ARRIVAL } an_msg_kind_t;
+
+/* Where a PAP-aware node's arrival times came from, on one rank in one
+ * operation (ins_schema.h; an AN_MSG_ARRIVAL's details). */
+typedef enum { AN_SRC_EQUAL, AN_SRC_HISTORY, AN_SRC_EDGE, AN_NSRC } an_source_t;
+
+typedef struct an_arrival {
+    an_source_t asked, used;
+    int         missing;      /* node rank of the first host with no estimate, or -1 */
+    int64_t     error_ns;     /* estimated - actual arrival; INT64_MIN: no estimate */
+    int64_t     lead_ns;      /* INT64_MIN: no estimate */
+    int64_t     wait_ns;
+} an_arrival_t;
+
+/* "equal", "history", "edge" (ins_schema.h), or NULL; and back (-1 if none). */
+const char *an_source_name(int source);
+int         an_source_of(const char *name);
 
 typedef struct an_msg {
     an_msg_kind_t kind;
@@ -144,6 +163,7 @@ typedef struct an_msg {
     int           round;      /* the tag; -1 for the two without one */
     uint64_t      bytes;
     int64_t       t;          /* ns on the corrected time line */
+    const an_arrival_t *arrival;  /* AN_MSG_ARRIVAL: the report (borrowed); else NULL */
 } an_msg_t;
 
 typedef cm_status_t an_msg_fn(void *ud, const an_msg_t *m, cm_err_t *err);
@@ -226,11 +246,23 @@ typedef struct an_algo_round_row {
     int64_t  start, end, late, wait;
 } an_algo_round_row_t;
 
+typedef struct an_algo_arrival_row {
+    int          instance, node, rank, host;
+    uint64_t     op;
+    an_arrival_t a;
+    int64_t      t;           /* the report's time */
+} an_algo_arrival_row_t;
+
 cm_status_t an_db_sync(an_db_t *db);
 cm_status_t an_db_algo_visit(an_db_t *db, const an_algo_visit_row_t *r);
 cm_status_t an_db_algo_op(an_db_t *db, const an_algo_op_row_t *r);
 cm_status_t an_db_algo_msg(an_db_t *db, const an_algo_msg_row_t *r);
 cm_status_t an_db_algo_round(an_db_t *db, const an_algo_round_row_t *r);
+cm_status_t an_db_algo_arrival(an_db_t *db, const an_algo_arrival_row_t *r);
+/* One series of arrival reports (metric "error", "lead" or "wait") of rank
+ * `rank` of the node, or of all its ranks (rank -1). */
+cm_status_t an_db_algo_arrival_stat(an_db_t *db, int node, uint64_t bytes, int rank,
+                                    const char *metric, an_stat_t *s);
 /* Views, indexes, commit, rename over the final path.  Frees db. */
 cm_status_t an_db_commit(an_db_t *db, cm_err_t *err);
 /* Drops the temporary file; frees db.  NULL is fine. */

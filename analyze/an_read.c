@@ -73,7 +73,9 @@ cm_status_t an_reader_open(const char *anchor, an_defs_t *defs, an_reader_t **ou
     r->defs = defs;
     r->anchor = anchor;
     r->err = err;
-    r->attr_op = r->attr_bytes = UINT32_MAX;
+    r->attr_op = r->attr_bytes = r->param_arrival = UINT32_MAX;
+    for (int i = 0; i < 5; i++)
+        r->attr_arr[i] = UINT32_MAX;
     r->last_loc = 0;
     r->regions.size = sizeof(rd_region_t);
     r->locs.size = sizeof(rd_loc_t);

@@ -102,6 +102,27 @@ static OTF2_CallbackCode on_attr(void *ud, OTF2_AttributeRef self, OTF2_StringRe
         r->attr_op = self;
     else if (s != NULL && strcmp(s, INS_ATTR_BYTES) == 0 && type == OTF2_TYPE_UINT64)
         r->attr_bytes = self;
+    else if (s != NULL && strcmp(s, INS_ATTR_ASKED) == 0 && type == OTF2_TYPE_STRING)
+        r->attr_arr[0] = self;
+    else if (s != NULL && type == OTF2_TYPE_INT64) {
+        static const char *const names[] = { INS_ATTR_MISSING, INS_ATTR_ERROR, INS_ATTR_LEAD,
+                                             INS_ATTR_WAIT };
+        for (int i = 0; i < 4; i++)
+            if (strcmp(s, names[i]) == 0)
+                r->attr_arr[1 + i] = self;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The arrival parameter of a PAP-aware node (ins_schema.h). */
+static OTF2_CallbackCode on_param(void *ud, OTF2_ParameterRef self, OTF2_StringRef name,
+                                  OTF2_ParameterType type)
+{
+    an_reader_t *r = ud;
+    const char *s = str_of(r, name);
+
+    if (s != NULL && strcmp(s, INS_PARAM_ARRIVAL) == 0 && type == OTF2_PARAMETER_TYPE_STRING)
+        r->param_arrival = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -221,6 +242,7 @@ static cm_status_t read_global_defs(an_reader_t *r)
         OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
         OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, on_string);
         OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attr);
+        OTF2_GlobalDefReaderCallbacks_SetParameterCallback(cb, on_param);
         OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
         OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb, on_stn);
         OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodePropertyCallback(cb, on_stn_prop);
@@ -475,6 +497,17 @@ static cm_status_t read_algo_keys(an_reader_t *r, uint32_t region, const char *d
                          INS_KEY_HOSTS, INS_KEY_ROOT, INS_KEY_ARRIVAL);
     }
     w->root = (int)rootv;
+    w->pap = -1;                        /* an archive older than the key */
+    if (desc_get(desc, INS_KEY_PAP, root, sizeof(root)) != NULL) {
+        w->pap = strcmp(root, INS_PAP_YES) == 0 ? 1 : strcmp(root, INS_PAP_NO) == 0 ? 0 : -2;
+        if (w->pap == -2 || (w->pap == 1 && an_source_of(w->arrival) < 0)) {
+            free(buf);
+            return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                             "region %u ('%s'): %s=%s with %s=%s: not a PAP-aware node's "
+                             "keys", region, w->name, INS_KEY_PAP, root, INS_KEY_ARRIVAL,
+                             w->arrival);
+        }
+    }
     w->nranks = 0;
     for (char *tok = buf, *next; tok != NULL; tok = next) {
         int h;
@@ -836,6 +869,17 @@ cm_status_t an__read_defs(an_reader_t *r)
     if ((st = read_hosts(r)) != CM_OK || (st = read_regions(r)) != CM_OK
         || (st = read_locations(r)) != CM_OK || (st = an_defs_finish(d, r->anchor, r->err)) != CM_OK)
         return st;
+    if (d->algo >= 0 && d->nodes[d->algo].pap == 1) {
+        int have = r->param_arrival != UINT32_MAX;
+        for (int i = 0; i < 5; i++)
+            have &= r->attr_arr[i] != UINT32_MAX;
+        if (!have)
+            return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0,
+                             "'%s' is PAP-aware (%s=%s) but the parameter %s or its "
+                             "attributes are not defined: the trace is damaged",
+                             d->nodes[d->algo].name, INS_KEY_PAP, INS_PAP_YES,
+                             INS_PARAM_ARRIVAL);
+    }
     for (int i = 0; i < d->nlocs; i++)
         OTF2_Reader_SelectLocation(r->rd, d->locs[i].id);
     return read_local_defs(r);

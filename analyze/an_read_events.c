@@ -7,6 +7,8 @@
  * moment are few (what keeps an_ops.c's memory bounded).  Each location keeps
  * a stack of its open visits; a Leave completes one, which goes to the
  * caller's an_visit_fn with its times in ns from the trace's first event.
+ * An algorithm location's MPI events, and a PAP-aware node's arrival
+ * report (a ParameterString), go to the caller's an_msg_fn.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -110,7 +112,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     }
     if (s->depth > d->maxsteps)
         return an__read_fail(r, CM_ERR_INVALID, "'%s': visits nested too deep", l->name);
-    s->stack[s->depth++] = (rd_frame_t){ inst, node, contrib, op, bytes, ns, 0 };
+    s->stack[s->depth++] = (rd_frame_t){ inst, node, contrib, op, bytes, ns, 0, 0 };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -138,6 +140,11 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         return an__read_fail(r, CM_ERR_INVALID, "'%s' leaves %s#%d op %" PRIu64 " inside %s#%d op %"
                        PRIu64, d->locs[li].name, d->nodes[node].name, inst, op,
                        d->nodes[f->node].name, f->instance, f->op);
+    if (d->locs[li].role == AN_ROLE_ALGO && s->depth == 0 && d->nodes[node].pap == 1
+        && f->arrivals == 0)
+        return an__read_fail(r, CM_ERR_INVALID, "'%s' leaves %s#%d op %" PRIu64 " without its "
+                             "%s event: the node is PAP-aware (pap=yes)", d->locs[li].name,
+                             d->nodes[node].name, inst, op, INS_PARAM_ARRIVAL);
     v = (an_visit_t){ inst, node, f->contrib, li, op, bytes, f->t1, ns, f->nested };
     d->locs[li].visits++;
     if ((st = r->fn(r->ud, &v, r->err)) != CM_OK) {
@@ -195,7 +202,8 @@ static OTF2_CallbackCode on_mpi(an_reader_t *r, OTF2_LocationRef id, OTF2_TimeSt
                              f->instance, f->op);
     m = (an_msg_t){ kind, f->instance, li, l->rank, f->op, (uint32_t)(req & 0xffffffffu),
                     kind == AN_MSG_SEND || kind == AN_MSG_RECV ? (int)peer : -1,
-                    kind == AN_MSG_SEND || kind == AN_MSG_RECV ? (int)tag : -1, bytes, ns };
+                    kind == AN_MSG_SEND || kind == AN_MSG_RECV ? (int)tag : -1, bytes, ns,
+                    NULL };
     if (r->msg_fn != NULL && (st = r->msg_fn(r->ud, &m, r->err)) != CM_OK) {
         r->st = st;
         return OTF2_CALLBACK_INTERRUPT;
@@ -247,6 +255,87 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
 {
     (void)al;
     return on_mpi(ud, id, t, AN_MSG_RECV, 0, sender, comm, 1, tag, len, req);
+}
+
+/* An int64 attribute of the arrival event: 1 and *v if present, 0 if absent. */
+static int arr_int(an_reader_t *r, OTF2_AttributeList *al, int i, int64_t *v)
+{
+    return r->attr_arr[i] != UINT32_MAX && al != NULL
+           && OTF2_AttributeList_TestAttributeByID(al, r->attr_arr[i])
+           && OTF2_AttributeList_GetInt64(al, r->attr_arr[i], v) == OTF2_SUCCESS;
+}
+
+/* The source a string ref names, or -1. */
+static int source_ref(const an_reader_t *r, OTF2_StringRef ref)
+{
+    return ref < r->nstrings ? an_source_of(r->strings[ref]) : -1;
+}
+
+/*
+ * The arrival report of a PAP-aware node (ins_schema.h): only on an
+ * algorithm location inside its visit of a node with pap=yes (or an older
+ * archive's node without the key), once per visit, naming the visit's
+ * operation, the node's arrival= as asked, and valid sources and ranks.
+ */
+static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                         OTF2_AttributeList *al, OTF2_ParameterRef param,
+                                         OTF2_StringRef value)
+{
+    an_reader_t *r = ud;
+    an_defs_t *d = r->defs;
+    int li, used;
+    uint64_t op = UINT64_MAX;
+    OTF2_StringRef asked = OTF2_UNDEFINED_STRING;
+    an_arrival_t a = { AN_SRC_EQUAL, AN_SRC_EQUAL, -1, INT64_MIN, INT64_MIN, -1 };
+    const an_wrapper_t *w;
+    an_location_t *l;
+    rd_frame_t *f;
+    int64_t ns, missing = -1;
+    an_msg_t m;
+    cm_status_t st;
+
+    r->nevents++;
+    if ((li = loc_of(r, id)) < 0)
+        return an__read_fail(r, CM_ERR_INVALID, "parameter event on undefined location %"
+                             PRIu64, id);
+    l = &d->locs[li];
+    if (param != r->param_arrival || l->role != AN_ROLE_ALGO || r->ls[li].depth != 1)
+        return an__read_fail(r, CM_ERR_INVALID, "'%s': a parameter event that is not %s "
+                             "inside its visit of the algorithm node", l->name,
+                             INS_PARAM_ARRIVAL);
+    f = &r->ls[li].stack[0];
+    w = &d->nodes[f->node];
+    ns = to_ns(r, t);
+    if (ns < r->ls[li].last)
+        return an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': time goes backwards",
+                             INS_PARAM_ARRIVAL, l->name);
+    r->ls[li].last = ns;
+    used = source_ref(r, value);
+    if (al != NULL && OTF2_AttributeList_TestAttributeByID(al, r->attr_op))
+        OTF2_AttributeList_GetUint64(al, r->attr_op, &op);
+    if (al != NULL && OTF2_AttributeList_TestAttributeByID(al, r->attr_arr[0]))
+        OTF2_AttributeList_GetStringRef(al, r->attr_arr[0], &asked);
+    if (w->pap == 0 || f->arrivals++ > 0 || op != f->op || used < 0
+        || source_ref(r, asked) != an_source_of(w->arrival) || source_ref(r, asked) < 0
+        || !arr_int(r, al, 4, &a.wait_ns) || a.wait_ns < 0
+        || (arr_int(r, al, 1, &missing) && (missing < 0 || missing >= w->nranks)))
+        return an__read_fail(r, CM_ERR_INVALID, "'%s': %s event in %s#%d op %" PRIu64 ": %s",
+                             l->name, INS_PARAM_ARRIVAL, w->name, f->instance, f->op,
+                             w->pap == 0 ? "the node is not PAP-aware (pap=no)"
+                             : f->arrivals > 1 ? "a second one in the visit"
+                             : "not that operation's, or a source, rank or wait out of "
+                               "range (ins_schema.h)");
+    a.asked = (an_source_t)source_ref(r, asked);
+    a.used = (an_source_t)used;
+    a.missing = (int)missing;
+    arr_int(r, al, 2, &a.error_ns);
+    arr_int(r, al, 3, &a.lead_ns);
+    m = (an_msg_t){ AN_MSG_ARRIVAL, f->instance, li, l->rank, f->op, 0, -1, -1, 0, ns, &a };
+    if (r->msg_fn != NULL && (st = r->msg_fn(r->ud, &m, r->err)) != CM_OK) {
+        r->st = st;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode on_other(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
@@ -311,6 +400,7 @@ cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, vo
         OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_done);
         OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_post);
         OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+        OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(cb, on_param_string);
         OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_other);
         rc = OTF2_Reader_RegisterGlobalEvtCallbacks(r->rd, ger, cb, r);
         while (rc == OTF2_SUCCESS) {

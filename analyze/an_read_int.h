@@ -46,6 +46,7 @@ typedef struct rd_frame {
     uint64_t op, bytes;
     int64_t  t1;
     int      nested;
+    int      arrivals;        /* arrival events inside this visit (ins_schema.h) */
 } rd_frame_t;
 
 typedef struct rd_locstate {
@@ -65,6 +66,8 @@ struct an_reader {
     uint32_t       nstrings;
     rd_vec_t       regions, locs, loc_props, group_props, stn_props, stn_parent;
     uint32_t       attr_op, attr_bytes;
+    uint32_t       attr_arr[5];   /* asked, missing, error, lead, wait; UINT32_MAX if none */
+    uint32_t       param_arrival; /* the arrival parameter, or UINT32_MAX */
     int            nclock, nattr;
     /* events */
     rd_locstate_t *ls;

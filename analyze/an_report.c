@@ -589,6 +589,58 @@ static cm_status_t section_algo(rep_t *r, int64_t bytes, const char *sfx)
                  " FROM algo_ops WHERE used AND bytes = %lld", (long long)bytes);
 }
 
+/* US, with -0.00 (a mean of 0 that Welford's update leaves at -1e-14) shown as 0.00. */
+#define USZ(x) "(ROUND(" x " / 1e3, 2) + 0.0)"
+
+/*
+ * Arrival estimates (a PAP-aware node, docs/analysis-db.md): per host, the
+ * operations by the source their schedule was made from, the fallbacks and
+ * the hosts missing then, the wait for the arrival vector; then the
+ * distribution of the estimation error (estimated - actual arrival at the
+ * node) per host and over all hosts, and the estimates' lead time.  Only
+ * when the database has arrival reports for this size (a database written
+ * before the table existed has none).
+ */
+static cm_status_t section_arrivals(rep_t *r, int64_t bytes, const char *sfx)
+{
+    char title[200];
+    int64_t node = query_int(r, -1, "SELECT node FROM algo_nodes");
+    cm_status_t ret;
+
+    if (query_int(r, 0, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'algo_arrivals'") == 0
+        || query_int(r, 0, "SELECT COUNT(*) FROM algo_arrival_sources WHERE bytes = %lld",
+                     (long long)bytes) == 0)
+        return CM_OK;
+    snprintf(title, sizeof(title), "Arrival estimates: operations by the source their "
+             "schedule was made from, per host, and the wait for the arrival vector%s", sfx);
+    ret = table(r, "arrival_sources", title,
+                "SELECT s.rank, h.name AS host, s.n AS ops, s.asked, s.equal, s.history,"
+                " s.edge, s.fallbacks, s.missing_hosts AS missing, " USZ("w.mean")
+                " AS wait_mean, " USZ("w.median") " AS wait_median, " USZ("w.p90") " AS wait_p90,"
+                " " USZ("w.max") " AS wait_max FROM algo_arrival_sources s"
+                " JOIN hosts h ON h.host = s.host LEFT JOIN algo_arrival_stats w"
+                " ON w.node = s.node AND w.bytes = s.bytes AND w.rank = s.rank"
+                " AND w.metric = 'wait' WHERE s.bytes = %lld ORDER BY s.node, s.rank",
+                (long long)bytes);
+    if (ret != CM_OK)
+        return ret;
+    snprintf(title, sizeof(title), "Arrival estimates: estimation error (estimated - actual "
+             "arrival at the node) and lead time, per host and over all%s", sfx);
+    return table(r, "arrival_errors", title,
+                 "SELECT x.rank, COALESCE(h.name, 'all') AS host, COALESCE(e.n, 0) AS n,"
+                 " " USZ("e.mean") " AS mean, " USZ("e.median") " AS median, " USZ("e.p10")
+                 " AS p10, " USZ("e.p90") " AS p90, " USZ("e.max_abs") " AS max_abs_error,"
+                 " " USZ("l.mean") " AS lead_mean, " USZ("l.min") " AS lead_min"
+                 " FROM (SELECT rank, host FROM algo_ranks WHERE node = %lld"
+                 " UNION ALL SELECT NULL, NULL) x LEFT JOIN hosts h ON h.host = x.host"
+                 " LEFT JOIN algo_arrival_stats e ON e.node = %lld AND e.bytes = %lld"
+                 " AND e.metric = 'error' AND e.rank IS x.rank"
+                 " LEFT JOIN algo_arrival_stats l ON l.node = %lld AND l.bytes = %lld"
+                 " AND l.metric = 'lead' AND l.rank IS x.rank"
+                 " ORDER BY x.rank IS NULL, x.rank", (long long)node, (long long)node,
+                 (long long)bytes, (long long)node, (long long)bytes);
+}
+
 /* All sections for one tuple size. */
 static cm_status_t report_size(rep_t *r, int64_t bytes, int nsizes)
 {
@@ -632,6 +684,8 @@ static cm_status_t report_size(rep_t *r, int64_t bytes, int nsizes)
         ret = section_pap(r, bytes, sfx);
     if (ret == CM_OK && query_int(r, 0, "SELECT COUNT(*) FROM algo_nodes") > 0)
         ret = section_algo(r, bytes, sfx);
+    if (ret == CM_OK && query_int(r, 0, "SELECT COUNT(*) FROM algo_nodes") > 0)
+        ret = section_arrivals(r, bytes, sfx);
     return ret;
 }
 

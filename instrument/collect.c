@@ -11,6 +11,9 @@
  * (the algorithm location's: ins_int.h), never while one is recorded, so
  * nothing here is per thread.
  *
+ * The arrival hook (a PAP-aware node's sources, once per operation) takes
+ * three records and becomes one ParameterString event when written.
+ *
  * Which locations exist, and their order, is the runtime's to say
  * (rt_location_list, rt_hooks.h): the location hook takes the executor's
  * word for each one and files it under its index.
@@ -51,11 +54,57 @@ static OTF2_ErrorCode write_visit(ins_loc_t *loc, const ins_rec_t *r)
 }
 
 /*
+ * An arrival report's three records (ins_int.h) into one ParameterString
+ * event with its attributes (ins_schema.h, "where a PAP-aware node's arrival
+ * times came from"); *wrote says whether this record made the event.
+ */
+static OTF2_ErrorCode write_arrival(ins_loc_t *loc, const ins_rec_t *r, uint32_t payload,
+                                    int *wrote)
+{
+    uint32_t part = payload >> INS_REC_PART_SHIFT;
+    uint32_t data = payload & ((UINT32_C(1) << INS_REC_PART_SHIFT) - 1);
+    uint32_t asked = loc->arr_data & 3u, used = (loc->arr_data >> 2) & 3u;
+    int64_t missing = (int64_t)(loc->arr_data >> 4) - 1;
+    OTF2_ErrorCode rc;
+
+    *wrote = part == 2;
+    if (part == 0) {
+        loc->arr_data = data;
+        loc->arr_error = (int64_t)r->op;
+        return OTF2_SUCCESS;
+    }
+    if (part == 1) {
+        loc->arr_lead = (int64_t)r->op;
+        return OTF2_SUCCESS;
+    }
+    if (part != 2 || asked >= INS_NARRIVAL || used >= INS_NARRIVAL ||
+        missing > (int64_t)INS_REC_MISSING_MAX - 1)
+        return OTF2_ERROR_INVALID_DATA;    /* a report the hook could not encode */
+    rc = OTF2_AttributeList_AddUint64(loc->attrs, INS_ATTR_OP_ID, loc->coll_op);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddStringRef(loc->attrs, INS_ATTR_ASKED_ID,
+                                             INS_STR_ARRIVAL0 + asked);
+    if (rc == OTF2_SUCCESS && missing >= 0)
+        rc = OTF2_AttributeList_AddInt64(loc->attrs, INS_ATTR_MISSING_ID, missing);
+    if (rc == OTF2_SUCCESS && loc->arr_error != INT64_MIN)
+        rc = OTF2_AttributeList_AddInt64(loc->attrs, INS_ATTR_ERROR_ID, loc->arr_error);
+    if (rc == OTF2_SUCCESS && loc->arr_lead != INT64_MIN)
+        rc = OTF2_AttributeList_AddInt64(loc->attrs, INS_ATTR_LEAD_ID, loc->arr_lead);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddInt64(loc->attrs, INS_ATTR_WAIT_ID, (int64_t)r->op);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_EvtWriter_ParameterString(loc->ew, loc->attrs, r->ts, INS_PARAM_ARRIVAL_ID,
+                                            INS_STR_ARRIVAL0 + used);
+    return rc;
+}
+
+/*
  * A collective or message record (ins_schema.h, "an algorithm node's
  * collective and messages"): the communicator is the instance's, the
  * request id pairs a post with its completion within the operation.
+ * Every such record is one event, but for the arrival report's (*wrote).
  */
-static OTF2_ErrorCode write_ext(ins_loc_t *loc, const ins_rec_t *r)
+static OTF2_ErrorCode write_ext(ins_loc_t *loc, const ins_rec_t *r, int *wrote)
 {
     uint32_t kind = (r->ref & ~INS_REC_EXT) >> INS_REC_KIND_SHIFT;
     uint32_t payload = r->ref & INS_REC_PAYLOAD;
@@ -63,6 +112,7 @@ static OTF2_ErrorCode write_ext(ins_loc_t *loc, const ins_rec_t *r)
     uint64_t req = INS_REQUEST_ID(loc->coll_op, step);
     OTF2_CommRef comm = loc->coll_inst;
 
+    *wrote = 1;
     switch (kind) {
     case INS_REC_COLL_BEGIN:
         loc->coll_op = r->op;
@@ -82,6 +132,8 @@ static OTF2_ErrorCode write_ext(ins_loc_t *loc, const ins_rec_t *r)
     case INS_REC_MSG + RT_MSG_RECV:
         return OTF2_EvtWriter_MpiIrecv(loc->ew, NULL, r->ts, payload, comm, round, r->bytes,
                                        req);
+    case INS_REC_ARRIVAL:
+        return write_arrival(loc, r, payload, wrote);
     default:
         return OTF2_ERROR_INVALID_DATA;
     }
@@ -92,12 +144,16 @@ void ins__collect_write(ins_loc_t *loc)
 {
     for (uint32_t i = 0; i < loc->n && loc->failed == OTF2_SUCCESS; i++) {
         const ins_rec_t *r = &loc->buf[i];
-        OTF2_ErrorCode rc = (r->ref & INS_REC_EXT) ? write_ext(loc, r) : write_visit(loc, r);
+        int wrote = 1;
+        OTF2_ErrorCode rc = (r->ref & INS_REC_EXT) ? write_ext(loc, r, &wrote)
+                                                   : write_visit(loc, r);
 
         if (rc != OTF2_SUCCESS) {
             loc->failed = rc;
             break;
         }
+        if (!wrote)
+            continue;
         if (loc->written++ == 0)
             loc->first_ts = r->ts;
         loc->last_ts = r->ts;
@@ -172,10 +228,48 @@ static void hook_msg(void *locp, rt_msg_t what, unsigned instance, int32_t peer,
     r->bytes = (uint32_t)bytes;
 }
 
+/* One record of an arrival report (ins_int.h). */
+static void arrival_rec(ins_loc_t *loc, uint64_t ts, uint32_t part, uint32_t data, int64_t v)
+{
+    ins_rec_t *r;
+
+    if (__builtin_expect(loc->n == loc->cap, 0))
+        loc_flush(loc);
+    r = &loc->buf[loc->n++];
+    r->ts = ts;
+    r->op = (uint64_t)v;
+    r->ref = INS_REC_EXT | (uint32_t)INS_REC_ARRIVAL << INS_REC_KIND_SHIFT |
+             part << INS_REC_PART_SHIFT | data;
+    r->bytes = 0;
+}
+
+/*
+ * Where a PAP-aware node's arrival times came from (rt_hooks.h), once per
+ * operation on its algorithm location: three records (its instance and
+ * operation are the collective's, begun just before).  A source or a
+ * missing rank that does not fit is recorded as such and refused when the
+ * trace is written, never turned into another value.
+ */
+static void hook_arrival(void *locp, unsigned instance, rt_node_id_t node, uint64_t seq,
+                         const rt_arrival_report_t *rep)
+{
+    ins_loc_t *loc = locp;
+    uint64_t ts = ins__clock_now();
+    uint32_t asked = (uint32_t)rep->asked < INS_NARRIVAL ? (uint32_t)rep->asked : 3u;
+    uint32_t used = (uint32_t)rep->used < INS_NARRIVAL ? (uint32_t)rep->used : 3u;
+    uint32_t missing = rep->missing >= -1 && rep->missing < (int32_t)INS_REC_MISSING_MAX
+                       ? (uint32_t)(rep->missing + 1) : INS_REC_MISSING_MAX + 1;
+
+    (void)instance, (void)node, (void)seq;
+    arrival_rec(loc, ts, 0, asked | used << 2 | missing << 4, rep->error_ns);
+    arrival_rec(loc, ts, 1, 0, rep->lead_ns);
+    arrival_rec(loc, ts, 2, 0, rep->wait_ns);
+}
+
 void ins__collect_hooks(ins_trace_t *tr)
 {
     tr->hooks = (rt_hooks_t){ .ud = tr, .location = hook_location, .visit = hook_visit,
-                              .coll = hook_coll, .msg = hook_msg };
+                              .coll = hook_coll, .msg = hook_msg, .arrival = hook_arrival };
 }
 
 /*

@@ -3,7 +3,8 @@
  * location's local ones (its two clock offsets).
  *
  * Rank 0 writes every global definition: the clock properties, the
- * attributes, the system tree and location groups (one per host), one
+ * attributes (and, for a PAP-aware algorithm node, the arrival parameter
+ * and its source names, whose string ids are fixed), the system tree and location groups (one per host), one
  * region per wrapper of each tree instance, every rank's locations, and,
  * when the tree's root is an algorithm node, its MPI groups and one
  * communicator per instance.
@@ -134,8 +135,8 @@ static char *algo_desc(const rt_pathmap_t *pm, const rt_algo_spec_t *a, const ch
     for (uint32_t i = 0; i < a->nhosts; i++)
         off += (size_t)snprintf(s + off, len - off, "%s%s", i ? "," : "",
                                 pm->hosts[a->hosts[i]].name);
-    snprintf(s + off, len - off, " " INS_KEY_ROOT "=%s " INS_KEY_ARRIVAL "=%s", root,
-             rt_arrival_name(a->arrival));
+    snprintf(s + off, len - off, " " INS_KEY_ROOT "=%s " INS_KEY_ARRIVAL "=%s " INS_KEY_PAP
+             "=%s", root, rt_arrival_name(a->arrival), a->pap ? INS_PAP_YES : INS_PAP_NO);
     return s;
 }
 
@@ -246,6 +247,50 @@ static void gw_clock(global_writer_t *g, ins_trace_t *tr, double rate,
     gw_check(g, OTF2_GlobalDefWriter_WriteAttribute(
                     g->w, INS_ATTR_BYTES_ID, gw_str(g, INS_ATTR_BYTES),
                     gw_str(g, "tuple size in bytes"), OTF2_TYPE_UINT64));
+}
+
+/* Whether the tree's root is a PAP-aware algorithm node (it records arrival events). */
+static bool tree_pap(const rt_tree_t *t)
+{
+    const rt_node_t *node = rt_tree_algo(t);
+
+    return node != NULL && node->algo->pap;
+}
+
+/*
+ * A PAP-aware node's definitions (ins_schema.h): the three source names as
+ * the first strings (their ids are fixed: ins_int.h), before anything else
+ * is written; then, with the other attributes, the arrival parameter and
+ * its attributes.
+ */
+static void gw_arrival_strings(global_writer_t *g)
+{
+    for (uint32_t a = 0; a < INS_NARRIVAL; a++)
+        if (gw_str(g, rt_arrival_name((rt_arrival_t)a)) != INS_STR_ARRIVAL0 + a)
+            gw_check(g, OTF2_ERROR_INVALID_DATA);
+}
+
+static void gw_arrival_defs(global_writer_t *g)
+{
+    static const struct { uint32_t id; const char *name, *desc; OTF2_Type type; } attrs[] = {
+        { INS_ATTR_ASKED_ID, INS_ATTR_ASKED, "the node's arrival= source", OTF2_TYPE_STRING },
+        { INS_ATTR_MISSING_ID, INS_ATTR_MISSING, "edge fell back: node rank of the first "
+          "host with no estimate", OTF2_TYPE_INT64 },
+        { INS_ATTR_ERROR_ID, INS_ATTR_ERROR, "estimated minus actual arrival at the node, ns",
+          OTF2_TYPE_INT64 },
+        { INS_ATTR_LEAD_ID, INS_ATTR_LEAD, "how long before its arrival the host's estimate "
+          "was shared, ns", OTF2_TYPE_INT64 },
+        { INS_ATTR_WAIT_ID, INS_ATTR_WAIT, "wait for the arrival vector, ns", OTF2_TYPE_INT64 },
+    };
+
+    for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+        gw_check(g, OTF2_GlobalDefWriter_WriteAttribute(g->w, attrs[i].id,
+                                                        gw_str(g, attrs[i].name),
+                                                        gw_str(g, attrs[i].desc),
+                                                        attrs[i].type));
+    gw_check(g, OTF2_GlobalDefWriter_WriteParameter(g->w, INS_PARAM_ARRIVAL_ID,
+                                                    gw_str(g, INS_PARAM_ARRIVAL),
+                                                    OTF2_PARAMETER_TYPE_STRING));
 }
 
 /* The machine, and per host a system tree node and a location group. */
@@ -371,7 +416,11 @@ static OTF2_ErrorCode write_globals(ins_trace_t *tr, double rate, const host_inf
     }
     if ((algo = malloc((size_t)tr->size * sizeof(*algo))) == NULL)
         gw_check(&g, OTF2_ERROR_MEM_ALLOC_FAILED);
+    if (tree_pap(tr->tree))
+        gw_arrival_strings(&g);
     gw_clock(&g, tr, rate, hosts);
+    if (tree_pap(tr->tree))
+        gw_arrival_defs(&g);
     gw_hosts(&g, tr, hosts);
     for (int r = 0; r < tr->size; r++) {
         if (algo != NULL)

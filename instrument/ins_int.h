@@ -94,6 +94,12 @@ int ins__sync_offset(MPI_Comm comm, ins_offset_t *out);
  *       message's.  Its operation and instance are those of the collective
  *       begun last on the location (the executor reports messages between
  *       its BEGIN and END), so the record need not carry them.
+ *   arrival report (hook_arrival): three records with ref = INS_REC_EXT |
+ *       INS_REC_ARRIVAL << INS_REC_KIND_SHIFT | part << INS_REC_PART_SHIFT
+ *       | data, all with the hook's ts: part 0 op = error_ns, data = asked
+ *       | used << 2 | (missing + 1) << 4; part 1 op = lead_ns; part 2
+ *       op = wait_ns.  The writer keeps parts 0 and 1 in the location and
+ *       writes one OTF2 event at part 2 (a flush may fall between them).
  * Regions are therefore below INS_REC_EXT (2^30), and instances and peers
  * below 2^27 (trace.c checks; hosts are at most 4096).  Byte counts are
  * stored modulo 2^32, as they always were.
@@ -109,7 +115,18 @@ typedef struct ins_rec {
 #define INS_REC_EXT        (UINT32_C(1) << 30)
 #define INS_REC_KIND_SHIFT 27
 #define INS_REC_PAYLOAD    ((UINT32_C(1) << INS_REC_KIND_SHIFT) - 1)
-enum { INS_REC_COLL_BEGIN = 0, INS_REC_COLL_END = 1, INS_REC_MSG = 2 /* + rt_msg_t, to 5 */ };
+enum { INS_REC_COLL_BEGIN = 0, INS_REC_COLL_END = 1, INS_REC_MSG = 2 /* + rt_msg_t, to 5 */,
+       INS_REC_ARRIVAL = 6 };
+#define INS_REC_PART_SHIFT 24          /* arrival records: the part, 0..2 */
+#define INS_REC_MISSING_MAX ((1u << (INS_REC_PART_SHIFT - 4)) - 2)
+
+/*
+ * The String ids of the three arrival sources (ins_schema.h), written first
+ * in an archive with a PAP-aware node: id = INS_STR_ARRIVAL0 + rt_arrival_t,
+ * so that every rank names them in its events before rank 0 writes them.
+ */
+#define INS_STR_ARRIVAL0   0u
+#define INS_NARRIVAL       3u
 
 /*
  * One location.  While recording, its buffer is written by one thread at
@@ -133,6 +150,9 @@ typedef struct ins_loc {
     OTF2_ErrorCode      failed;      /* first write error, or OTF2_SUCCESS */
     uint64_t            coll_op;     /* writing: the last collective begun, */
     uint32_t            coll_inst;   /* for the messages that follow it */
+    uint32_t            arr_data;    /* writing: an arrival report's part 0 data, */
+    int64_t             arr_error;   /* error (part 0) and lead (part 1) */
+    int64_t             arr_lead;
 } __attribute__((aligned(64))) ins_loc_t;
 
 struct ins_trace {

@@ -85,7 +85,13 @@
 #define INS_KEY_BCAST           "bcast"      /* the broadcast after a reduce; "-" if none */
 #define INS_KEY_HOSTS           "hosts"      /* its hosts, comma-separated, = ranks 0.. of the node */
 #define INS_KEY_ROOT            "root"       /* rooted algorithms: the root's rank in the node; "-" */
-#define INS_KEY_ARRIVAL         "arrival"    /* equal | history */
+#define INS_KEY_ARRIVAL         "arrival"    /* equal | history | edge */
+#define INS_KEY_PAP             "pap"        /* yes: PAP-aware (its run or bcast reads the
+                                                arrival times), so it records one arrival
+                                                event per operation (below); no: none.
+                                                Absent in archives written before it. */
+#define INS_PAP_YES             "yes"
+#define INS_PAP_NO              "no"
 
 /*
  * ---- system tree, location groups, locations --------------------------
@@ -148,6 +154,42 @@
 #define INS_GROUP_ALGO_LOCATIONS "paptree algorithm locations"
 #define INS_GROUP_ALGO_RANKS     "paptree algorithm ranks"
 #define INS_REQUEST_ID(op, step) ((((unsigned long long)(op)) << 32) | (unsigned)(step))
+
+/*
+ * ---- where a PAP-aware node's arrival times came from -------------------
+ * An algorithm node whose region says pap=yes records, on each algorithm
+ * location, in every visit of the node, exactly one
+ *   ParameterString(parameter INS_PARAM_ARRIVAL, value = the source used:
+ *                   "equal" | "history" | "edge")
+ * after MpiCollectiveBegin and before the first message (and End), with
+ * these attributes, in this order (rt_arrival_report_t, rt_hooks.h):
+ *   INS_ATTR_OP       UINT64  the visit's operation
+ *   INS_ATTR_ASKED    STRING  the node's arrival= ("equal" | "history" | "edge")
+ *   INS_ATTR_MISSING  INT64   only when edge fell back: the node rank of the
+ *                             first host with no estimate
+ *   INS_ATTR_ERROR    INT64   only with an estimate: this host's estimated
+ *                             arrival at the node minus its actual one, ns
+ *   INS_ATTR_LEAD     INT64   only with an estimate: how long before this
+ *                             host's arrival its estimate was shared, ns
+ *   INS_ATTR_WAIT     INT64   ns the node waited for the arrival vector
+ * The parameter, these attributes and the three source names are defined
+ * only in an archive whose tree has a PAP-aware algorithm node.
+ */
+#define INS_ARRIVAL_EQUAL       "equal"      /* the sources, as arrival= spells them; */
+#define INS_ARRIVAL_HISTORY     "history"    /* String ids 0, 1, 2 in this order */
+#define INS_ARRIVAL_EDGE        "edge"
+#define INS_PARAM_ARRIVAL       "paptree::arrival"
+#define INS_PARAM_ARRIVAL_ID    0u
+#define INS_ATTR_ASKED          "paptree::asked"
+#define INS_ATTR_MISSING        "paptree::missing"
+#define INS_ATTR_ERROR          "paptree::error_ns"
+#define INS_ATTR_LEAD           "paptree::lead_ns"
+#define INS_ATTR_WAIT           "paptree::wait_ns"
+#define INS_ATTR_ASKED_ID       2u
+#define INS_ATTR_MISSING_ID     3u
+#define INS_ATTR_ERROR_ID       4u
+#define INS_ATTR_LEAD_ID        5u
+#define INS_ATTR_WAIT_ID        6u
 
 /*
  * ---- clocks ------------------------------------------------------------

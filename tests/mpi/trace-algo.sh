@@ -7,7 +7,10 @@
 # buffer) flushes while recording, on whichever thread recorded last.
 # Checked, against expectations derived by hand below from that sequence:
 #   - every event of every location, in order, its fields exactly (the
-#     timestamps only non-decreasing per location);
+#     timestamps only non-decreasing per location), with P = 3 (clv, PAP-aware,
+#     arrival=edge) one arrival report per operation and host: its source
+#     used, fallback host, error, lead and wait as trace_algo.c's
+#     arrival_report() sets them, worked out again below;
 #   - the MPI definitions: the COMM_LOCATIONS group of the algorithm
 #     locations in rank order, the COMM_GROUP of ranks 0..P-1, one COMM per
 #     instance named after the node's region in it;
@@ -28,15 +31,18 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; trap 'exit 1' INT TERM HUP
 
 # Numbers for P hosts (per rank): ring rounds R = 2(P-1), each with a
 # receive (post + completion) and a send (post + completion); the algorithm
-# location records per operation ENTER, BEGIN, 4R messages, END, LEAVE; each
+# location records per operation ENTER, BEGIN, (P = 3, PAP-aware: one
+# arrival event, three records in the buffer), 4R messages, END, LEAVE; each
 # thread location ENTER and LEAVE of its gred.  Flushes: the buffer holds
 # 65536 / 24 = 2730 records, and the n-th record with n = 2730 k + 1 flushes.
 for P in 2 3; do
   name=p$P
   R=$((2 * (P - 1)))
-  ALGO_EV=$((OPS * (4 + 4 * R)))
+  ARR=$((P >= 3 ? 1 : 0))
+  ALGO_EV=$((OPS * (4 + 4 * R + ARR)))
+  ALGO_REC=$((OPS * (4 + 4 * R + 3 * ARR)))
   THREAD_EV=$((OPS * 2))
-  ALGO_FL=$(((ALGO_EV - 1) / 2730))
+  ALGO_FL=$(((ALGO_REC - 1) / 2730))
   TOTAL=$((P * (ALGO_EV + 2 * THREAD_EV)))
 
   timeout 120 $MPIRUN -np $P $PROG "$tmp/$name" $OPS min > "$tmp/$name.out" 2> "$tmp/$name.err" ||
@@ -92,6 +98,21 @@ for P in 2 3; do
         attrs = sprintf("(\"paptree::op\" <0>; UINT64; %d), (\"paptree::bytes\" <1>; UINT64; 24)", seq)
         printf "%d ENTER Region: \"across\" <%d> | %s\n", loc, reg, attrs
         printf "%d MPI_COLLECTIVE_BEGIN\n", loc
+        if (P >= 3) {
+          # arrival_report(r, P, seq) of trace_algo.c, asked edge
+          used = "edge"; miss = -1; err = ""; lead = ""; wait = 10 * seq + r
+          if (seq % 3 == 0) {
+            used = seq == 0 ? "equal" : "history"; miss = (r + 1) % P
+            if (seq > 0) err = -(1000 * r + seq)
+          } else if (seq % 3 == 1) { err = 1000 * r + seq; lead = 5000 + seq }
+          else { err = -(100 * (r + 1) * seq); lead = 7 }
+          a = sprintf("(\"paptree::op\" <0>; UINT64; %d), (\"paptree::asked\" <2>; STRING; \"edge\" <2>)", seq)
+          if (miss >= 0) a = a sprintf(", (\"paptree::missing\" <3>; INT64; %d)", miss)
+          if (err != "") a = a sprintf(", (\"paptree::error_ns\" <4>; INT64; %d)", err)
+          if (lead != "") a = a sprintf(", (\"paptree::lead_ns\" <5>; INT64; %d)", lead)
+          a = a sprintf(", (\"paptree::wait_ns\" <6>; INT64; %d)", wait)
+          printf "%d PARAMETER_STRING Parameter: \"paptree::arrival\" <0>, Value: \"%s\" <%d> | %s\n", loc, used, used == "equal" ? 0 : used == "history" ? 1 : 2, a
+        }
         for (j = 0; j < R; j++) {
           rq = sprintf("%.0f", seq * 4294967296 + 2 * j)
           sq = sprintf("%.0f", seq * 4294967296 + 2 * j + 1)
@@ -146,8 +167,8 @@ for P in 2 3; do
     }
     hosts = "h0"
     for (r = 1; r < P; r++) hosts = hosts ",h" r
-    algo = P == 2 ? "algo=rd bcast=- hosts=" hosts " root=- arrival=equal" \
-                  : "algo=clv bcast=binomial-bcast hosts=" hosts " root=1 arrival=history"
+    algo = P == 2 ? "algo=rd bcast=- hosts=" hosts " root=- arrival=equal pap=no" \
+                  : "algo=clv bcast=binomial-bcast hosts=" hosts " root=1 arrival=edge pap=yes"
     for (i = 0; i < 2; i++)
       printf "REGION %d Name: \"across\", Descr.: \"kind=algo host=h0 parent=- tree=sum instance=%d node=0 fanin=%d %s\", Role: WRAPPER, Paradigm: USER, Flags: NONE, File: \"trace_algo.pathmap\" <0>, Begin: %d, End: %d\n", i * (P + 1), i, P, algo, P + 2, P + 2
   }' > "$tmp/$name.dwant"
@@ -161,7 +182,7 @@ for P in 2 3; do
     for h in $(seq 0 $((P - 1))); do echo "host h$h"; done
     echo "tree sum type=int32 op=sum"
     if [ $P -eq 2 ]; then echo "algo across run=rd"
-    else echo "algo across run=clv bcast=binomial-bcast root=h1 arrival=history"; fi
+    else echo "algo across run=clv bcast=binomial-bcast root=h1 arrival=edge"; fi
     for h in $(seq 0 $((P - 1))); do echo "gred g$h host=h$h parent=across"; done
     for h in $(seq 0 $((P - 1))); do echo "threads $((2 * h))-$((2 * h + 1)) host=h$h enter=g$h"; done
   } > "$tmp/$name.pathmap"

@@ -11,8 +11,8 @@
  *     host h0 .. host h<P-1>
  *     tree sum type=int32 op=sum
  *     algo across run=rd                       (P = 2)
- *     algo across run=clv bcast=binomial-bcast root=h1 arrival=history
- *                                              (P >= 3)
+ *     algo across run=clv bcast=binomial-bcast root=h1 arrival=edge
+ *                                              (P >= 3, PAP-aware)
  *     gred g<h> host=h<h> parent=across        (one per host)
  *     threads 2h-2h+1 host=h<h> enter=g<h>
  *
@@ -26,6 +26,8 @@
  *   that consecutive operations, and the buffer flushes among them, are
  *   recorded by different threads, as the executor's last arrivals do):
  *       visit ENTER across;  coll ENTER (root -1 or 1, 24 bytes)
+ *       P >= 3: arrival (arrival_report below: asked edge, and by seq the
+ *         sources, fallbacks, errors and leads a test can derive by hand)
  *       per round j = 0 .. 2(P-1)-1, a ring pattern with 24/P-byte pieces:
  *         msg RECV_POST  peer left  = (r-1) mod P, round j, step 2j
  *         msg SEND       peer right = (r+1) mod P, round j, step 2j+1
@@ -88,11 +90,11 @@ static void model_build(model_t *m, int p)
         m->spec.run = rt_algo_find("clv");
         m->spec.bcast = rt_algo_find("binomial-bcast");
         m->spec.root = 1;
-        m->spec.arrival = RT_ARRIVAL_HISTORY;
+        m->spec.arrival = RT_ARRIVAL_EDGE;
         m->spec.pap = 1;
         off += (size_t)snprintf(m->text + off, sizeof(m->text) - off,
                                 "tree sum type=int32 op=sum\nalgo across run=clv "
-                                "bcast=binomial-bcast root=h1 arrival=history\n");
+                                "bcast=binomial-bcast root=h1 arrival=edge\n");
     }
     m->nodes[0] = (rt_node_t){ "across", RT_NODE_ALGO, 0, RT_ID_NONE, (uint32_t)p, 0, 0,
                                RT_WAIT_AUTO, &m->spec, (unsigned)p + 2, 1 };
@@ -132,6 +134,36 @@ typedef struct algo_op {
     int32_t           root;
 } algo_op_t;
 
+/*
+ * Rank r's arrival report in operation seq of a P-host node (asked edge):
+ *   seq 0:          used equal, missing (r+1) mod P, no estimate
+ *   seq % 3 == 0:   used history, missing (r+1) mod P, error -(1000 r + seq), no lead
+ *   seq % 3 == 1:   used edge, error 1000 r + seq, lead 5000 + seq
+ *   seq % 3 == 2:   used edge, error -(100 (r+1) seq), lead 7
+ *   wait 10 seq + r always.
+ */
+static rt_arrival_report_t arrival_report(int r, int p, uint64_t seq)
+{
+    int64_t s = (int64_t)seq;
+    rt_arrival_report_t rep = { .asked = RT_ARRIVAL_EDGE, .used = RT_ARRIVAL_EDGE,
+                                .missing = -1, .error_ns = INT64_MIN, .lead_ns = INT64_MIN,
+                                .wait_ns = 10 * s + r };
+
+    if (seq == 0 || seq % 3 == 0) {
+        rep.used = seq == 0 ? RT_ARRIVAL_EQUAL : RT_ARRIVAL_HISTORY;
+        rep.missing = (r + 1) % p;
+        if (seq > 0)
+            rep.error_ns = -(1000 * r + s);
+    } else if (seq % 3 == 1) {
+        rep.error_ns = 1000 * r + s;
+        rep.lead_ns = 5000 + s;
+    } else {
+        rep.error_ns = -(100 * (r + 1) * s);
+        rep.lead_ns = 7;
+    }
+    return rep;
+}
+
 static void *algo_run(void *arg)
 {
     const algo_op_t *o = arg;
@@ -141,6 +173,10 @@ static void *algo_run(void *arg)
 
     h->visit(o->loc, RT_VISIT_ENTER, o->inst, 0, o->seq, BYTES);
     h->coll(o->loc, RT_VISIT_ENTER, o->inst, 0, o->seq, o->root, BYTES);
+    if (o->p >= 3) {
+        rt_arrival_report_t rep = arrival_report(o->rank, o->p, o->seq);
+        h->arrival(o->loc, o->inst, 0, o->seq, &rep);
+    }
     for (int32_t j = 0; j < 2 * (o->p - 1); j++) {
         h->msg(o->loc, RT_MSG_RECV_POST, o->inst, left, j, (uint32_t)(2 * j), piece);
         h->msg(o->loc, RT_MSG_SEND, o->inst, right, j, (uint32_t)(2 * j + 1), piece);

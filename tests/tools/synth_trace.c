@@ -33,6 +33,9 @@
  *            wider than a terminal
  *   algo     an algorithm node at the root over 3 hosts (A, B, C), 2 ops, with
  *            its collective and point-to-point MPI events (ins_schema.h)
+ *   pap      algo's tree and op 0 five times (ops 0-4, 10 us apart) with a
+ *            PAP-aware node (run=slt arrival=edge) and its arrival reports:
+ *            sources, fallbacks, estimation errors, leads and waits by hand
  *   foreign  a valid OTF2 archive of another tool: no PAPTREE:: property
  */
 #include <errno.h>
@@ -119,6 +122,8 @@ typedef struct sy_scenario {
     const sy_handtree_t *hand;        /* NULL: the parsed pathmap's tree */
     const sy_msg_t   *msgs;
     size_t            nmsgs;
+    const struct sy_arrival *arrivals;   /* a PAP-aware node's reports, or NULL */
+    size_t            narrivals;
 } sy_scenario_t;
 
 /* ---- gred3 ------------------------------------------------------------------
@@ -461,35 +466,143 @@ static const sy_msg_t algo_msgs[] = {
     { 0, 1, 2, 0, 2, 3, 1, 4, 11310, 11520, 11250, 11600 },
 };
 
+/* ---- pap ----------------------------------------------------------------------
+ *
+ * The algo scenario's tree with a PAP-aware node (docs/trace-format.md,
+ * "Arrival sources"): run=slt arrival=edge, so every visit of the node on an
+ * algorithm location carries one arrival report (ParameterString) at its
+ * t1 + 20, between MpiCollectiveBegin (t1 + 10) and its first message.  Ops
+ * 0-4 are algo's op 0 (visits and messages) shifted by 10,000 ns each.  The
+ * reports (E: edge, H: history, Q: equal; error, lead and wait in ns, "-" none):
+ *
+ *   op  A (rank 0)           B (rank 1)           C (rank 2)          fallback
+ *   0   Q  300 1000  10      Q -200  500   5      Q    -    -  100     C missing
+ *   1   E  100 2000  20      E -400 1500   5      E  250  800    0
+ *   2   E  -50 2500  30      E  700  100   5      E    0  900  200
+ *   3   H  150 3000  40      H    -    -   5      H -300  600    0     B missing
+ *   4   E  200 2200  50      E -100 1200   5      E   90 1000  300
+ *
+ * Worked by hand (nearest rank: the k-th smallest, k = ceil(p n)):
+ *   error A: -50 100 150 200 300     n 5 mean 140 median 150 p10 -50 p90 300 |max| 300
+ *         B: -400 -200 -100 700      n 4 mean 0 median -200 p10 -400 p90 700 |max| 700
+ *         C: -300 0 90 250           n 4 mean 10 median 0 p10 -300 p90 250 |max| 300
+ *       all: 13 values, sum 740      mean 56.92 median 90 p10 -300 p90 300 |max| 700
+ *   lead  A mean 2140 min 1000; B 825, 100; C 825, 600; all mean 1330.77 min 100
+ *   wait  A mean 30 median 30 max 50; B 5 5 5; C mean 120 median 100 max 300;
+ *         all (15) mean 51.67 median 10 p10 0 p90 200 max 300
+ *   sources, every host: equal 1, history 1, edge 3, fallbacks 2, missing B,C
+ */
+static const char pap_pathmap[] =
+    "host A\n"
+    "host B\n"
+    "host C\n"
+    "tree sum type=int32 op=sum\n"
+    "algo  across run=slt arrival=edge\n"
+    "gred  gA  host=A parent=across\n"
+    "gred  gB  host=B parent=across\n"
+    "threads 0-1 host=A enter=gA\n"
+    "threads 2-3 host=B enter=gB\n"
+    "threads 4 host=C enter=across\n";
+
+static const sy_handtree_t pap_tree = {
+    "sum", { "A", "B", "C" }, algo_nodes, NELEM_(algo_nodes), algo_threads,
+    NELEM_(algo_threads),
+    INS_KEY_ALGO "=slt " INS_KEY_BCAST "=- " INS_KEY_HOSTS "=A,B,C " INS_KEY_ROOT "=- "
+    INS_KEY_ARRIVAL "=edge " INS_KEY_PAP "=" INS_PAP_YES,
+};
+
+#define PAP_OPS   5
+#define PAP_SHIFT 10000
+#define NONE_     INT64_MIN
+
+/* One arrival report: rank `rank` in op `op`; used 0 equal, 1 history, 2 edge. */
+typedef struct sy_arrival {
+    unsigned op, rank, used;
+    int      missing;                  /* -1: none */
+    int64_t  error, lead, wait;        /* NONE_: none (not wait) */
+} sy_arrival_t;
+
+static const sy_arrival_t pap_arrivals[] = {
+    { 0, 0, 0, 2, 300, 1000, 10 },      { 0, 1, 0, 2, -200, 500, 5 },
+    { 0, 2, 0, 2, NONE_, NONE_, 100 },
+    { 1, 0, 2, -1, 100, 2000, 20 },     { 1, 1, 2, -1, -400, 1500, 5 },
+    { 1, 2, 2, -1, 250, 800, 0 },
+    { 2, 0, 2, -1, -50, 2500, 30 },     { 2, 1, 2, -1, 700, 100, 5 },
+    { 2, 2, 2, -1, 0, 900, 200 },
+    { 3, 0, 1, 1, 150, 3000, 40 },      { 3, 1, 1, 1, NONE_, NONE_, 5 },
+    { 3, 2, 1, 1, -300, 600, 0 },
+    { 4, 0, 2, -1, 200, 2200, 50 },     { 4, 1, 2, -1, -100, 1200, 5 },
+    { 4, 2, 2, -1, 90, 1000, 300 },
+};
+
+/* algo's op 0, PAP_OPS times (caller frees). */
+static sy_visit_t *pap_visits(size_t *n)
+{
+    sy_visit_t *v = malloc(PAP_OPS * 7 * sizeof(*v));
+
+    for (unsigned k = 0; v != NULL && k < PAP_OPS; k++)
+        for (unsigned i = 0; i < 7; i++) {
+            v[k * 7 + i] = algo_visits[i];
+            v[k * 7 + i].op = k;
+            v[k * 7 + i].t1 += (int64_t)k * PAP_SHIFT;
+            v[k * 7 + i].t4 += (int64_t)k * PAP_SHIFT;
+        }
+    *n = PAP_OPS * 7;
+    return v;
+}
+
+static sy_msg_t *pap_msgs(size_t *n)
+{
+    sy_msg_t *m = malloc(PAP_OPS * 4 * sizeof(*m));
+
+    for (unsigned k = 0; m != NULL && k < PAP_OPS; k++)
+        for (unsigned i = 0; i < 4; i++) {
+            sy_msg_t *x = &m[k * 4 + i];
+            *x = algo_msgs[i];
+            x->op = k;
+            x->sp += (int64_t)k * PAP_SHIFT;
+            x->sd += (int64_t)k * PAP_SHIFT;
+            x->rp += (int64_t)k * PAP_SHIFT;
+            x->rd += (int64_t)k * PAP_SHIFT;
+        }
+    *n = PAP_OPS * 4;
+    return m;
+}
 
 static const sy_scenario_t scenarios[] = {
     { "gred3", "synthetic/gred3.pathmap", gred3_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 2100000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 1100000, 1000000, 1000000, 500.0 } } },
-      gred3_visits, NELEM(gred3_visits), 2, NULL, NULL, 0 },
+      gred3_visits, NELEM(gred3_visits), 2, NULL, NULL, 0, NULL, 0 },
     { "chain", "synthetic/chain.pathmap", chain_pathmap, 2, 1100100,
       { { "node-a.synthetic", { 1000000, 2000000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 0, 1000000, 1000000, 1001000, 250.0 } } },
-      chain_visits, NELEM(chain_visits), 2, NULL, NULL, 0 },
+      chain_visits, NELEM(chain_visits), 2, NULL, NULL, 0, NULL, 0 },
     { "lastarr", "synthetic/lastarr.pathmap", lastarr_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 2100000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 1100000, 1000000, 1000000, 500.0 } } },
-      lastarr_visits, NELEM(lastarr_visits), 2, NULL, NULL, 0 },
+      lastarr_visits, NELEM(lastarr_visits), 2, NULL, NULL, 0, NULL, 0 },
     /* visits generated by wide_visits */
     { "wide", "synthetic/wide.pathmap", wide_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 2400000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 1400000, 1000000, 1000000, 500.0 } } },
-      NULL, 0, 2, NULL, NULL, 0 },
+      NULL, 0, 2, NULL, NULL, 0, NULL, 0 },
     /* visits generated by oneway_visits */
     { "oneway", "synthetic/oneway.pathmap", chain_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 50000000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 49000000, 1000000, 1000000, 500.0 } } },
-      NULL, 0, 2, NULL, NULL, 0 },
+      NULL, 0, 2, NULL, NULL, 0, NULL, 0 },
     { "algo", "synthetic/algo.pathmap", algo_pathmap, 1, 2000000,
       { { "node-a.synthetic", { 1990000, 2100000, 0, 0, 0.0 } },
         { "node-b.synthetic", { 990000, 1100000, 1000000, 1000000, 500.0 } },
         { "node-c.synthetic", { 1990000, 2100000, 0, 0, 400.0 } } },
-      algo_visits, NELEM(algo_visits), 3, &algo_tree, algo_msgs, NELEM(algo_msgs) },
+      algo_visits, NELEM(algo_visits), 3, &algo_tree, algo_msgs, NELEM(algo_msgs), NULL, 0 },
+    /* visits and messages generated by pap_visits, pap_msgs */
+    { "pap", "synthetic/pap.pathmap", pap_pathmap, 1, 2000000,
+      { { "node-a.synthetic", { 1990000, 2100000, 0, 0, 0.0 } },
+        { "node-b.synthetic", { 990000, 1100000, 1000000, 1000000, 500.0 } },
+        { "node-c.synthetic", { 1990000, 2100000, 0, 0, 400.0 } } },
+      NULL, 0, 3, &pap_tree, NULL, 0, pap_arrivals, NELEM(pap_arrivals) },
 };
 
 /* ---- errors --------------------------------------------------------------- */
@@ -516,7 +629,7 @@ static int otf2_fail(OTF2_ErrorCode rc, const char *what)
 
 typedef enum {
     SY_ENTER, SY_LEAVE, SY_COLL_BEGIN, SY_COLL_END, SY_ISEND, SY_ISEND_DONE, SY_IRECV_POST,
-    SY_IRECV
+    SY_IRECV, SY_ARRIVAL        /* step: the report's index in sc->arrivals */
 } sy_evkind_t;
 
 typedef struct sy_event {
@@ -609,6 +722,38 @@ static int node_by_name(const rt_tree_t *t, const char *name)
  * sender in it, "request" gives its MpiIsend another operation's request id. */
 static const char *damage = NULL;
 
+/*
+ * Each arrival report at t1 + 20 of its rank's visit of the node (pap).
+ * --damage noarrival drops rank 2's in op 2; asked writes asked=history.
+ */
+static int plan_arrivals(sy_plan_t *p)
+{
+    const sy_scenario_t *sc = p->sc;
+
+    for (size_t i = 0; i < sc->narrivals; i++) {
+        const sy_arrival_t *a = &sc->arrivals[i];
+        const sy_visit_t *v = NULL;
+        sy_loc_t *l = NULL;
+        char name[32];
+
+        snprintf(name, sizeof(name), "algo %s", p->pm->hosts[a->rank].name);
+        for (uint32_t k = 0; k < p->nlocs && l == NULL; k++)
+            l = strcmp(p->locs[k].name, name) == 0 ? &p->locs[k] : NULL;
+        for (size_t j = 0; j < sc->nvisits && v == NULL; j++)
+            v = sc->visits[j].op == a->op && strcmp(sc->visits[j].loc, name) == 0
+                ? &sc->visits[j] : NULL;
+        if (l == NULL || v == NULL)
+            return fail("%s arrival %zu: no algorithm location or visit", sc->name, i);
+        if (damage != NULL && strcmp(damage, "noarrival") == 0 && a->op == 2 && a->rank == 2)
+            continue;
+        if ((l->ev = realloc(l->ev, (l->nev + 1) * sizeof(*l->ev))) == NULL)
+            return fail("out of memory");
+        l->ev[l->nev++] = (sy_event_t){ v->t1 + 20, false, v->inst, a->op, SY_ARRIVAL, 0, 0,
+                                        (uint32_t)i, 0 };
+    }
+    return 0;
+}
+
 /* Puts each visit's two events on its location. */
 static int plan_events(sy_plan_t *p)
 {
@@ -643,6 +788,8 @@ static int plan_events(sy_plan_t *p)
         p->rmin = v->t1 < p->rmin ? v->t1 : p->rmin;
         p->rmax = v->t4 > p->rmax ? v->t4 : p->rmax;
     }
+    if (plan_arrivals(p) != 0)
+        return 1;
     for (size_t i = 0; i < sc->nmsgs; i++) {
         const sy_msg_t *m = &sc->msgs[i];
         sy_loc_t *ls = NULL, *ld = NULL;
@@ -877,6 +1024,33 @@ static int write_properties(OTF2_Archive *ar, const sy_plan_t *p)
     return rc == OTF2_SUCCESS ? 0 : otf2_fail(rc, "OTF2_Archive_SetProperty");
 }
 
+/* The String id of a source (write_globals writes the three names first). */
+#define SY_SOURCE_STR(s) ((OTF2_StringRef)(s))
+
+/* An arrival report (ins_schema.h): the used source, with its attributes. */
+static OTF2_ErrorCode write_arrival(OTF2_AttributeList *al, OTF2_EvtWriter *w, uint64_t ts,
+                                    const sy_event_t *e, const sy_arrival_t *a)
+{
+    bool asked_history = damage != NULL && strcmp(damage, "asked") == 0;
+    OTF2_ErrorCode rc = OTF2_AttributeList_AddUint64(al, INS_ATTR_OP_ID, e->op);
+
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddStringRef(al, INS_ATTR_ASKED_ID,
+                                             SY_SOURCE_STR(asked_history ? 1 : 2));
+    if (rc == OTF2_SUCCESS && a->missing >= 0)
+        rc = OTF2_AttributeList_AddInt64(al, INS_ATTR_MISSING_ID, a->missing);
+    if (rc == OTF2_SUCCESS && a->error != NONE_)
+        rc = OTF2_AttributeList_AddInt64(al, INS_ATTR_ERROR_ID, a->error);
+    if (rc == OTF2_SUCCESS && a->lead != NONE_)
+        rc = OTF2_AttributeList_AddInt64(al, INS_ATTR_LEAD_ID, a->lead);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddInt64(al, INS_ATTR_WAIT_ID, a->wait);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_EvtWriter_ParameterString(w, al, ts, INS_PARAM_ARRIVAL_ID,
+                                            SY_SOURCE_STR(a->used));
+    return rc;
+}
+
 /* One location's events, in local ticks, each with the two attributes. */
 static int write_location_events(OTF2_Archive *ar, const sy_plan_t *p, const sy_loc_t *l)
 {
@@ -913,6 +1087,9 @@ static int write_location_events(OTF2_Archive *ar, const sy_plan_t *p, const sy_
         case SY_IRECV:
             rc = OTF2_EvtWriter_MpiIrecv(w, NULL, ts, e->peer, e->region, e->tag, e->bytes,
                                          INS_REQUEST_ID(e->op, e->step));
+            continue;
+        case SY_ARRIVAL:
+            rc = write_arrival(al, w, ts, e, &p->sc->arrivals[e->step]);
             continue;
         case SY_ENTER:
         case SY_LEAVE:
@@ -1154,6 +1331,25 @@ static void gw_comms(sy_gw_t *g, const sy_plan_t *p)
     }
 }
 
+/* A PAP-aware node's parameter and attributes (ins_schema.h). */
+static void gw_arrival_defs(sy_gw_t *g)
+{
+    static const struct { uint32_t id; const char *name; OTF2_Type type; } at[] = {
+        { INS_ATTR_ASKED_ID, INS_ATTR_ASKED, OTF2_TYPE_STRING },
+        { INS_ATTR_MISSING_ID, INS_ATTR_MISSING, OTF2_TYPE_INT64 },
+        { INS_ATTR_ERROR_ID, INS_ATTR_ERROR, OTF2_TYPE_INT64 },
+        { INS_ATTR_LEAD_ID, INS_ATTR_LEAD, OTF2_TYPE_INT64 },
+        { INS_ATTR_WAIT_ID, INS_ATTR_WAIT, OTF2_TYPE_INT64 },
+    };
+
+    for (size_t i = 0; i < NELEM(at); i++)
+        gw_check(g, OTF2_GlobalDefWriter_WriteAttribute(g->w, at[i].id, gw_str(g, at[i].name),
+                                                        gw_str(g, "synthetic"), at[i].type));
+    gw_check(g, OTF2_GlobalDefWriter_WriteParameter(g->w, INS_PARAM_ARRIVAL_ID,
+                                                    gw_str(g, INS_PARAM_ARRIVAL),
+                                                    OTF2_PARAMETER_TYPE_STRING));
+}
+
 static int write_globals(OTF2_Archive *ar, const sy_plan_t *p)
 {
     sy_gw_t g = { .w = OTF2_Archive_GetGlobalDefWriter(ar) };
@@ -1163,6 +1359,10 @@ static int write_globals(OTF2_Archive *ar, const sy_plan_t *p)
 
     if (g.w == NULL)
         return fail("OTF2_Archive_GetGlobalDefWriter failed");
+    if (p->sc->arrivals != NULL)          /* their ids are SY_SOURCE_STR(0..2) */
+        for (int i = 0; i < 3; i++)
+            gw_str(&g, i == 0 ? INS_ARRIVAL_EQUAL : i == 1 ? INS_ARRIVAL_HISTORY
+                                                           : INS_ARRIVAL_EDGE);
     gw_check(&g, OTF2_GlobalDefWriter_WriteClockProperties(g.w, SY_RESOLUTION, lo, hi - lo + 1,
                                                            SY_REALTIME));
     gw_check(&g, OTF2_GlobalDefWriter_WriteAttribute(
@@ -1172,6 +1372,8 @@ static int write_globals(OTF2_Archive *ar, const sy_plan_t *p)
     gw_check(&g, OTF2_GlobalDefWriter_WriteAttribute(
                      g.w, INS_ATTR_BYTES_ID, gw_str(&g, INS_ATTR_BYTES),
                      gw_str(&g, "tuple size in bytes"), OTF2_TYPE_UINT64));
+    if (p->sc->arrivals != NULL)
+        gw_arrival_defs(&g);
     gw_hosts(&g, p);
     gw_locations(&g, p);
     gw_regions(&g, p);
@@ -1297,13 +1499,14 @@ static void usage(FILE *fp)
             "                   SCENARIO DIR\n"
             "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
             "hand-made scenario; the timestamp tables are in tests/tools/synth_trace.c.\n"
-            "  SCENARIO           gred3, chain, lastarr, oneway, wide, algo or foreign (not a\n"
-            "                     paptree trace)\n"
+            "  SCENARIO           gred3, chain, lastarr, oneway, wide, algo, pap or foreign\n"
+            "                     (not a paptree trace)\n"
             "  --pathmap-out FILE also write the scenario's pathmap to FILE\n"
             "  --no-offsets RANK  no ClockOffset records for that rank's locations\n"
             "  --damage MODE      algo: write its first message wrong: norecv (no\n"
             "                     MpiIrecv), peer (another sender), request (another\n"
-            "                     operation's request id)\n");
+            "                     operation's request id); pap: noarrival (rank 2 has no\n"
+            "                     report in op 2), asked (every report asks history)\n");
 }
 
 int main(int argc, char **argv)
@@ -1337,17 +1540,24 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NELEM(scenarios); i++) {
         sy_scenario_t sc = scenarios[i];
         sy_visit_t *gen = NULL;
+        sy_msg_t *gmsgs = NULL;
         int st;
 
         if (strcmp(pos[0], sc.name) != 0)
             continue;
         if (sc.visits == NULL
             && (sc.visits = gen = strcmp(sc.name, "wide") == 0 ? wide_visits(&sc.nvisits)
+                                  : strcmp(sc.name, "pap") == 0 ? pap_visits(&sc.nvisits)
                                                                 : oneway_visits(&sc.nvisits))
                == NULL)
             return fail("out of memory");
+        if (strcmp(sc.name, "pap") == 0 && (sc.msgs = gmsgs = pap_msgs(&sc.nmsgs)) == NULL) {
+            free(gen);
+            return fail("out of memory");
+        }
         st = write_paptree(&sc, pos[1], pathmap_out);
         free(gen);
+        free(gmsgs);
         return st;
     }
     fail("unknown scenario '%s'", pos[0]);

@@ -49,7 +49,19 @@
  *     (same request id, op << 32 | step) before the end, on the instance's
  *     communicator, with a peer of the node other than itself; and every
  *     message sent is received, once, by its peer, with the same tag and
- *     length, in the same operation.
+ *     length, in the same operation;
+ * 10. a PAP-aware algorithm node (the pathmap's run or bcast reads arrival
+ *     times; ins_schema.h, "where a PAP-aware node's arrival times came
+ *     from"): its region says pap=yes (else pap=no), the parameter
+ *     paptree::arrival (STRING) and attributes 2-6 are defined (and none of
+ *     them without it), and each visit of the node on an algorithm location
+ *     holds exactly one ParameterString of that parameter, after
+ *     MpiCollectiveBegin and before any other MPI event: the visit's op,
+ *     asked = the pathmap's arrival=, the used source one of equal /
+ *     history / edge and no better than asked (history: equal exactly on an
+ *     instance's first operation; edge: history never on the first), a
+ *     missing rank of the node only when edge fell back, the error and lead
+ *     only with arrival=edge, a wait >= 0; so one per operation per host.
  *
  * Each failure is one line "trace_check: FAIL: <what>: expected X, got Y"
  * on stderr.  Exit status: 0 every check passed, 1 some check failed,
@@ -134,6 +146,7 @@ typedef struct tc_mgroup {
     uint64_t *members;
 } tc_mgroup_t;
 typedef struct tc_comm { uint32_t self, group, parent; OTF2_StringRef name; } tc_comm_t;
+typedef struct tc_param { uint32_t self; OTF2_StringRef name; OTF2_ParameterType type; } tc_param_t;
 
 /* One message as its sender or its receiver recorded it (9.). */
 typedef struct tc_msg { uint64_t inst, op, src, dst, tag, len; } tc_msg_t;
@@ -166,6 +179,8 @@ typedef struct tc_loc {
     /* algo: its rank in the node; the collective of the open visit */
     uint32_t node_rank;
     bool in_coll, coll_done;
+    uint32_t coll_events;           /* MPI events after the collective's begin */
+    uint32_t arrivals;              /* arrival events in the open visit (10.) */
     tc_req_t *reqs;                 /* posted, not completed */
     size_t nreqs, capreqs;
 } tc_loc_t;
@@ -185,8 +200,9 @@ typedef struct tc_ctx {
     char **str;                     /* string definitions by id */
     size_t nstr;
     tc_vec_t attrs, regions, stns, stn_props, groups, group_props, ldefs, loc_props;
-    tc_vec_t mgroups, comms, sends, recvs;
+    tc_vec_t mgroups, comms, sends, recvs, params;
     const rt_node_t *algo;          /* the tree's algorithm node, or NULL */
+    bool pap;                       /* it is PAP-aware (the pathmap says so) */
     bool clock_ns;                  /* PAPTREE::CLOCK is monotonic_raw: ns ticks */
     unsigned nclock, nunknown_defs;
     uint64_t resolution, t_first, t_last;   /* ClockProperties */
@@ -523,6 +539,7 @@ static bool build_locations(tc_ctx_t *c)
     uint32_t nh = c->pm->nhosts;
 
     c->algo = rt_tree_algo(c->tree);
+    c->pap = c->algo != NULL && c->algo->algo->pap;
     if ((c->rank_base = calloc(nh + 1, sizeof(*c->rank_base))) == NULL)
         return false;
     for (uint32_t r = 0; r < nh; r++) {
@@ -684,6 +701,12 @@ static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self, OTF2_StringRef nam
     PUSH(ud, comms, tc_comm_t, self, group, parent, name);
 }
 
+static OTF2_CallbackCode on_param(void *ud, OTF2_ParameterRef self, OTF2_StringRef name,
+                                  OTF2_ParameterType type)
+{
+    PUSH(ud, params, tc_param_t, self, name, type);
+}
+
 /* A record this OTF2 version does not know (it registers every type it knows). */
 static OTF2_CallbackCode on_unknown_def(void *ud)
 {
@@ -718,6 +741,7 @@ static OTF2_ErrorCode read_global_defs(tc_ctx_t *c, OTF2_Reader *rd)
         OTF2_GlobalDefReaderCallbacks_SetLocationPropertyCallback(cb, on_loc_prop);
         OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_mgroup);
         OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+        OTF2_GlobalDefReaderCallbacks_SetParameterCallback(cb, on_param);
         OTF2_GlobalDefReaderCallbacks_SetUnknownCallback(cb, on_unknown_def);
         rc = OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, cb, c);
         if (rc == OTF2_SUCCESS)
@@ -802,23 +826,41 @@ static void check_missing(tc_ctx_t *c, const bool *seen, uint64_t n, const char 
             tc_fail(c, "%s %" PRIu64 ": expected a definition, got none", what, id);
 }
 
+/* The attributes: op and bytes; with a PAP-aware node also those of 10. */
 static void check_attributes(tc_ctx_t *c)
 {
-    static const char *const want[2] = { [INS_ATTR_OP_ID] = INS_ATTR_OP,
-                                         [INS_ATTR_BYTES_ID] = INS_ATTR_BYTES };
+    static const struct { const char *name; OTF2_Type type; } want[7] = {
+        [INS_ATTR_OP_ID] = { INS_ATTR_OP, OTF2_TYPE_UINT64 },
+        [INS_ATTR_BYTES_ID] = { INS_ATTR_BYTES, OTF2_TYPE_UINT64 },
+        [INS_ATTR_ASKED_ID] = { INS_ATTR_ASKED, OTF2_TYPE_STRING },
+        [INS_ATTR_MISSING_ID] = { INS_ATTR_MISSING, OTF2_TYPE_INT64 },
+        [INS_ATTR_ERROR_ID] = { INS_ATTR_ERROR, OTF2_TYPE_INT64 },
+        [INS_ATTR_LEAD_ID] = { INS_ATTR_LEAD, OTF2_TYPE_INT64 },
+        [INS_ATTR_WAIT_ID] = { INS_ATTR_WAIT, OTF2_TYPE_INT64 },
+    };
     const tc_attr_t *a = c->attrs.data;
-    bool seen[2] = { false, false };
+    const tc_param_t *p = c->params.data;
+    uint32_t n = c->pap ? 7 : 2;
+    bool seen[7] = { false };
 
     for (size_t i = 0; i < c->attrs.n; i++) {
-        if (!define_once(c, seen, a[i].self, 2, "attribute"))
+        if (!define_once(c, seen, a[i].self, n, "attribute"))
             continue;
-        expect_str(c, want[a[i].self], str_of(c, a[i].name), "attribute %u name", a[i].self);
+        expect_str(c, want[a[i].self].name, str_of(c, a[i].name), "attribute %u name",
+                   a[i].self);
         if (str_of(c, a[i].desc) == NULL)
             tc_fail(c, "attribute %u description: expected a defined string, got string %u",
                     a[i].self, a[i].desc);
-        expect_u64(c, OTF2_TYPE_UINT64, a[i].type, "attribute %u type", a[i].self);
+        expect_u64(c, want[a[i].self].type, a[i].type, "attribute %u type", a[i].self);
     }
-    check_missing(c, seen, 2, "attribute");
+    check_missing(c, seen, n, "attribute");
+    expect_u64(c, c->pap ? 1 : 0, c->params.n, "parameter definitions (one, %s, for a "
+               "PAP-aware algorithm node)", INS_PARAM_ARRIVAL);
+    for (size_t i = 0; c->pap && i < c->params.n; i++) {
+        expect_u64(c, INS_PARAM_ARRIVAL_ID, p[i].self, "parameter id");
+        expect_str(c, INS_PARAM_ARRIVAL, str_of(c, p[i].name), "parameter %u name", p[i].self);
+        expect_u64(c, OTF2_PARAMETER_TYPE_STRING, p[i].type, "parameter %u type", p[i].self);
+    }
 }
 
 /*
@@ -846,6 +888,9 @@ static bool algo_keys(const tc_ctx_t *c, const rt_algo_spec_t *a, char *exp, siz
         n = snprintf(exp + off, len - off, " " INS_KEY_ROOT "=" INS_NO_PARENT " "
                      INS_KEY_ARRIVAL "=%s", a->arrival == RT_ARRIVAL_HISTORY ? "history" :
                      a->arrival == RT_ARRIVAL_EDGE ? "edge" : "equal");
+    if (n < 0 || (off += (size_t)n) >= len)
+        return false;
+    n = snprintf(exp + off, len - off, " " INS_KEY_PAP "=%s", a->pap ? INS_PAP_YES : INS_PAP_NO);
     return n >= 0 && off + (size_t)n < len;
 }
 
@@ -1322,6 +1367,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     if (l->depth == 0) {
         enter_top(c, l, region, op, bytes);
         l->in_coll = l->coll_done = false;
+        l->arrivals = l->coll_events = 0;
     }
     else
         enter_nested(c, l, &l->stack[l->depth - 1], region, op, bytes);
@@ -1360,6 +1406,10 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     if (l->algo && l->depth == 0 && (l->in_coll || !l->coll_done))
         ev_fail(c, l, "Leave of %s: expected after its MpiCollectiveEnd, got %s", b,
                 l->in_coll ? "an open collective" : "no collective in the visit");
+    if (l->algo && l->depth == 0 && l->arrivals != (c->pap ? 1u : 0u))
+        ev_fail(c, l, "Leave of %s op %" PRIu64 ": expected %u %s event%s in the visit (%s), "
+                "got %u", b, f->op, c->pap ? 1 : 0, INS_PARAM_ARRIVAL, c->pap ? "" : "s",
+                c->pap ? "PAP-aware" : "not PAP-aware", l->arrivals);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -1388,6 +1438,8 @@ static tc_loc_t *mpi_event(tc_ctx_t *c, OTF2_LocationRef id, OTF2_TimeStamp t,
         return NULL;
     }
     *f = &l->stack[0];
+    if (!begin)
+        l->coll_events++;
     if (begin ? l->in_coll || l->coll_done : !l->in_coll) {
         ev_fail(c, l, "(%s): expected %s, got %s", kind,
                 begin ? "one collective per visit" : "inside MpiCollectiveBegin .. End",
@@ -1563,6 +1615,94 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     return c->oom ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
 }
 
+/* ---------------------------------- 10. a PAP-aware node's arrival events */
+
+/* The source a string names (0 equal, 1 history, 2 edge), or -1. */
+static int source_of(const char *s)
+{
+    static const char *const names[] = { INS_ARRIVAL_EQUAL, INS_ARRIVAL_HISTORY,
+                                         INS_ARRIVAL_EDGE };
+
+    for (int i = 0; s != NULL && i < 3; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* An int64 attribute: true and *v if present (absent is not an OTF2 error here). */
+static bool attr_i64(OTF2_AttributeList *al, OTF2_AttributeRef id, int64_t *v)
+{
+    return OTF2_AttributeList_TestAttributeByID(al, id) &&
+           OTF2_AttributeList_GetInt64(al, id, v) == OTF2_SUCCESS;
+}
+
+/* The used source and the optional attributes against the asked one (10.). */
+static void check_arrival_values(tc_ctx_t *c, const tc_loc_t *l, const tc_frame_t *f,
+                                 int used, OTF2_AttributeList *al)
+{
+    int asked = (int)c->algo->algo->arrival;
+    int64_t v = 0, missing = -1;
+    bool first = f->op == 0, est;
+
+    if (used < 0 || used > asked || (asked == RT_ARRIVAL_HISTORY && used != (first ? 0 : 1))
+        || (asked == RT_ARRIVAL_EDGE && first && used == RT_ARRIVAL_HISTORY))
+        ev_fail(c, l, "(%s) op %" PRIu64 ": expected a source used that arrival=%s allows "
+                "there, got %d", INS_PARAM_ARRIVAL, f->op, rt_arrival_name(c->algo->algo->arrival),
+                used);
+    if (attr_i64(al, INS_ATTR_MISSING_ID, &missing) &&
+        (asked != RT_ARRIVAL_EDGE || used == RT_ARRIVAL_EDGE || missing < 0 ||
+         missing >= (int64_t)c->algo->algo->nhosts))
+        ev_fail(c, l, "(%s) %s: expected a rank of the node, and only when edge fell back, "
+                "got %" PRId64, INS_PARAM_ARRIVAL, INS_ATTR_MISSING, missing);
+    est = attr_i64(al, INS_ATTR_ERROR_ID, &v) || attr_i64(al, INS_ATTR_LEAD_ID, &v);
+    if (est && asked != RT_ARRIVAL_EDGE)
+        ev_fail(c, l, "(%s) %s/%s: expected none without arrival=edge, got one",
+                INS_PARAM_ARRIVAL, INS_ATTR_ERROR, INS_ATTR_LEAD);
+    if (!attr_i64(al, INS_ATTR_WAIT_ID, &v) || v < 0)
+        ev_fail(c, l, "(%s) %s: expected an int64 >= 0, got %s", INS_PARAM_ARRIVAL,
+                INS_ATTR_WAIT, "none or a negative one");
+}
+
+static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                         OTF2_AttributeList *al, OTF2_ParameterRef param,
+                                         OTF2_StringRef value)
+{
+    tc_ctx_t *c = ud;
+    tc_loc_t *l = event_begin(c, id, t, "ParameterString");
+    uint32_t n = al != NULL ? OTF2_AttributeList_GetNumberOfElements(al) : 0;
+    OTF2_StringRef asked = OTF2_UNDEFINED_STRING;
+    uint64_t op = UINT64_MAX;
+    tc_frame_t *f;
+
+    if (l == NULL)
+        return OTF2_CALLBACK_SUCCESS;
+    if (!c->pap || !l->algo || l->depth != 1 || !l->in_coll || l->coll_events > 0 ||
+        l->arrivals++ > 0) {
+        ev_fail(c, l, "(ParameterString): expected one only in a PAP-aware node's visit, after "
+                "MpiCollectiveBegin and before its messages, got one %s", !c->pap ?
+                "in a trace without one" : !l->algo ? "on another location" : l->arrivals > 1
+                ? "more" : "elsewhere");
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    f = &l->stack[0];
+    expect_u64(c, INS_PARAM_ARRIVAL_ID, param, "%s event %" PRIu64 " parameter", l->label,
+               l->nevents - 1);
+    if (n < 3 || n > 6 || !OTF2_AttributeList_TestAttributeByID(al, INS_ATTR_OP_ID)
+        || !OTF2_AttributeList_TestAttributeByID(al, INS_ATTR_ASKED_ID)
+        || OTF2_AttributeList_GetUint64(al, INS_ATTR_OP_ID, &op) != OTF2_SUCCESS
+        || OTF2_AttributeList_GetStringRef(al, INS_ATTR_ASKED_ID, &asked) != OTF2_SUCCESS) {
+        ev_fail(c, l, "(%s) attributes: expected op, asked, wait and at most 3 others, got %u",
+                INS_PARAM_ARRIVAL, n);
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    expect_u64(c, f->op, op, "%s event %" PRIu64 " (%s) op", l->label, l->nevents - 1,
+               INS_PARAM_ARRIVAL);
+    expect_str(c, rt_arrival_name(c->algo->algo->arrival), str_of(c, asked),
+               "%s event %" PRIu64 " (%s) asked", l->label, l->nevents - 1, INS_PARAM_ARRIVAL);
+    check_arrival_values(c, l, f, source_of(str_of(c, value)), al);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static void other_event(tc_ctx_t *c, OTF2_LocationRef id, OTF2_TimeStamp t, const char *kind)
 {
     tc_loc_t *l = event_begin(c, id, t, kind);
@@ -1607,6 +1747,7 @@ static OTF2_ErrorCode run_events(tc_ctx_t *c, OTF2_Reader *rd, OTF2_GlobalEvtRea
     OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_done);
     OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_post);
     OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(cb, on_param_string);
     OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_unknown);
     rc = OTF2_Reader_RegisterGlobalEvtCallbacks(rd, ger, cb, c);
     if (rc == OTF2_SUCCESS)
@@ -1838,7 +1979,7 @@ static void ctx_cleanup(tc_ctx_t *c)
 {
     tc_vec_t *vecs[] = { &c->attrs, &c->regions, &c->stns, &c->stn_props, &c->groups,
                          &c->group_props, &c->ldefs, &c->loc_props, &c->mgroups, &c->comms,
-                         &c->sends, &c->recvs };
+                         &c->sends, &c->recvs, &c->params };
 
     for (size_t i = 0; i < c->mgroups.n; i++)
         free(((tc_mgroup_t *)c->mgroups.data)[i].members);
@@ -1873,7 +2014,8 @@ int main(int argc, char **argv)
                    .groups.size = sizeof(tc_group_t), .group_props.size = sizeof(tc_prop_t),
                    .ldefs.size = sizeof(tc_ldef_t), .loc_props.size = sizeof(tc_prop_t),
                    .mgroups.size = sizeof(tc_mgroup_t), .comms.size = sizeof(tc_comm_t),
-                   .sends.size = sizeof(tc_msg_t), .recvs.size = sizeof(tc_msg_t) };
+                   .sends.size = sizeof(tc_msg_t), .recvs.size = sizeof(tc_msg_t),
+                   .params.size = sizeof(tc_param_t) };
     const char *dir = NULL, *pmap = NULL;
     rt_pathmap_t *pm = NULL;
     OTF2_Reader *rd = NULL;
