@@ -1,5 +1,5 @@
 #!/bin/sh
-# papsim-measured.sh - papsim's prediction for issue 17's measurement set,
+# bench/papsim-measured.sh - papsim's prediction for issue 17's measurement set,
 # as Markdown tables (docs/papsim-measured.md holds a run of it):
 #
 #   sh bench/papsim-measured.sh [-n NET] [-s SEEDS] [-P P]

@@ -55,7 +55,8 @@ expect_count "$tmp/print" 1 "ENTER"
 
 # Every program answers --help with its usage and exit 0.
 for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze bin/otf2-readbench \
-         bin/papviz bin/papsim bin/clvbench bin/algobench bin/schedgen; do
+         bin/papviz bin/papsim bin/clvbench bin/algobench bin/schedgen bin/papbench bin/cg \
+         bin/netfit; do
   "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
   expect_count "$tmp/help" 1 "usage:"
 done
@@ -71,7 +72,7 @@ bench/ab-compare.sh -h > "$tmp/help" || fail "ab-compare -h"
 expect_count "$tmp/help" 1 "bench/ab-compare.sh [-r ROUNDS]"
 bench/papsim-paper.sh -h > "$tmp/help" || fail "papsim-paper -h"
 expect_count "$tmp/help" 1 "papsim-paper.sh - "
-for b in algobench osu-compare algo-tree perf-tree; do
+for b in algobench osu-compare algo-tree perf-tree papbench-sweep papsim-measured; do
   bash "bench/$b.sh" -h > "$tmp/help" || fail "$b -h"
   expect_count "$tmp/help" 1 "bench/$b.sh - "
 done
