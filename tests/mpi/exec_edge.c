@@ -25,10 +25,15 @@
  *    ignored, so every estimate precedes the arrival (error_ns < 0; had the
  *    second counted the estimate would be ~1e6 phases ahead);
  *  - no thread calls it: every operation falls back, missing = host 0;
+ *  - teardown after a phase that only some hosts estimated (edge() after
+ *    the last operation on even ranks) ends without a hang;
  *  - bounds that hold on any machine: |error_ns| < the time from before the
  *    earliest phase start of the host to the report; wait_ns >= 0; and,
  *    since the estimate is shared mid-phase (sleep S, edge(0.5), sleep S),
  *    lead_ns > 0 on at least half of the operations.
+ * A host whose contribution comes through a link, with no thread of its own,
+ * never estimates: every operation falls back, naming it (host 0 runs a
+ * third thread, which enters the proxy: its edge() calls are ignored).
  * Counts change every fifth operation, so that the node also runs a count
  * that the schedule made ahead did not expect.
  */
@@ -44,7 +49,7 @@
 
 #define OPS      20
 #define MAXP     8
-#define TPH_MAX  2
+#define TPH_MAX  3          /* local threads at most (the links case: 3 on host 0) */
 #define COUNT    64
 #define COUNT2   16
 
@@ -55,10 +60,12 @@ typedef struct ecase {
     const char *algo;         /* the algo line's parameters before arrival= */
     int         tph;          /* threads per host: 1 (enter the node) or 2 (a gred) */
     mode_t_     mode;
-    int         odd_host;     /* M_SILENT, M_MISUSE: the host that does not estimate */
+    int         odd_host;     /* M_SILENT, M_MISUSE: the host that does not estimate
+                                 (links: the last host, whatever this field says) */
     int         warmup;
     int         sleep_us;     /* S: before and after edge() */
     int         phase_begin;  /* S of other work first, then rt_exec_phase_begin */
+    int         links;        /* the last host has no thread, only a link (see make_pathmap) */
 } ecase_t;
 
 typedef struct rec {
@@ -70,6 +77,7 @@ typedef struct ctx {
     const ecase_t *c;
     rt_exec_t     *ex;
     int            rank, p;
+    uint32_t       nlocal;
     rec_t          rec[OPS + 1];
     int            nrec;
     int64_t        pre[TPH_MAX][OPS];   /* before the phase can have begun */
@@ -101,6 +109,12 @@ static void fail(ctx_t *x, const char *fmt, long a, long b)
         fputc('\n', stdout);
     }
     pthread_mutex_unlock(&x->lock);
+}
+
+/* The host that never has an estimate, or -1. */
+static int odd_host(const ctx_t *x)
+{
+    return x->c->links ? x->p - 1 : x->c->odd_host;
 }
 
 /* ---- The hooks: no tracer ------------------------------------------------ */
@@ -152,7 +166,7 @@ static int64_t op_count(int k)
 static void phase(const ctx_t *x, uint32_t local)
 {
     const ecase_t *c = x->c;
-    bool odd = x->rank == c->odd_host;
+    bool odd = x->rank == odd_host(x);
 
     if (c->phase_begin) {
         sleep_us(c->sleep_us);
@@ -178,7 +192,7 @@ static void *worker_main(void *arg)
     worker_t *w = arg;
     ctx_t *x = w->x;
     uint32_t id = rt_exec_local_thread(x->ex, w->local)->id;
-    uint32_t nthreads = (uint32_t)(x->p * x->c->tph);
+    uint32_t nthreads = rt_exec_tree(x->ex)->nthreads;
     int32_t in[COUNT], out[COUNT];
 
     for (int k = 0; k < OPS; k++) {
@@ -200,6 +214,10 @@ static void *worker_main(void *arg)
             }
         }
     }
+    /* A phase with no operation after it, estimated on even hosts only: their
+       background threads share it at once, the others at rt_exec_destroy. */
+    if (x->c->mode == M_EDGE && x->rank % 2 == 0)
+        rt_exec_edge(x->ex, w->local, 0.5);
     return NULL;
 }
 
@@ -218,6 +236,15 @@ static rt_pathmap_t *make_pathmap(const ecase_t *c, int p)
                             "tree sum type=int32 op=sum\nalgo across %s arrival=edge\n",
                             c->algo);
     for (int h = 0; h < p; h++) {
+        if (c->links && h == p - 1) {
+            /* The last host's contribution comes from host 0 through a proxy:
+               it has no computational thread, so never an estimate. */
+            off += (size_t)snprintf(text + off, sizeof(text) - off,
+                                    "gred g%d host=h%d parent=across\n"
+                                    "proxy q host=h0 parent=g%d\n"
+                                    "threads %d host=h0 enter=q\n", h, h, h, 2 * h);
+            continue;
+        }
         if (c->tph == 1) {
             off += (size_t)snprintf(text + off, sizeof(text) - off,
                                     "threads %d host=h%d enter=across\n", h, h);
@@ -241,13 +268,14 @@ static void check_op(ctx_t *x, int k)
     const ecase_t *c = x->c;
     const rec_t *r = &x->rec[k];
     bool all = c->mode == M_EDGE || c->mode == M_TWICE;
-    int miss = c->mode == M_NONE ? 0 : all ? -1 : c->odd_host;
+    int miss = c->mode == M_NONE ? 0 : all ? -1 : odd_host(x);
     int used = all ? RT_ARRIVAL_EDGE : k == 0 ? RT_ARRIVAL_EQUAL : RT_ARRIVAL_HISTORY;
-    bool estimated = all || (c->mode != M_NONE && x->rank != c->odd_host);
-    int64_t begin = x->pre[0][k], span;
+    bool estimated = all || (c->mode != M_NONE && x->rank != odd_host(x));
+    int64_t begin = INT64_MAX, span;
 
-    if (c->tph > 1 && x->pre[1][k] < begin)
-        begin = x->pre[1][k];
+    for (uint32_t t = 0; t < x->nlocal; t++)
+        if (x->pre[t][k] < begin)
+            begin = x->pre[t][k];
     span = r->at - begin;
     if (r->used != used || r->missing != miss)
         fail(x, "operation %ld: used/missing %ld", k, r->used * 100L + r->missing);
@@ -345,17 +373,18 @@ static int run_case(const ecase_t *c, int rank, int p)
         }
         close(fd);
     }
-    for (int t = 0; t < c->tph; t++)
+    for (int t = 0; t < TPH_MAX; t++)
         x->pre[t][0] = now_ns();
     if (rt_exec_create(pm, &params, MPI_COMM_WORLD, &x->ex, &err) != CM_OK) {
         fprintf(stderr, "exec_edge: case %s: %s\n", c->name, err.msg);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    for (int t = 0; t < c->tph; t++) {
-        w[t] = (worker_t){ x, (uint32_t)t, 0 };
+    x->nlocal = rt_exec_local_count(x->ex);
+    for (uint32_t t = 0; t < x->nlocal; t++) {
+        w[t] = (worker_t){ x, t, 0 };
         pthread_create(&w[t].th, NULL, worker_main, &w[t]);
     }
-    for (int t = 0; t < c->tph; t++)
+    for (uint32_t t = 0; t < x->nlocal; t++)
         pthread_join(w[t].th, NULL);
     rt_exec_destroy(x->ex);
     if (saved >= 0) {
@@ -364,8 +393,8 @@ static int run_case(const ecase_t *c, int rank, int p)
         close(saved);
         warnings = count_warnings(errpath, rank);
         unlink(errpath);
-        if (warnings != (rank == c->odd_host))
-            fail(x, "%ld misuse warnings, expected %ld", warnings, rank == c->odd_host);
+        if (warnings != (rank == odd_host(x)))
+            fail(x, "%ld misuse warnings, expected %ld", warnings, rank == odd_host(x));
     }
     check_reports(x);
     failures = x->failures;
@@ -382,13 +411,14 @@ static int run_case(const ecase_t *c, int rank, int p)
 int main(int argc, char **argv)
 {
     static const ecase_t cases[] = {
-        { "prr_all_edge", "run=prr round=2000", 2, M_EDGE, -1, 0, 1000, 0 },
-        { "slt_one_silent", "run=slt", 1, M_SILENT, 1, 1, 500, 0 },
+        { "prr_all_edge", "run=prr round=2000", 2, M_EDGE, -1, 0, 1000, 0, 0 },
+        { "slt_one_silent", "run=slt", 1, M_SILENT, 1, 1, 500, 0, 0 },
         { "clv_warmup_phase_begin", "run=clv bcast=binomial-bcast root=h1", 2, M_EDGE, -1, 1,
-          1000, 1 },
-        { "prr_misuse", "run=prr round=2000", 2, M_MISUSE, 1, 0, 300, 0 },
-        { "slt_edge_twice", "run=slt", 2, M_TWICE, -1, 0, 500, 0 },
-        { "prr_no_edge", "run=prr round=2000", 1, M_NONE, -1, 1, 200, 0 },
+          1000, 1, 0 },
+        { "prr_misuse", "run=prr round=2000", 2, M_MISUSE, 1, 0, 300, 0, 0 },
+        { "slt_edge_twice", "run=slt", 2, M_TWICE, -1, 0, 500, 0, 0 },
+        { "prr_no_edge", "run=prr round=2000", 1, M_NONE, -1, 1, 200, 0, 0 },
+        { "prr_host_of_links", "run=prr round=2000", 2, M_SILENT, -1, 0, 300, 0, 1 },
     };
     int rank, p, failed = 0;
     cm_err_t err;
