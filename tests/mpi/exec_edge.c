@@ -296,6 +296,31 @@ static void check_op(ctx_t *x, int k)
              (long)r->error);
 }
 
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The median of the wait (which 0) or lead (1) of the operations that have one. */
+static double median(const ctx_t *x, int which)
+{
+    int64_t v[OPS];
+    int n = 0;
+
+    for (int k = 0; k < x->nrec; k++) {
+        int64_t y = which ? x->rec[k].lead : x->rec[k].wait;
+
+        if (y != INT64_MIN)
+            v[n++] = y;
+    }
+    if (n == 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof(v[0]), cmp64);
+    return (double)v[n / 2];
+}
+
 static void check_reports(ctx_t *x)
 {
     int mine[2 * OPS], all[MAXP * 2 * OPS], leads = 0;
@@ -316,6 +341,9 @@ static void check_reports(ctx_t *x)
             fail(x, "used/missing differ from rank %ld's (%ld)", r, 0);
     if (x->c->mode == M_EDGE && x->c->sleep_us >= 1000 && leads < OPS / 2)
         fail(x, "lead_ns > 0 on only %ld of %ld operations", leads, OPS);
+    if (x->rank == 0 && x->nrec == OPS)   /* for the reader, not checked */
+        printf("# %s: rank 0: wait_ns median %.1f us, lead_ns median %.1f us\n", x->c->name,
+               median(x, 0) / 1e3, median(x, 1) / 1e3);
 }
 
 /* stderr into a file while fn runs; returns how many warnings it got. */
