@@ -90,6 +90,37 @@ static cm_status_t algo_sync_clock(rt_algo_node_t *an, MPI_Comm comm)
 }
 
 /*
+ * Collective over the node's hosts: the estimator of an arrival=edge node
+ * (estimate.c), on a communicator of its own.  Its warm-up pairs messages
+ * between hosts, so they must all want it or all not.  st is the status so
+ * far (the steps are taken whatever it is); returns the new one.
+ */
+static cm_status_t algo_est_create(rt_exec_t *ex, rt_algo_node_t *an, MPI_Comm comm,
+                                   cm_status_t st, cm_err_t *err)
+{
+    int warm[2] = { ex->edge_warmup, !ex->edge_warmup }, agreed[2] = { 0, 0 };
+    MPI_Comm est_comm = MPI_COMM_NULL;
+    cm_status_t s;
+
+    if (MPI_Allreduce(warm, agreed, 2, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS ||
+        MPI_Comm_dup(comm, &est_comm) != MPI_SUCCESS) {
+        if (est_comm != MPI_COMM_NULL)
+            MPI_Comm_free(&est_comm);
+        return st != CM_OK ? st : CM_ERR(err, CM_ERR_MPI, "setting up the arrival estimator "
+                                         "of algorithm node '%s' failed", an->node->name);
+    }
+    MPI_Comm_set_errhandler(est_comm, MPI_ERRORS_RETURN);
+    s = rt__est_create(ex, an->spec, an->rank, an->offset_ns, est_comm, ex->edge_warmup,
+                       &ex->est, err);
+    if (st != CM_OK)
+        return st;
+    if (s == CM_OK && agreed[0] == 0 && agreed[1] == 0)
+        s = CM_ERR(err, CM_ERR_MISMATCH, "algorithm node '%s' (arrival=edge): the hosts "
+                   "disagree on edge_warmup; give every rank the same", an->node->name);
+    return s;
+}
+
+/*
  * Collective over ex->comm (every rank, spanned or not): the node's
  * communicators and plans on the hosts it spans.  A failure is local (the
  * caller agrees on it with the other ranks); ex->algo is then set for
@@ -142,21 +173,8 @@ cm_status_t rt__algo_node_create(rt_exec_t *ex, cm_err_t *err)
         }
         MPI_Comm_set_errhandler(an->inst[i].comm, MPI_ERRORS_RETURN);
     }
-    if (spec->pap && spec->arrival == RT_ARRIVAL_EDGE && !spec->native) {
-        MPI_Comm est_comm = MPI_COMM_NULL;
-
-        if (MPI_Comm_dup(comm, &est_comm) != MPI_SUCCESS) {
-            if (st == CM_OK)
-                st = CM_ERR(err, CM_ERR_MPI, "MPI_Comm_dup failed for algorithm node '%s'",
-                            node->name);
-        } else {
-            MPI_Comm_set_errhandler(est_comm, MPI_ERRORS_RETURN);
-            cm_status_t e = rt__est_create(ex, spec, rank, an->offset_ns, est_comm, &ex->est,
-                                           err);
-            if (st == CM_OK)
-                st = e;
-        }
-    }
+    if (spec->pap && spec->arrival == RT_ARRIVAL_EDGE && !spec->native)
+        st = algo_est_create(ex, an, comm, st, err);
     for (unsigned i = 0; st == CM_OK && i < ex->ninstances; i++) {
         an->inst[i].gathered = calloc((size_t)an->nranks, sizeof(int64_t));
         an->inst[i].arrival = calloc((size_t)an->nranks, sizeof(int64_t));

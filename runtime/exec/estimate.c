@@ -148,7 +148,8 @@ static void est_nap(long *nap)
 }
 
 cm_status_t rt__est_create(rt_exec_t *ex, const rt_algo_spec_t *spec, int32_t rank,
-                           int64_t offset_ns, MPI_Comm comm, rt_est_t **est_p, cm_err_t *err)
+                           int64_t offset_ns, MPI_Comm comm, bool warmup, rt_est_t **est_p,
+                           cm_err_t *err)
 {
     rt_est_t *e = calloc(1, sizeof(*e));
     size_t n = (size_t)spec->nhosts;
@@ -165,6 +166,7 @@ cm_status_t rt__est_create(rt_exec_t *ex, const rt_algo_spec_t *spec, int32_t ra
     e->nranks = (int32_t)n;
     e->offset_ns = offset_ns;
     e->comm = comm;
+    e->warmup = warmup;
     e->req = MPI_REQUEST_NULL;
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->cv, NULL);
@@ -450,11 +452,10 @@ static void *est_main(void *arg)
     return NULL;
 }
 
-cm_status_t rt__est_start(rt_est_t *e, bool warmup)
+cm_status_t rt__est_start(rt_est_t *e)
 {
     int64_t now = est_now();
 
-    e->warmup = warmup;
     for (uint32_t i = 0; i < e->ex->nlocal; i++)
         e->thr[i].begin = now;
     if (pthread_create(&e->thread, NULL, est_main, e) != 0)

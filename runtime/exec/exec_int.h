@@ -127,6 +127,7 @@ struct rt_exec {
     rt_watchdog_t          *watchdog;    /* NULL when none */
     rt_algo_node_t         *algo;        /* NULL: no algorithm node spans this host */
     rt_est_t               *est;         /* NULL: no arrival=edge node spans this host */
+    bool                    edge_warmup; /* params->edge_warmup, for rt__algo_node_create */
 };
 
 static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
@@ -184,8 +185,9 @@ void rt__algo_node_run(rt_exec_t *ex, unsigned instance, const void *cur, void *
 /*
  * The arrival estimator (estimate.c; docs/runtime.md, "Arrival estimation
  * with edge()"), for an arrival=edge algorithm node spanning this host.
- * create: in rt__algo_node_create, collective over the node's hosts (comm
- * is duplicated), offset_ns the node's clock offset to its rank 0.  start:
+ * create: in rt__algo_node_create, which duplicates the node's
+ * communicator for it (comm, now the estimator's) and checks that its hosts
+ * agree on edge_warmup; offset_ns is the node's clock offset to its rank 0.  start:
  * its background thread, once set-up is agreed (no exchange can be posted
  * before); phase 0 begins.  stop: in rt_exec_destroy after the barrier
  * (collective over the node: every host completes and shares one last
@@ -199,8 +201,9 @@ void rt__algo_node_run(rt_exec_t *ex, unsigned instance, const void *cur, void *
  * node_end after the run.
  */
 cm_status_t rt__est_create(rt_exec_t *ex, const rt_algo_spec_t *spec, int32_t rank,
-                           int64_t offset_ns, MPI_Comm comm, rt_est_t **est_p, cm_err_t *err);
-cm_status_t rt__est_start(rt_est_t *e, bool warmup);
+                           int64_t offset_ns, MPI_Comm comm, bool warmup, rt_est_t **est_p,
+                           cm_err_t *err);
+cm_status_t rt__est_start(rt_est_t *e);
 void rt__est_stop(rt_est_t *e);
 void rt__est_destroy(rt_est_t *e);
 void rt__est_arrive(rt_est_t *e, uint32_t local);

@@ -366,6 +366,7 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
         return CM_ERR(err, CM_ERR_MPI, "MPI_Comm_dup failed");
     MPI_Comm_set_errhandler(ex->comm, MPI_ERRORS_RETURN);
     ex->link_mode = params->links;
+    ex->edge_warmup = params->edge_warmup != 0;
     st = exec_plan(ex);
     if (st == CM_OK)
         st = rt__link_plan(ex);
@@ -391,8 +392,7 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
         CM_ERR(err, st, "cannot start service threads");
     if (st == CM_OK && (st = rt__link_post(ex)) != CM_OK)
         CM_ERR(err, st, "cannot post the receives of the links' requests");
-    if (st == CM_OK && ex->est != NULL && (st = rt__est_start(ex->est, params->edge_warmup != 0))
-        != CM_OK)
+    if (st == CM_OK && ex->est != NULL && (st = rt__est_start(ex->est)) != CM_OK)
         CM_ERR(err, st, "cannot start the arrival estimator's thread");
     if (st == CM_OK && params->watchdog_s > 0 &&
         (st = rt__watchdog_start(ex, params->watchdog_s, &ex->watchdog)) != CM_OK)

@@ -25,6 +25,7 @@
  *    ignored, so every estimate precedes the arrival (error_ns < 0; had the
  *    second counted the estimate would be ~1e6 phases ahead);
  *  - no thread calls it: every operation falls back, missing = host 0;
+ *  - ranks passing different edge_warmup: rt_exec_create fails on all, naming it;
  *  - teardown after a phase that only some hosts estimated (edge() after
  *    the last operation on even ranks) ends without a hang;
  *  - bounds that hold on any machine: |error_ns| < the time from before the
@@ -436,6 +437,34 @@ static int run_case(const ecase_t *c, int rank, int p)
     return failures != 0;
 }
 
+/* Ranks that disagree on edge_warmup: rt_exec_create fails on every rank, saying so. */
+static int run_disagree(int rank, int p)
+{
+    static const ecase_t c = { "warmup_disagree", "run=prr round=2000", 1, M_EDGE, -1, 0, 0, 0,
+                               0 };
+    rt_pathmap_t *pm = make_pathmap(&c, p);
+    rt_exec_params_t params = {
+        .ninstances = 1, .max_bytes = COUNT * sizeof(int32_t), .spin_ns = -1,
+        .yield_ns = -1, .edge_warmup = rank % 2,
+    };
+    rt_exec_t *ex = NULL;
+    cm_err_t err = { 0 };
+    int bad = 0;
+
+    if (rt_exec_create(pm, &params, MPI_COMM_WORLD, &ex, &err) == CM_OK) {
+        bad = 1;
+        rt_exec_destroy(ex);
+    } else if (strstr(err.msg, "disagree on edge_warmup") == NULL) {
+        printf("exec_edge: rank %d: case %s: unexpected error: %s\n", rank, c.name, err.msg);
+        bad = 1;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s %s: rt_exec_create refused on every rank\n", bad ? "not ok" : "ok", c.name);
+    rt_pathmap_destroy(pm);
+    return bad != 0;
+}
+
 int main(int argc, char **argv)
 {
     static const ecase_t cases[] = {
@@ -470,8 +499,9 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         failed += run_case(&cases[i], rank, p);
+    failed += run_disagree(rank, p);
     MPI_Finalize();
     if (rank == 0)
-        printf("%d of %zu cases failed\n", failed, sizeof(cases) / sizeof(cases[0]));
+        printf("%d of %zu cases failed\n", failed, sizeof(cases) / sizeof(cases[0]) + 1);
     return failed != 0;
 }
