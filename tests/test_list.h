@@ -149,6 +149,8 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gred_defer_threads,            60) \
     X(location_gateway,              10) \
     X(location_cover,                10) \
+    X(plan_prepare_pap,              10) \
+    X(plan_prepare_static_native_bad, 10) \
     /* analyze (tests/unit/analyze/) */ \
     X(stats_small_odd,               10) \
     X(stats_small_even,              10) \
