@@ -30,7 +30,8 @@
  * shares {estimate, flag, this host's arrival at the node in the previous
  * operation} in rank 0's clock (algo_node.c's offset) with the node's
  * hosts by MPI_Iallgather on a communicator of its own, one exchange per
- * phase in phase order, and polls it with naps (100 us doubling to 2 ms).
+ * phase in phase order, and polls it with naps (100 us doubling to 2 ms,
+ * then 1/32 of the time waited up to 32 ms, as rt_wait_until).
  * Whoever sees it complete (the background thread, or the node thread,
  * which also posts the phase's exchange itself when it gets there first)
  * publishes the phase's vector: the estimates relative to the earliest if
@@ -139,12 +140,28 @@ static int64_t est_now(void)
     return (int64_t)rt_wait_now_ns();
 }
 
-static void est_nap(long *nap)
+/* A poll's naps: 100 us doubling to 2 ms, then 1/32 of the time waited so
+   far, up to 32 ms, as rt_wait_until's (a host waiting a second for a late
+   one wakes ~30 times a second, not 500). */
+typedef struct est_napper {
+    int64_t start;
+    long    nap;
+} est_napper_t;
+
+static est_napper_t est_napper(void)
 {
-    struct timespec ts = { 0, *nap };
+    return (est_napper_t){ est_now(), EST_NAP_MIN_NS };
+}
+
+static void est_nap(est_napper_t *n)
+{
+    struct timespec ts = { 0, n->nap };
+    int64_t share = (est_now() - n->start) / RT_WAIT_NAP_SHARE;
 
     nanosleep(&ts, NULL);
-    *nap = *nap * 2 > EST_NAP_MAX_NS ? EST_NAP_MAX_NS : *nap * 2;
+    n->nap = n->nap * 2 > EST_NAP_MAX_NS ? EST_NAP_MAX_NS : n->nap * 2;
+    if (share > n->nap)
+        n->nap = share > RT_WAIT_NAP_LONG_NS ? RT_WAIT_NAP_LONG_NS : (long)share;
 }
 
 cm_status_t rt__est_create(rt_exec_t *ex, const rt_algo_spec_t *spec, int32_t rank,
@@ -364,7 +381,7 @@ static size_t est_peers(rt_est_t *e, const rt_sched_t *s)
 
 static void est_warmup(rt_est_t *e, size_t np)
 {
-    long nap = EST_NAP_MIN_NS;
+    est_napper_t nap = est_napper();
     int flag = 0;
 
     for (size_t i = 0; i < np; i++) {
@@ -399,7 +416,7 @@ static void est_ahead(rt_est_t *e, uint64_t k)
     if (k == 0 || s->count <= 0)
         return;
     while (e->owner == EST_NODE) {       /* cannot happen (see the top): a guard */
-        long nap = EST_NAP_MIN_NS;
+        est_napper_t nap = est_napper();
 
         pthread_mutex_unlock(&e->lock);
         est_nap(&nap);
@@ -432,7 +449,7 @@ static void *est_main(void *arg)
     pthread_mutex_lock(&e->lock);
     for (;;) {
         uint64_t k = e->handled;
-        long nap = EST_NAP_MIN_NS;
+        est_napper_t nap = est_napper();
 
         while (e->ready == k && !e->stop)
             pthread_cond_wait(&e->cv, &e->lock);
