@@ -468,7 +468,7 @@ static int run_disagree(int rank, int p)
 int main(int argc, char **argv)
 {
     static const ecase_t cases[] = {
-        { "prr_all_edge", "run=prr round=2000", 2, M_EDGE, -1, 0, 1000, 0, 0 },
+        { "prr_all_edge", "run=prr round=2000", 2, M_EDGE, -1, 0, 2000, 0, 0 },
         { "slt_one_silent", "run=slt", 1, M_SILENT, 1, 1, 500, 0, 0 },
         { "clv_warmup_phase_begin", "run=clv bcast=binomial-bcast root=h1", 2, M_EDGE, -1, 1,
           1000, 1, 0 },
