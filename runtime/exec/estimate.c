@@ -46,8 +46,10 @@
  * the vector and operation k-1's count, then with params->edge_warmup
  * sends and receives one zero-byte message with every peer of that
  * schedule (tag 1 of its communicator).  Every host warms up for the same
- * phases with the same peers (all inputs are gathered data), so the
- * messages pair up.  The node thread uses the made schedule when the count
+ * phases with the same peers (all inputs are gathered data, and set-up
+ * checks that the hosts agree on edge_warmup), so the messages pair up.
+ * A background thread waits only for the exchange and the warm-up of the
+ * phase it handles, which every host completes, never for a node.  The node thread uses the made schedule when the count
  * matches; `owner` hands the plan over, and the node waits while the
  * background thread is making it.
  *
