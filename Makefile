@@ -335,9 +335,9 @@ TSAN_TIMEOUT_SCALE ?= 6
 # runs (instrument/'s per-thread OTF2 writers) checked by trace_check (sh), the
 # schedule executor (algo_run_, MPI), and an algorithm location recorded and
 # flushed by a new thread per operation (trace_algo), and a dozen random trees with
-# random delays (random_trees_tsan).
+# random delays (random_trees_tsan), and the arrival estimator's background thread (exec_edge_).
 TSAN_TESTS ?= --kind unit --kind mpi --kind sh gred_ wait_phases reduce_kernels gsum_ oracle_ \
-              trace_archive algo_run_ trace_algo random_trees_tsan
+              trace_archive algo_run_ trace_algo random_trees_tsan exec_edge_
 
 san-tree:
 	@for t in asan tsan fuzz; do mkdir -p build/san/$$t; \
@@ -353,7 +353,7 @@ check-tsan: san-tree
 	@sh scripts/deps.sh
 	@+$(call SAN_MAKE,tsan) SANITIZE='$(TSAN_FLAGS)' build/run_tests bin/gsum build/tests/exec_oracle \
 	  build/tests/trace_check bin/pathmap-check build/tests/algo_run build/tests/trace_algo \
-	  build/tests/exec_random
+	  build/tests/exec_random build/tests/exec_edge
 	@cd build/san/tsan && $(TSAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(TSAN_TIMEOUT_SCALE) \
 	  build/run_tests -j $(TSAN_JOBS) $(TSAN_TESTS)
 

@@ -150,6 +150,8 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gred_defer_threads,            60) \
     X(location_gateway,              10) \
     X(location_cover,                10) \
+    X(plan_prepare_pap,              10) \
+    X(plan_prepare_static_native_bad, 10) \
     /* analyze (tests/unit/analyze/) */ \
     X(stats_small_odd,               10) \
     X(stats_small_even,              10) \
@@ -367,6 +369,11 @@ static const tst_entry_t tst_list[] = {
     { "algo_run_np4", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 4, 60 },
     { "algo_run_np5", TST_MPI, NULL, "build/tests/algo_run --big", NULL, 5, 60 },
     { "algo_run_np8", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/algo_run --big", NULL, 8, 120 },
+    /* mpi: the arrival estimator (arrival=edge, rt_exec_edge): PRR, SLT, clv+binomial-bcast,
+       results in closed form, every op's source identical on all ranks, fallback naming the
+       host without an estimate, misuse warned once, estimate error and lead bounded */
+    { "exec_edge_np4", TST_MPI, NULL, "build/tests/exec_edge", NULL, 4, 60 },
+    { "exec_edge_np2", TST_MPI, NULL, "build/tests/exec_edge", NULL, 2, 60 },
     /* mpi: the benchmark still runs and agrees with MPI_Allreduce (it aborts if not) */
     { "algobench_smoke", TST_MPI, NULL, "bin/algobench -a rabenseifner -s 4,16,40000 -r 1", NULL, 2, 60 },
 

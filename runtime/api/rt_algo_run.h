@@ -16,7 +16,9 @@
  * this rank only, and keeps it (a few counts, most recently used first).
  * PAP-aware ones (slt, prr, clv, clv-linear, greedy-reduce) are generated
  * per operation from the arrival vector, which must be bit-identical on
- * every rank (runtime/algo then gives every rank the same schedule).
+ * every rank (runtime/algo then gives every rank the same schedule); an
+ * operation whose count and vector equal the previous one's (or those of
+ * rt_algo_plan_prepare) reuses its schedule.
  *
  * Waiting: MPI_Testsome under rt_wait_until (spin, yield, then sleep), never
  * a blocking MPI call, so that a waiting rank does not burn its core.
@@ -82,6 +84,21 @@ typedef struct rt_algo_call {
  */
 cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, void *buf,
                              int64_t count, const rt_sched_t **sched_p, cm_err_t *err);
+
+/*
+ * Makes, without running it, the schedule that rt_algo_plan_run would run
+ * for `count` and `arrival` (NULL = all 0; nhosts times as in
+ * rt_algo_call_t): a later run with the same count and a bit-identical
+ * vector uses it as it is (a PAP-aware plan keeps the last vector's
+ * schedule; a static one caches per count).  The arrival estimator makes
+ * the coming operation's schedule this way in its background thread,
+ * before the operation starts (docs/runtime.md, "Arrival estimation with
+ * edge()").  *sched_p, when sched_p is not NULL, is the schedule (borrowed
+ * until the plan's next prepare or run; NULL for native, which has none).
+ * Local: no MPI.  Errors as rt_algo_plan_run's generator errors.
+ */
+cm_status_t rt_algo_plan_prepare(rt_algo_plan_t *plan, int64_t count, const int64_t *arrival,
+                                 const rt_sched_t **sched_p, cm_err_t *err);
 
 /*
  * One schedule's steps for `rank` (an only_rank or all-ranks schedule) on

@@ -149,14 +149,20 @@ void rt_exec_allreduce(rt_exec_t *exec, uint32_t local, unsigned instance,
  * of the phase's computation is done: the thread's estimated arrival is
  * begin + (now - begin) / fraction.  The host's estimate is its latest
  * thread's; a thread that arrives at the tree without having called
- * rt_exec_edge counts with its actual arrival.
+ * rt_exec_edge counts with its actual arrival.  Only threads whose path
+ * on this host ends at the algorithm node count (one that leaves the host
+ * through a proxy feeds another host: its calls are ignored), so a host
+ * whose contribution comes only through links never has an estimate.
  *
  * Defined misuse: a fraction outside (0, 1] (or NaN) is ignored, and the
- * first such call on a rank prints one warning on stderr; a second call in
- * one phase is ignored (the first report counts); a thread that never calls
- * it makes its host's estimate wait for its arrival, and if no thread of a
- * host reported before arriving, that operation falls back to the previous
- * source (history) on every host, and the trace says so.
+ * first such call on a rank prints one warning on stderr (whatever the
+ * arrival source); a second call in one phase is ignored (the first report
+ * counts); a thread that never calls it makes its host's estimate wait for
+ * its arrival, and if no thread of a host reported before arriving, that
+ * operation falls back to the previous source (history: the hosts'
+ * arrivals at the node in the previous operation; all equal on the first)
+ * on every host, and the trace says so.  A `local` out of range is fatal,
+ * as in rt_exec_allreduce.  Neither call may run during rt_exec_destroy.
  */
 void rt_exec_phase_begin(rt_exec_t *exec, uint32_t local);
 void rt_exec_edge(rt_exec_t *exec, uint32_t local, double fraction);

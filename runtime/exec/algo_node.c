@@ -27,6 +27,11 @@
  *    smallest round trip of several), then made relative to the earliest
  *    host, so the vector is small, non-negative and the same everywhere.
  *    The first operation of an instance has no history: all equal.
+ *  - edge: estimated during the computation (estimate.c, which owns its
+ *    exchange, a communicator duplicated here, and a plan for the
+ *    schedules it makes ahead); the node waits for the phase's vector,
+ *    runs the schedule made ahead when its count matches, and the
+ *    instance's plan otherwise.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +90,37 @@ static cm_status_t algo_sync_clock(rt_algo_node_t *an, MPI_Comm comm)
 }
 
 /*
+ * Collective over the node's hosts: the estimator of an arrival=edge node
+ * (estimate.c), on a communicator of its own.  Its warm-up pairs messages
+ * between hosts, so they must all want it or all not.  st is the status so
+ * far (the steps are taken whatever it is); returns the new one.
+ */
+static cm_status_t algo_est_create(rt_exec_t *ex, rt_algo_node_t *an, MPI_Comm comm,
+                                   cm_status_t st, cm_err_t *err)
+{
+    int warm[2] = { ex->edge_warmup, !ex->edge_warmup }, agreed[2] = { 0, 0 };
+    MPI_Comm est_comm = MPI_COMM_NULL;
+    cm_status_t s;
+
+    if (MPI_Allreduce(warm, agreed, 2, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS ||
+        MPI_Comm_dup(comm, &est_comm) != MPI_SUCCESS) {
+        if (est_comm != MPI_COMM_NULL)
+            MPI_Comm_free(&est_comm);
+        return st != CM_OK ? st : CM_ERR(err, CM_ERR_MPI, "setting up the arrival estimator "
+                                         "of algorithm node '%s' failed", an->node->name);
+    }
+    MPI_Comm_set_errhandler(est_comm, MPI_ERRORS_RETURN);
+    s = rt__est_create(ex, an->spec, an->rank, an->offset_ns, est_comm, ex->edge_warmup,
+                       &ex->est, err);
+    if (st != CM_OK)
+        return st;
+    if (s == CM_OK && agreed[0] == 0 && agreed[1] == 0)
+        s = CM_ERR(err, CM_ERR_MISMATCH, "algorithm node '%s' (arrival=edge): the hosts "
+                   "disagree on edge_warmup; give every rank the same", an->node->name);
+    return s;
+}
+
+/*
  * Collective over ex->comm (every rank, spanned or not): the node's
  * communicators and plans on the hosts it spans.  A failure is local (the
  * caller agrees on it with the other ranks); ex->algo is then set for
@@ -137,6 +173,8 @@ cm_status_t rt__algo_node_create(rt_exec_t *ex, cm_err_t *err)
         }
         MPI_Comm_set_errhandler(an->inst[i].comm, MPI_ERRORS_RETURN);
     }
+    if (spec->pap && spec->arrival == RT_ARRIVAL_EDGE && !spec->native)
+        st = algo_est_create(ex, an, comm, st, err);
     for (unsigned i = 0; st == CM_OK && i < ex->ninstances; i++) {
         an->inst[i].gathered = calloc((size_t)an->nranks, sizeof(int64_t));
         an->inst[i].arrival = calloc((size_t)an->nranks, sizeof(int64_t));
@@ -156,6 +194,8 @@ void rt__algo_node_destroy(rt_exec_t *ex)
 
     if (an == NULL)
         return;
+    rt__est_destroy(ex->est);
+    ex->est = NULL;
     for (unsigned i = 0; i < ex->ninstances; i++) {
         if (an->inst[i].req != MPI_REQUEST_NULL)
             MPI_Wait(&an->inst[i].req, MPI_STATUS_IGNORE);
@@ -198,7 +238,7 @@ static const int64_t *algo_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned i
 {
     int64_t low;
 
-    if (!an->spec->pap || an->spec->arrival == RT_ARRIVAL_EQUAL)
+    if (!an->spec->pap || an->spec->arrival != RT_ARRIVAL_HISTORY)
         return NULL;
     if (an->inst[instance].req == MPI_REQUEST_NULL)
         return NULL;                     /* the instance's first operation */
@@ -217,7 +257,7 @@ static const int64_t *algo_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned i
 static void algo_share_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned instance,
                                int64_t arrived_ns)
 {
-    if (!an->spec->pap || an->spec->arrival == RT_ARRIVAL_EQUAL)
+    if (!an->spec->pap || an->spec->arrival != RT_ARRIVAL_HISTORY)
         return;
     an->inst[instance].mine = arrived_ns + an->offset_ns;
     rt__exec_mpi_check(ex, MPI_Iallgather(&an->inst[instance].mine, 1, MPI_INT64_T,
@@ -240,6 +280,12 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
     rt_algo_observer_t obs = { ex->hooks.msg, traced ? an->site->loc : NULL, instance };
     rt_algo_call_t call = { an->inst[instance].comm, ex->tree->dtype, ex->tree->op, NULL,
                             &ex->policy, traced && ex->hooks.msg != NULL ? &obs : NULL };
+    rt_arrival_report_t rep = {
+        .asked = an->spec->arrival, .used = RT_ARRIVAL_EQUAL, .missing = -1,
+        .error_ns = INT64_MIN, .lead_ns = INT64_MIN, .wait_ns = 0,
+    };
+    rt_algo_plan_t *plan = an->inst[instance].plan;
+    int64_t count = (int64_t)(bytes / rt_dtype_size(ex->tree->dtype));
     cm_err_t err;
 
     rt__where_set(&caller->where, RT_WHERE_ALGO, instance, id);
@@ -250,24 +296,27 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
         if (ex->hooks.coll != NULL)
             ex->hooks.coll(an->site->loc, RT_VISIT_ENTER, instance, id, seq, -1, bytes);
     }
-    /* After t1: waiting for the previous operation's arrival times is the node's. */
-    call.arrival = algo_arrival(ex, an, instance);
-    if (traced && an->spec->pap && ex->hooks.arrival != NULL) {
-        rt_arrival_report_t rep = {
-            .asked = an->spec->arrival,
-            .used = call.arrival != NULL ? RT_ARRIVAL_HISTORY : RT_ARRIVAL_EQUAL,
-            .missing = -1, .error_ns = INT64_MIN, .lead_ns = INT64_MIN,
-            .wait_ns = (int64_t)rt_wait_now_ns() - arrived,
-        };
-        ex->hooks.arrival(an->site->loc, instance, id, seq, &rep);
+    /* After t1: waiting for the arrival times is the node's. */
+    if (ex->est != NULL) {
+        call.arrival = rt__est_node_begin(ex->est, arrived, count, &rep, &plan);
+        if (plan == NULL)
+            plan = an->inst[instance].plan;
+    } else {
+        call.arrival = algo_arrival(ex, an, instance);
+        rep.used = call.arrival != NULL ? RT_ARRIVAL_HISTORY : RT_ARRIVAL_EQUAL;
+        if (traced)
+            rep.wait_ns = (int64_t)rt_wait_now_ns() - arrived;
     }
+    if (traced && an->spec->pap && ex->hooks.arrival != NULL)
+        ex->hooks.arrival(an->site->loc, instance, id, seq, &rep);
     memcpy(out, cur, bytes);             /* the collective runs in place on out */
-    if (rt_algo_plan_run(an->inst[instance].plan, &call, out,
-                         (int64_t)(bytes / rt_dtype_size(ex->tree->dtype)), NULL, &err) != CM_OK)
+    if (rt_algo_plan_run(plan, &call, out, count, NULL, &err) != CM_OK)
         rt__exec_fatal(ex, "algorithm node '%s' (%s), instance %u, operation %llu, "
                        "%zu bytes: %s", an->node->name,
                        an->spec->native ? "native" : an->spec->run->name, instance,
                        (unsigned long long)seq, bytes, err.msg);
+    if (ex->est != NULL)
+        rt__est_node_end(ex->est);
     if (traced) {
         if (ex->hooks.coll != NULL)
             ex->hooks.coll(an->site->loc, RT_VISIT_LEAVE, instance, id, seq, -1, bytes);

@@ -7,7 +7,10 @@
  * recently used first; a miss evicts the least recent), each generated for
  * this rank only.  A PAP-aware algorithm (one whose table row reads
  * `arrival`, or a spec that says so) given an arrival vector is generated
- * per operation from it, into one slot whose arrays are reused; without a
+ * per operation from it, into one slot whose arrays are reused (kept as it
+ * is when the next operation brings the same count and a bit-identical
+ * vector, which is how rt_algo_plan_prepare makes a schedule ahead of its
+ * run: the arrival estimator's background thread, estimate.c); without a
  * vector every arrival is 0 and its schedule depends on the count alone, so
  * it is cached like a static one.  A generator's failure (a precondition
  * such as Rabenseifner's count >= pof2) is returned as it is, the same on
@@ -35,6 +38,7 @@ struct rt_algo_plan {
     plan_slot_t           slot[RT_ALGO_PLAN_CACHE];
     int                   order[RT_ALGO_PLAN_CACHE]; /* slot indices, most recent first */
     plan_slot_t           pap_slot;                  /* the per-operation schedule */
+    int64_t              *pap_arrival;               /* the vector pap_slot was made from */
     rt__xmem_t            mem;
     MPI_Comm              comm_ok;                   /* last communicator checked */
 };
@@ -92,6 +96,11 @@ cm_status_t rt_algo_plan_create(const rt_algo_spec_t *spec, int32_t rank,
         plan->order[i] = i;
     }
     plan->pap_slot.count = -1;
+    plan->pap_arrival = calloc(spec->nhosts, sizeof *plan->pap_arrival);
+    if (!plan->pap_arrival) {
+        free(plan);
+        return CM_ERR(err, CM_ERR_NOMEM, "algorithm node: no memory for a plan");
+    }
     rt_sched_init(&plan->pap_slot.sched);
     rt__xprog_init(&plan->pap_slot.prog);
     rt__xmem_init(&plan->mem);
@@ -111,6 +120,7 @@ void rt_algo_plan_destroy(rt_algo_plan_t *plan)
     rt_sched_free(&plan->pap_slot.sched);
     rt__xprog_free(&plan->pap_slot.prog);
     rt__xmem_free(&plan->mem);
+    free(plan->pap_arrival);
     free(plan);
 }
 
@@ -208,6 +218,50 @@ static cm_status_t native_run(const rt_algo_plan_t *plan, const rt_algo_call_t *
     return CM_OK;
 }
 
+/*
+ * The slot for count and arrival: the per-operation one for a PAP-aware
+ * plan given a vector (remade unless it was made from the same count and a
+ * bit-identical vector), else the cache's.
+ */
+static cm_status_t plan_slot(rt_algo_plan_t *plan, int64_t count, const int64_t *arrival,
+                             plan_slot_t **slot_p, cm_err_t *err)
+{
+    size_t vec = plan->spec->nhosts * sizeof *plan->pap_arrival;
+    cm_status_t st;
+
+    if (!plan->pap || !arrival)
+        return cache_get(plan, count, slot_p, err);
+    *slot_p = &plan->pap_slot;
+    if (plan->pap_slot.count == count && memcmp(plan->pap_arrival, arrival, vec) == 0)
+        return CM_OK;
+    st = slot_make(plan, &plan->pap_slot, count, arrival, err);
+    if (st == CM_OK)
+        memcpy(plan->pap_arrival, arrival, vec);
+    return st;
+}
+
+static cm_status_t count_check(int64_t count, cm_err_t *err)
+{
+    if (count < 0)
+        return CM_ERR(err, CM_ERR_INVALID, "algorithm node: count %lld", (long long)count);
+    return CM_OK;
+}
+
+cm_status_t rt_algo_plan_prepare(rt_algo_plan_t *plan, int64_t count, const int64_t *arrival,
+                                 const rt_sched_t **sched_p, cm_err_t *err)
+{
+    plan_slot_t *slot;
+    cm_status_t st;
+
+    if (sched_p)
+        *sched_p = NULL;
+    if ((st = count_check(count, err)) != CM_OK || plan->spec->native)
+        return st;
+    if ((st = plan_slot(plan, count, arrival, &slot, err)) == CM_OK && sched_p)
+        *sched_p = &slot->sched;
+    return st;
+}
+
 cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, void *buf,
                              int64_t count, const rt_sched_t **sched_p, cm_err_t *err)
 {
@@ -216,8 +270,8 @@ cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, v
 
     if (sched_p)
         *sched_p = NULL;
-    if (count < 0)
-        return CM_ERR(err, CM_ERR_INVALID, "algorithm node: count %lld", (long long)count);
+    if ((st = count_check(count, err)) != CM_OK)
+        return st;
     if ((unsigned)call->dtype > RT_DTYPE_FLOAT || (unsigned)call->op > RT_OP_MAX)
         return CM_ERR(err, CM_ERR_INVALID, "algorithm node: unknown type %d or op %d",
                       (int)call->dtype, (int)call->op);
@@ -230,13 +284,7 @@ cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, v
     }
     if (plan->spec->native)
         return native_run(plan, call, buf, count, err);
-    if (plan->pap && call->arrival) {
-        slot = &plan->pap_slot;
-        st = slot_make(plan, slot, count, call->arrival, err);
-    } else {
-        st = cache_get(plan, count, &slot, err);
-    }
-    if (st != CM_OK)
+    if ((st = plan_slot(plan, count, call->arrival, &slot, err)) != CM_OK)
         return st;
     st = rt__xprog_exec(&slot->prog, call, buf, &plan->mem, err);
     if (st == CM_OK && sched_p)

@@ -96,6 +96,9 @@ typedef struct rt_segment {
 /* This host's part in the tree's algorithm node (algo_node.c). */
 typedef struct rt_algo_node rt_algo_node_t;
 
+/* The arrival estimator of an arrival=edge node (estimate.c). */
+typedef struct rt_est rt_est_t;
+
 struct rt_exec {
     const rt_pathmap_t     *pm;
     const rt_tree_t        *tree;
@@ -123,6 +126,8 @@ struct rt_exec {
     rt_site_t              *sites;       /* [nlocations], by location index */
     rt_watchdog_t          *watchdog;    /* NULL when none */
     rt_algo_node_t         *algo;        /* NULL: no algorithm node spans this host */
+    rt_est_t               *est;         /* NULL: no arrival=edge node spans this host */
+    bool                    edge_warmup; /* params->edge_warmup, for rt__algo_node_create */
 };
 
 static inline rt_node_state_t *rt__exec_state(rt_exec_t *ex, unsigned instance,
@@ -176,6 +181,36 @@ void rt__algo_node_destroy(rt_exec_t *ex);
 void rt__algo_node_set_site(rt_exec_t *ex, rt_site_t *site);
 void rt__algo_node_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out,
                        size_t bytes, uint64_t seq, rt_site_t *caller);
+
+/*
+ * The arrival estimator (estimate.c; docs/runtime.md, "Arrival estimation
+ * with edge()"), for an arrival=edge algorithm node spanning this host.
+ * create: in rt__algo_node_create, which duplicates the node's
+ * communicator for it (comm, now the estimator's) and checks that its hosts
+ * agree on edge_warmup; offset_ns is the node's clock offset to its rank 0.  start:
+ * its background thread, once set-up is agreed (no exchange can be posted
+ * before); phase 0 begins.  stop: in rt_exec_destroy after the barrier
+ * (collective over the node: every host completes and shares one last
+ * phase, so that all post as many exchanges), joins the thread.  destroy
+ * frees (a stopped or never started estimator).
+ * arrive/returned: rt_exec_allreduce's entry and return, by thread local.
+ * node_begin: the node's op (after t1 = arrived): completes this host's
+ * estimate if no thread did, waits for the phase's vector, fills the
+ * report and returns the vector (NULL = all equal) and *plan_p, the plan
+ * with the schedule made ahead, or NULL (run on the instance's own);
+ * node_end after the run.
+ */
+cm_status_t rt__est_create(rt_exec_t *ex, const rt_algo_spec_t *spec, int32_t rank,
+                           int64_t offset_ns, MPI_Comm comm, bool warmup, rt_est_t **est_p,
+                           cm_err_t *err);
+cm_status_t rt__est_start(rt_est_t *e);
+void rt__est_stop(rt_est_t *e);
+void rt__est_destroy(rt_est_t *e);
+void rt__est_arrive(rt_est_t *e, uint32_t local);
+void rt__est_returned(rt_est_t *e, uint32_t local);
+const int64_t *rt__est_node_begin(rt_est_t *e, int64_t arrived, int64_t count,
+                                  rt_arrival_report_t *rep, rt_algo_plan_t **plan_p);
+void rt__est_node_end(rt_est_t *e);
 
 /* Service thread body (proxy.c); arg is its rt_link_t. */
 void *rt__service_main(void *arg);

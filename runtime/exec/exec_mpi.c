@@ -366,6 +366,7 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
         return CM_ERR(err, CM_ERR_MPI, "MPI_Comm_dup failed");
     MPI_Comm_set_errhandler(ex->comm, MPI_ERRORS_RETURN);
     ex->link_mode = params->links;
+    ex->edge_warmup = params->edge_warmup != 0;
     st = exec_plan(ex);
     if (st == CM_OK)
         st = rt__link_plan(ex);
@@ -391,6 +392,8 @@ static cm_status_t exec_setup(rt_exec_t *ex, const rt_exec_params_t *params,
         CM_ERR(err, st, "cannot start service threads");
     if (st == CM_OK && (st = rt__link_post(ex)) != CM_OK)
         CM_ERR(err, st, "cannot post the receives of the links' requests");
+    if (st == CM_OK && ex->est != NULL && (st = rt__est_start(ex->est)) != CM_OK)
+        CM_ERR(err, st, "cannot start the arrival estimator's thread");
     if (st == CM_OK && params->watchdog_s > 0 &&
         (st = rt__watchdog_start(ex, params->watchdog_s, &ex->watchdog)) != CM_OK)
         CM_ERR(err, st, "cannot start the watchdog");
@@ -432,6 +435,7 @@ cm_status_t rt_exec_destroy(rt_exec_t *ex)
      * prints its state here when a stuck rank's watchdog fires. */
     rt__exec_mpi_check(ex, MPI_Barrier(ex->comm), "MPI_Barrier (teardown)");
     rt__watchdog_stop(ex->watchdog);
+    rt__est_stop(ex->est);               /* collective over the node's hosts */
     exec_stop_links(ex);
     for (uint32_t i = 0; i < ex->nlinks; i++) {
         if (ex->links[i].started)
@@ -451,8 +455,12 @@ void rt_exec_allreduce(rt_exec_t *ex, uint32_t local, unsigned instance,
         rt__exec_fatal(ex, "rt_exec_allreduce(local %u, instance %u, %zu bytes): "
                        "out of range", local, instance, bytes);
     site = &ex->sites[local];
+    if (ex->est != NULL)
+        rt__est_arrive(ex->est, local);  /* arrival=edge: ends the phase (estimate.c) */
     rt__exec_run_path(ex, instance, &ex->local_paths[local], in, out, bytes, site);
     rt__where_set(&site->where, RT_WHERE_OUTSIDE, instance, 0);
+    if (ex->est != NULL)
+        rt__est_returned(ex->est, local);
 }
 
 const rt_tree_t *rt_exec_tree(const rt_exec_t *ex) { return ex->tree; }
