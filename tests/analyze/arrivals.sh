@@ -208,12 +208,15 @@ for pm in slt-3x2 prr-4x2; do
 done
 
 # ---- 4. a real run with arrival=edge ------------------------------------------
-# prr-4x2 with arrival=edge.  Whatever the estimator does (until it exists,
-# edge behaves as history), the invariants hold: trace_check (one report per
-# operation and host, sources no better than edge, a missing host only on a
-# fallback), otf2-print shows 64 reports per algorithm location, all asking
-# edge, and the database has one row per report, no missing host with the
-# edge source and no history on an instance's first operation.
+# prr-4x2 with arrival=edge, run by gsum, whose threads never call edge():
+# no host ever has an estimate, so every operation falls back (docs/pap.md)
+# to the node's previous operation's arrivals, whatever its instance; only
+# the node's first operation (instance 0, op 0) has none and is equal.
+# trace_check (one report per operation and host, sources no better than
+# edge, a missing host only on a fallback), otf2-print shows 64 reports per
+# algorithm location, all asking edge, and the database has one row per
+# report: none made from edge, each naming rank 0 (the first host) as the
+# one without an estimate, and equal exactly on the 4 hosts' first ops.
 pm=$TMP/prr-edge.pathmap
 sed 's/arrival=history/arrival=edge/' pathmaps/local/algo/prr-4x2.pathmap > "$pm"
 grep -q 'arrival=edge' "$pm" || die "prr-4x2.pathmap has no arrival=history to change"
@@ -229,6 +232,7 @@ printf '%s\n' "2 64" "65538 64" "131074 64" "196610 64" "bad 0" | sort |
 "$PAPANALYZE" --skip 0 --quiet "$TMP/edge/traces.otf2" > /dev/null 2> "$TMP/err" ||
     { cat "$TMP/err" >&2; die "edge: papanalyze failed"; }
 DB=$TMP/edge/traces.db CTX=edge
-expect "SELECT COUNT(*), SUM(asked = 'edge'), SUM(missing IS NOT NULL AND source = 'edge'),
-        SUM(source = 'history' AND op = 0) FROM algo_arrivals" "256|256|0|0"
+expect "SELECT COUNT(*), SUM(asked = 'edge'), SUM(source = 'edge'), SUM(missing = 0),
+        SUM(source = 'equal'), SUM(source = 'equal' AND instance = 0 AND op = 0)
+        FROM algo_arrivals" "256|256|0|256|4|4"
 echo "$ME: prr-4x2 with arrival=edge: 256 reports asking edge, trace_check and the database agree"

@@ -181,6 +181,7 @@ typedef struct tc_loc {
     bool in_coll, coll_done;
     uint32_t coll_events;           /* MPI events after the collective's begin */
     uint32_t arrivals;              /* arrival events in the open visit (10.) */
+    uint64_t arrivals_total;        /* arrival events so far, every instance (10.) */
     tc_req_t *reqs;                 /* posted, not completed */
     size_t nreqs, capreqs;
 } tc_loc_t;
@@ -1637,15 +1638,18 @@ static bool attr_i64(OTF2_AttributeList *al, OTF2_AttributeRef id, int64_t *v)
 }
 
 /* The used source and the optional attributes against the asked one (10.). */
-static void check_arrival_values(tc_ctx_t *c, const tc_loc_t *l, const tc_frame_t *f,
+/* history is per instance: equal exactly on an instance's first operation.
+   edge's fallback is the node's previous operation, whatever its instance:
+   only the node's very first operation on this host has no history. */
+static void check_arrival_values(tc_ctx_t *c, tc_loc_t *l, const tc_frame_t *f,
                                  int used, OTF2_AttributeList *al)
 {
     int asked = (int)c->algo->algo->arrival;
     int64_t v = 0, missing = -1;
-    bool first = f->op == 0, est;
+    bool first = f->op == 0, node_first = l->arrivals_total++ == 0, est;
 
     if (used < 0 || used > asked || (asked == RT_ARRIVAL_HISTORY && used != (first ? 0 : 1))
-        || (asked == RT_ARRIVAL_EDGE && first && used == RT_ARRIVAL_HISTORY))
+        || (asked == RT_ARRIVAL_EDGE && node_first && used == RT_ARRIVAL_HISTORY))
         ev_fail(c, l, "(%s) op %" PRIu64 ": expected a source used that arrival=%s allows "
                 "there, got %d", INS_PARAM_ARRIVAL, f->op, rt_arrival_name(c->algo->algo->arrival),
                 used);
