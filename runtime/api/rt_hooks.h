@@ -103,7 +103,8 @@ typedef struct rt_arrival_report {
                                 its actual arrival (> 0: it came earlier than
                                 estimated); INT64_MIN: no estimate */
     int64_t      lead_ns;    /* edge: how long before this host's arrival its estimate
-                                was shared; INT64_MIN: no estimate */
+                                was shared (< 0 when the node shared it on arrival);
+                                INT64_MIN: no estimate */
     int64_t      wait_ns;    /* time the node waited for the arrival vector */
 } rt_arrival_report_t;
 
