@@ -44,4 +44,11 @@ static inline int64_t rt__clv_idle_rounds(int64_t sink, int64_t next,
 cm_status_t rt__clv_linear_gen(rt_sched_t *s, const rt_algo_params_t *p,
                                int32_t rank, int skip_idle, cm_err_t *err);
 
+/*
+ * The paper's segment-tree version (clv_tree.c, "clv-tree"): the reference
+ * that "clv" (clv_rows.c) must match step for step; not in the algorithm
+ * table, reached by the tests and bin/clvbench.
+ */
+rt_algo_gen_fn rt_algo_clv_tree;
+
 #endif /* RT_CLV_INT_H */

@@ -94,7 +94,7 @@
 #include <string.h>
 #include "runtime/algo/clv_int.h"
 
-#define NAME "clv"
+#define NAME "clv-tree"
 
 /*
  * Two 64-bit words: one SSE2 register on x86-64 (GCC's and clang's generic
@@ -630,8 +630,8 @@ static cm_status_t clvt_init(clvt_t *c, const int64_t *arrival, cm_err_t *err)
     return CM_OK;
 }
 
-cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
-                        int32_t rank, cm_err_t *err)
+cm_status_t rt_algo_clv_tree(rt_sched_t *s, const rt_algo_params_t *p,
+                             int32_t rank, cm_err_t *err)
 {
     clvt_t c;
     cm_status_t st;

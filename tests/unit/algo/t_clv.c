@@ -223,6 +223,12 @@ static int32_t cross(const rt_algo_params_t *p, int noskip)
         TST_FAIL("clv and clv-linear differ");
     }
     check_sched(&b, p);
+    rt_sched_free(&b);
+    gen(rt_algo_clv_tree, &b, p);
+    if (!sched_same(&a, &b)) {
+        print_instance(p);
+        TST_FAIL("clv-tree and clv-linear differ");
+    }
     if (noskip) {
         rt_sched_free(&b);
         gen(linear_noskip, &b, p);

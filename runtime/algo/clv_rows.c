@@ -1,0 +1,588 @@
+/*
+ * clv_rows.c - Clairvoyant reduce, the fast version ("clv"): the schedule
+ * of clv_linear.c (whose header states the rules) and of clv_tree.c (the
+ * paper's segment tree, Proficz & Ocetkiewicz 2020, section 5, kept as the
+ * reference), computed with per-segment holder rows and holder counts
+ * instead of a tree.  The three are held equal by tests/unit/algo/t_clv.c.
+ *
+ * Data:
+ *  - row(j): one bit per process, at its position idx(p) in (arrival mod
+ *    d, rank) order (clv_tree.c's header: f = arrival mod d never changes),
+ *    set when p is in G and holds segment j (states A or P; not E, not P').
+ *    Processes outside G hold no bits: they join with all N segments and
+ *    leave holding nothing.
+ *  - col(p): the same bits by process, one per segment (p's column).
+ *  - cnt(j) = |row(j)|, and the bit vectors one(j) = cnt >= 1 and two(j) =
+ *    cnt >= 2, kept up to date at every change (O(1) each).
+ *  - busy: one bit per position, set when p sends in this round (S).  A
+ *    sender keeps its row bits; the searches mask it out.  This is what
+ *    makes S(p) O(1) here where the tree zeroes a leaf and its ancestors.
+ *
+ * Receiver i (not the sink) takes the smallest segment j it holds that some
+ * other free member of G holds (clv_linear.c, step 3).  i's own bit is in
+ * row(j), so another holder exists only if cnt(j) >= 2: the candidates are
+ * col(i) AND two, in increasing order; for each, the sender is the first
+ * free holder other than i in (avail, rank) order.  A candidate whose other
+ * holders are all busy fails; if i itself is busy, nobody can send j any
+ * more in this round (busy bits are never cleared inside a round and rows
+ * only lose bits), so j goes into the round's `dead` vector and later
+ * receivers skip it.  The sink is served first, when nobody is busy: its
+ * segment is the first of two OR (one AND NOT col(sink)), at once.
+ *
+ * (avail, rank) order on positions: with h the first of G, a member q has
+ * k(q) = k(h), idx(q) > idx(h), or k(q) = k(h) + 1, f(q) <= f(h)
+ * (clv_tree.c's header).  So the order is the circular order of positions
+ * starting at idx(h), except for the members with f(q) = f(h), k(q) = k(h)
+ * + 1 and rank above h's: they sit right after idx(h) but come after
+ * everyone.  Those (the `late` mask; exact ties of arrival mod d only,
+ * none unless two arrivals are congruent mod d) are searched last.  No
+ * process ever moves, where the tree moves members between its two leaves
+ * whenever the first of G changes.
+ *
+ * G, the awaiting queue A, idle-round skipping, P' and the round end are
+ * clv_tree.c's (merging G with the head of A; paper 5.1, 5.2).
+ *
+ * Steps: transfers are kept as (round, sender, receiver, segment) while
+ * the rounds run and written rank by rank at the end, each rank's steps in
+ * the order of its transfers: the order rt_sched_xfer would have given,
+ * without the sort in rt_sched_finish.  For one rank, only its transfers
+ * are kept.
+ *
+ * Cost: O(|G| + transfers x (P + N)/64) per round at worst, in practice a
+ * few words per receiver.  P = N = 512 (bin/clvbench): see docs/clv-speed.md.
+ * Memory: PN bits of rows, PN of columns, 16 bytes per transfer.
+ * Parameters, errors and limits: as clv_linear.c (the same checks in
+ * clv_common.c, the same messages).
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/algo/clv_int.h"
+
+#define NAME "clv"
+
+typedef struct xfer {
+    int32_t round, src, dst, seg;
+} xfer_t;
+
+typedef struct clvr {
+    int32_t   np, nseg, root, nwp, nwn, only;
+    int64_t   d;
+    uint64_t *row;        /* nseg x nwp: holders of j by position */
+    uint64_t *col;        /* np x nwn: segments of p */
+    int32_t  *cnt;        /* |row(j)| */
+    uint64_t *one, *two;  /* nwn: cnt >= 1, cnt >= 2 */
+    uint64_t *busy;       /* nwp: sent in this round (S) */
+    uint64_t *late;       /* nwp: searched last (see the header) */
+    uint64_t *dead;       /* nwn: no free holder left in this round */
+    int       has_late, ties;
+    int64_t  *avail, *k, *f;
+    int32_t  *idx, *ord;
+    int32_t  *nheld;      /* set bits of col(p) plus a pending P' */
+    int32_t  *pprime;     /* the segment in state P' this round, or -1 */
+    uint8_t  *ing;        /* in G */
+    int32_t  *aq;         /* A: ranks by (arrival, rank) */
+    int32_t   na, ahead;
+    int32_t  *g, *g2, ng;
+    xfer_t   *xf;         /* the transfers so far */
+    size_t    nxf, capxf;
+} clvr_t;
+
+static inline uint64_t *rowp(const clvr_t *c, int32_t j)
+{
+    return c->row + (size_t)j * (size_t)c->nwp;
+}
+
+static inline uint64_t *colp(const clvr_t *c, int32_t p)
+{
+    return c->col + (size_t)p * (size_t)c->nwn;
+}
+
+static inline uint64_t bit(int32_t x)
+{
+    return (uint64_t)1 << (x & 63);
+}
+
+/* (avail, rank) order. */
+static inline int before(const clvr_t *c, int32_t a, int32_t b)
+{
+    return c->avail[a] < c->avail[b] || (c->avail[a] == c->avail[b] && a < b);
+}
+
+/* ---- Holder counts -------------------------------------------------------- */
+
+static inline void cnt_inc(clvr_t *c, int32_t j)
+{
+    int32_t n = ++c->cnt[j];
+
+    if (n == 1)
+        c->one[j >> 6] |= bit(j);
+    else if (n == 2)
+        c->two[j >> 6] |= bit(j);
+}
+
+static inline void cnt_dec(clvr_t *c, int32_t j)
+{
+    int32_t n = --c->cnt[j];
+
+    if (n == 1)
+        c->two[j >> 6] &= ~bit(j);
+    else if (n == 0)
+        c->one[j >> 6] &= ~bit(j);
+}
+
+/* p holds j (again): its row bit and column bit. */
+static inline void hold_set(clvr_t *c, int32_t p, int32_t j)
+{
+    rowp(c, j)[c->idx[p] >> 6] |= bit(c->idx[p]);
+    colp(c, p)[j >> 6] |= bit(j);
+    cnt_inc(c, j);
+}
+
+static inline void hold_clear(clvr_t *c, int32_t p, int32_t j)
+{
+    rowp(c, j)[c->idx[p] >> 6] &= ~bit(c->idx[p]);
+    colp(c, p)[j >> 6] &= ~bit(j);
+    cnt_dec(c, j);
+}
+
+/* p joins G holding every segment. */
+static void join(clvr_t *c, int32_t p)
+{
+    size_t w = (size_t)(c->idx[p] >> 6);
+    uint64_t b = bit(c->idx[p]);
+
+    for (int32_t j = 0; j < c->nseg; j++) {
+        c->row[(size_t)j * (size_t)c->nwp + w] |= b;
+        cnt_inc(c, j);
+    }
+    c->ing[p] = 1;
+}
+
+/* ---- Finding the sender ----------------------------------------------------- */
+
+/* The free holders of row r at word w, other than the receiver's bit. */
+static inline uint64_t avail_word(const clvr_t *c, const uint64_t *r,
+                                  int32_t w, int32_t iw, uint64_t ib)
+{
+    uint64_t v = r[w] & ~c->busy[w];
+
+    return w == iw ? v & ~ib : v;
+}
+
+/* Position of the first set bit of v at or after bit `from` (0..63) of
+   word w, or -1. */
+static inline int32_t first_in(uint64_t v, int32_t w)
+{
+    return v ? w * 64 + __builtin_ctzll(v) : -1;
+}
+
+/*
+ * The first free holder of segment j other than i, in (avail, rank)
+ * order: the circular order of positions from base = idx(first of G),
+ * the `late` positions last (see the header).  Returns the rank or -1.
+ */
+static int32_t first_holder(const clvr_t *c, int32_t j, int32_t i,
+                            int32_t base)
+{
+    const uint64_t *r = rowp(c, j);
+    int32_t iw = c->idx[i] >> 6, w0 = base >> 6, pos = -1;
+    uint64_t ib = bit(c->idx[i]), hi = ~(uint64_t)0 << (base & 63);
+    uint64_t nl = c->has_late ? ~(uint64_t)0 : 0;   /* late present */
+
+    /* [base, P), then [0, base), late positions left out */
+    pos = first_in(avail_word(c, r, w0, iw, ib) & hi &
+                   ~(c->late[w0] & nl), w0);
+    for (int32_t w = w0 + 1; pos < 0 && w < c->nwp; w++)
+        pos = first_in(avail_word(c, r, w, iw, ib) & ~(c->late[w] & nl), w);
+    for (int32_t w = 0; pos < 0 && w < w0; w++)
+        pos = first_in(avail_word(c, r, w, iw, ib), w);
+    if (pos < 0)
+        pos = first_in(avail_word(c, r, w0, iw, ib) & ~hi, w0);
+    for (int32_t w = w0; pos < 0 && c->has_late && w < c->nwp; w++)
+        pos = first_in(avail_word(c, r, w, iw, ib) & c->late[w], w);
+    return pos < 0 ? -1 : c->ord[pos];
+}
+
+/* ---- One round -------------------------------------------------------------- */
+
+static cm_status_t record(clvr_t *c, int32_t round, int32_t z, int32_t i,
+                          int32_t j, cm_err_t *err)
+{
+    if (c->only >= 0 && z != c->only && i != c->only)
+        return CM_OK;
+    if (c->nxf == c->capxf) {
+        size_t cap = c->capxf ? 2 * c->capxf : 1024;
+        xfer_t *x = realloc(c->xf, cap * sizeof *x);
+
+        if (!x)
+            return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory");
+        c->xf = x;
+        c->capxf = cap;
+    }
+    c->xf[c->nxf++] = (xfer_t){ round, z, i, j };
+    return CM_OK;
+}
+
+/* z sends j to i: z's copy is gone (E), i's is P' until the round ends. */
+static void apply(clvr_t *c, int32_t z, int32_t i, int32_t j)
+{
+    c->busy[c->idx[z] >> 6] |= bit(c->idx[z]);
+    hold_clear(c, z, j);
+    c->nheld[z]--;
+    if (colp(c, i)[j >> 6] & bit(j))
+        hold_clear(c, i, j);
+    else
+        c->nheld[i]++;          /* the sink takes back a sent segment */
+    c->pprime[i] = j;
+}
+
+/* The sink's segment: the first with a holder other than the sink (nobody
+   is busy yet); -1 if none. */
+static int32_t sink_segment(const clvr_t *c, int32_t s)
+{
+    const uint64_t *cs = colp(c, s);
+
+    for (int32_t w = 0; w < c->nwn; w++) {
+        uint64_t v = c->two[w] | (c->one[w] & ~cs[w]);
+
+        if (v)
+            return w * 64 + __builtin_ctzll(v);
+    }
+    return -1;
+}
+
+/* Receiver i (not the sink): its segment and sender (*z_p), or -1. */
+static int32_t find_peer(clvr_t *c, int32_t i, int32_t base, int32_t *z_p)
+{
+    const uint64_t *ci = colp(c, i);
+    int i_busy = (c->busy[c->idx[i] >> 6] & bit(c->idx[i])) != 0;
+
+    for (int32_t w = 0; w < c->nwn; w++) {
+        uint64_t v = ci[w] & c->two[w] & ~c->dead[w];
+
+        while (v) {
+            int32_t j = w * 64 + __builtin_ctzll(v);
+            int32_t z = first_holder(c, j, i, base);
+
+            if (z >= 0) {
+                *z_p = z;
+                return j;
+            }
+            if (i_busy)         /* only busy holders left, for anyone */
+                c->dead[w] |= bit(j);
+            v &= v - 1;
+        }
+    }
+    return -1;
+}
+
+/* The positions searched last this round (see the header). */
+static void set_late(clvr_t *c, int32_t h)
+{
+    memset(c->late, 0, (size_t)c->nwp * sizeof *c->late);
+    c->has_late = 0;
+    if (!c->ties)
+        return;
+    for (int32_t x = c->idx[h] + 1; x < c->np && c->f[c->ord[x]] == c->f[h];
+         x++) {
+        int32_t q = c->ord[x];
+
+        if (c->ing[q] && c->k[q] != c->k[h]) {
+            c->late[x >> 6] |= bit(x);
+            c->has_late = 1;
+        }
+    }
+}
+
+static cm_status_t round_run(clvr_t *c, int32_t round, cm_err_t *err)
+{
+    int32_t h = c->g[0], base = c->idx[h];
+    int32_t sink = c->ing[c->root] ? c->root : h, j, z;
+    cm_status_t st = CM_OK;
+
+    memset(c->busy, 0, (size_t)c->nwp * sizeof *c->busy);
+    memset(c->dead, 0, (size_t)c->nwn * sizeof *c->dead);
+    set_late(c, h);
+    j = sink_segment(c, sink);
+    if (j >= 0) {
+        z = first_holder(c, j, sink, base);
+        assert(z >= 0);
+        st = record(c, round, z, sink, j, err);
+        apply(c, z, sink, j);
+    }
+    for (int32_t n = 0; n < c->ng && st == CM_OK; n++) {
+        int32_t i = c->g[n];
+
+        if (i == sink || (j = find_peer(c, i, base, &z)) < 0)
+            continue;
+        st = record(c, round, z, i, j, err);
+        apply(c, z, i, j);
+    }
+    return st;
+}
+
+/* ---- Rounds ------------------------------------------------------------------ */
+
+/* The next G: the previous one merged with the head of A (clv_tree.c). */
+static cm_status_t build_g(clvr_t *c, cm_err_t *err)
+{
+    int32_t a = c->ahead, o = 0, n = 0, first;
+    int64_t limit;
+
+    if (c->ng > 0 && (a >= c->na || before(c, c->g[0], c->aq[a])))
+        first = c->g[0];
+    else
+        first = c->aq[a];
+    if (__builtin_add_overflow(c->avail[first], c->d, &limit))
+        return CM_ERR(err, CM_ERR_RANGE,
+                      NAME ": availability time overflows int64");
+    while (o < c->ng || (a < c->na && c->avail[c->aq[a]] <= limit)) {
+        if (o < c->ng && (a >= c->na || c->avail[c->aq[a]] > limit ||
+                          before(c, c->g[o], c->aq[a]))) {
+            assert(c->avail[c->g[o]] <= limit);
+            c->g2[n++] = c->g[o++];
+        } else {
+            join(c, c->aq[a]);
+            c->g2[n++] = c->aq[a++];
+        }
+    }
+    c->ahead = a;
+    int32_t *t = c->g;
+    c->g = c->g2;
+    c->g2 = t;
+    c->ng = n;
+    return CM_OK;
+}
+
+/* End of round: P' -> P, leavers out, avail + d. */
+static cm_status_t round_end(clvr_t *c, int32_t *nleft, cm_err_t *err)
+{
+    int32_t keep = 0;
+
+    for (int32_t n = 0; n < c->ng; n++) {
+        int32_t p = c->g[n];
+
+        if (c->pprime[p] >= 0) {
+            hold_set(c, p, c->pprime[p]);
+            c->pprime[p] = -1;
+        }
+        if (p != c->root && c->nheld[p] == 0) {
+            c->ing[p] = 0;
+            (*nleft)--;
+            continue;
+        }
+        if (__builtin_add_overflow(c->avail[p], c->d, &c->avail[p]))
+            return CM_ERR(err, CM_ERR_RANGE,
+                          NAME ": availability time overflows int64");
+        c->k[p]++;
+        c->g[keep++] = p;
+    }
+    c->ng = keep;
+    return CM_OK;
+}
+
+static cm_status_t clvr_run(clvr_t *c, cm_err_t *err)
+{
+    int32_t nleft = c->np - 1;
+    int64_t round = 0;
+    cm_status_t st = CM_OK;
+
+    while (nleft > 0 && st == CM_OK) {
+        st = build_g(c, err);
+        if (st != CM_OK)
+            break;
+        if (c->ng == 1) {       /* idle rounds (paper 5.1) */
+            int32_t p = c->g[0];
+            int64_t k = rt__clv_idle_rounds(c->avail[p],
+                                            c->avail[c->aq[c->ahead]], c->d);
+
+            c->avail[p] += k * c->d;
+            c->k[p] += k;
+            round += k;
+            continue;
+        }
+        if (round > RT_CLV_ROUND_MAX)
+            return CM_ERR(err, CM_ERR_RANGE, NAME ": more than %d rounds "
+                          "(arrival times span too many round lengths)",
+                          INT32_MAX);
+        st = round_run(c, (int32_t)round, err);
+        if (st == CM_OK)
+            st = round_end(c, &nleft, err);
+        round++;
+    }
+    return st;
+}
+
+/* ---- Steps ------------------------------------------------------------------- */
+
+/* Appends every transfer's two steps, rank by rank (see the header). */
+static cm_status_t emit(const clvr_t *c, rt_sched_t *s, cm_err_t *err)
+{
+    size_t n = c->nxf, *start = calloc((size_t)c->np + 1, sizeof *start);
+    uint32_t *by = malloc((n ? 2 * n : 1) * sizeof *by);
+    cm_status_t st = CM_OK;
+
+    if (!start || !by) {
+        free(start);
+        free(by);
+        return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory");
+    }
+    for (size_t t = 0; t < n; t++) {
+        start[c->xf[t].src + 1]++;
+        start[c->xf[t].dst + 1]++;
+    }
+    for (int32_t r = 0; r < c->np; r++)
+        start[r + 1] += start[r];
+    /* by[]: 2t for t's send, 2t + 1 for its receive, grouped by rank */
+    for (size_t t = 0; t < n; t++) {
+        by[start[c->xf[t].src]++] = (uint32_t)(2 * t);
+        by[start[c->xf[t].dst]++] = (uint32_t)(2 * t + 1);
+    }
+    for (size_t e = 0; e < 2 * n && st == CM_OK; e++) {
+        const xfer_t *x = &c->xf[by[e] >> 1];
+        int recv = by[e] & 1;
+
+        st = rt_sched_step(s, recv ? x->dst : x->src, x->round,
+                           recv ? x->src : x->dst,
+                           recv ? RT_STEP_RECV : RT_STEP_SEND, RT_ACT_REDUCE,
+                           RT_STEP_MOVE, x->seg, 1);
+    }
+    free(start);
+    free(by);
+    if (st != CM_OK)
+        return CM_ERR(err, st, NAME ": cannot append a step: %s",
+                      cm_status_string(st));
+    return CM_OK;
+}
+
+/* ---- Setup -------------------------------------------------------------------- */
+
+static void clvr_free(clvr_t *c)
+{
+    free(c->row);
+    free(c->col);
+    free(c->cnt);
+    free(c->one);
+    free(c->two);
+    free(c->busy);
+    free(c->late);
+    free(c->dead);
+    free(c->avail);
+    free(c->k);
+    free(c->f);
+    free(c->idx);
+    free(c->ord);
+    free(c->nheld);
+    free(c->pprime);
+    free(c->ing);
+    free(c->aq);
+    free(c->g);
+    free(c->g2);
+    free(c->xf);
+}
+
+static cm_status_t clvr_alloc(clvr_t *c, cm_err_t *err)
+{
+    size_t np = (size_t)c->np, nwp = (size_t)c->nwp, nwn = (size_t)c->nwn;
+    size_t ns = (size_t)c->nseg;
+
+    c->row = calloc(ns * nwp, sizeof *c->row);
+    c->col = malloc(np * nwn * sizeof *c->col);
+    c->cnt = calloc(ns, sizeof *c->cnt);
+    c->one = calloc(nwn, sizeof *c->one);
+    c->two = calloc(nwn, sizeof *c->two);
+    c->busy = calloc(nwp, sizeof *c->busy);
+    c->late = calloc(nwp, sizeof *c->late);
+    c->dead = calloc(nwn, sizeof *c->dead);
+    c->avail = malloc(np * sizeof *c->avail);
+    c->k = malloc(np * sizeof *c->k);
+    c->f = malloc(np * sizeof *c->f);
+    c->idx = malloc(np * sizeof *c->idx);
+    c->ord = malloc(np * sizeof *c->ord);
+    c->nheld = malloc(np * sizeof *c->nheld);
+    c->pprime = malloc(np * sizeof *c->pprime);
+    c->ing = calloc(np, 1);
+    c->aq = malloc(np * sizeof *c->aq);
+    c->g = malloc(np * sizeof *c->g);
+    c->g2 = malloc(np * sizeof *c->g2);
+    if (!c->row || !c->col || !c->cnt || !c->one || !c->two || !c->busy ||
+        !c->late || !c->dead || !c->avail || !c->k || !c->f || !c->idx ||
+        !c->ord || !c->nheld || !c->pprime || !c->ing || !c->aq || !c->g ||
+        !c->g2)
+        return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory (%d ranks, "
+                      "%d segments)", c->np, c->nseg);
+    return CM_OK;
+}
+
+/* Columns all ones, rows empty (nobody in G yet), the two orders. */
+static cm_status_t clvr_init(clvr_t *c, const int64_t *arrival,
+                             cm_err_t *err)
+{
+    rt_time_rank_t *keys = malloc((size_t)c->np * sizeof *keys);
+
+    if (!keys)
+        return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory (%d ranks)",
+                      c->np);
+    for (int32_t p = 0; p < c->np; p++) {
+        uint64_t *cp = colp(c, p);
+        int64_t a = arrival ? arrival[p] : 0;
+
+        for (int32_t w = 0; w < c->nwn; w++) {
+            int32_t left = c->nseg - 64 * w;
+
+            cp[w] = left >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << left) - 1;
+        }
+        c->nheld[p] = c->nseg;
+        c->avail[p] = a;
+        c->k[p] = a / c->d;
+        c->f[p] = a % c->d;
+        c->pprime[p] = -1;
+        keys[p].t = c->f[p];
+        keys[p].rank = p;
+    }
+    qsort(keys, (size_t)c->np, sizeof *keys, rt_time_rank_cmp);
+    for (int32_t n = 0; n < c->np; n++) {
+        c->ord[n] = keys[n].rank;
+        c->idx[keys[n].rank] = n;
+        if (n > 0 && keys[n].t == keys[n - 1].t)
+            c->ties = 1;
+    }
+    for (int32_t p = 0; p < c->np; p++) {
+        keys[p].t = c->avail[p];
+        keys[p].rank = p;
+    }
+    qsort(keys, (size_t)c->np, sizeof *keys, rt_time_rank_cmp);
+    for (int32_t n = 0; n < c->np; n++)
+        c->aq[n] = keys[n].rank;
+    c->na = c->np;
+    free(keys);
+    return CM_OK;
+}
+
+cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
+                        int32_t rank, cm_err_t *err)
+{
+    clvr_t c;
+    cm_status_t st;
+
+    memset(&c, 0, sizeof c);
+    st = rt__clv_begin(s, p, rank, NAME, &c.nseg, err);
+    if (st != CM_OK)
+        return st;
+    c.np = p->nranks;
+    c.root = p->root;
+    c.d = p->round_len;
+    c.only = rank;
+    c.nwp = (c.np + 63) / 64;
+    c.nwn = (c.nseg + 63) / 64;
+    st = clvr_alloc(&c, err);
+    if (st == CM_OK)
+        st = clvr_init(&c, p->arrival, err);
+    if (st == CM_OK)
+        st = clvr_run(&c, err);
+    if (st == CM_OK)
+        st = emit(&c, s, err);
+    clvr_free(&c);
+    return st == CM_OK ? rt_sched_finish(s, err) : st;
+}
