@@ -61,9 +61,20 @@
 
 #define NAME "clv"
 
-typedef struct xfer {
-    int32_t round, src, dst, seg;
-} xfer_t;
+#ifndef CLV_FEW
+#define CLV_FEW 16  /* free members up to which find_peer_few is used */
+#endif
+#ifndef CLV_K
+#define CLV_K 1
+#endif
+
+
+#ifdef CLV_STATS
+long st_recv, st_cand, st_fail, st_rounds, st_g, st_xf, st_rewit, st_start;
+#define STAT(x) (x)
+#else
+#define STAT(x) ((void)0)
+#endif
 
 typedef struct clvr {
     int32_t   np, nseg, root, nwp, nwn, only;
@@ -74,7 +85,11 @@ typedef struct clvr {
     uint64_t *one, *two;  /* nwn: cnt >= 1, cnt >= 2 */
     uint64_t *busy;       /* nwp: sent in this round (S) */
     uint64_t *late;       /* nwp: searched last (see the header) */
-    uint64_t *dead;       /* nwn: no free holder left in this round */
+    uint64_t *fo;         /* nwn: segments that may have a free holder */
+    int64_t   spent;      /* words read by failed tests since fo was made */
+    uint64_t *mask;       /* nwp: not busy, and not the current receiver */
+    int32_t  *flist, *fpos;   /* the free members of G, and where in flist */
+    int32_t   nf;
     int       has_late, ties;
     int64_t  *avail, *k, *f;
     int32_t  *idx, *ord;
@@ -84,8 +99,6 @@ typedef struct clvr {
     int32_t  *aq;         /* A: ranks by (arrival, rank) */
     int32_t   na, ahead;
     int32_t  *g, *g2, ng;
-    xfer_t   *xf;         /* the transfers so far */
-    size_t    nxf, capxf;
 } clvr_t;
 
 static inline uint64_t *rowp(const clvr_t *c, int32_t j)
@@ -206,27 +219,24 @@ static int32_t first_holder(const clvr_t *c, int32_t j, int32_t i,
 
 /* ---- One round -------------------------------------------------------------- */
 
-static cm_status_t record(clvr_t *c, int32_t round, int32_t z, int32_t i,
-                          int32_t j, cm_err_t *err)
+static cm_status_t record(rt_sched_t *s, int32_t round, int32_t z,
+                          int32_t i, int32_t j, cm_err_t *err)
 {
-    if (c->only >= 0 && z != c->only && i != c->only)
-        return CM_OK;
-    if (c->nxf == c->capxf) {
-        size_t cap = c->capxf ? 2 * c->capxf : 1024;
-        xfer_t *x = realloc(c->xf, cap * sizeof *x);
-
-        if (!x)
-            return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory");
-        c->xf = x;
-        c->capxf = cap;
-    }
-    c->xf[c->nxf++] = (xfer_t){ round, z, i, j };
+    cm_status_t st = rt_sched_xfer(s, round, z, i, RT_ACT_REDUCE, RT_STEP_MOVE, j, 1);
+    if (st != CM_OK)
+        return CM_ERR(err, st, NAME ": cannot append a step: %s",
+                      cm_status_string(st));
     return CM_OK;
 }
 
 /* z sends j to i: z's copy is gone (E), i's is P' until the round ends. */
 static void apply(clvr_t *c, int32_t z, int32_t i, int32_t j)
 {
+    int32_t last = c->flist[--c->nf];
+
+    c->flist[c->fpos[z]] = last;        /* z leaves the free list */
+    c->fpos[last] = c->fpos[z];
+    c->fpos[z] = -1;
     c->busy[c->idx[z] >> 6] |= bit(c->idx[z]);
     hold_clear(c, z, j);
     c->nheld[z]--;
@@ -252,25 +262,103 @@ static int32_t sink_segment(const clvr_t *c, int32_t s)
     return -1;
 }
 
-/* Receiver i (not the sink): its segment and sender (*z_p), or -1. */
+/*
+ * The same answer when few members are free: word by word, the OR of the
+ * free members' columns (i's left out), until a word has a segment that i
+ * can take.
+ */
+static int32_t find_peer_few(clvr_t *c, int32_t i, int32_t base,
+                             int32_t *z_p)
+{
+    const uint64_t *ci = colp(c, i);
+
+    for (int32_t w = 0; w < c->nwn; w++) {
+        uint64_t want = ci[w] & c->two[w], a = 0;
+
+        if (!want)
+            continue;
+        for (int32_t n = 0; n < c->nf; n++)
+            if (c->flist[n] != i)
+                a |= colp(c, c->flist[n])[w];
+        if (want & a) {
+            int32_t j = w * 64 + __builtin_ctzll(want & a);
+
+            *z_p = first_holder(c, j, i, base);
+            assert(*z_p >= 0);
+            return j;
+        }
+    }
+    return -1;
+}
+
+/* Whether row r has a bit in mask: one pass, no branch per word. */
+static inline int any_in(const uint64_t *r, const uint64_t *mask, int32_t n)
+{
+    uint64_t a0 = 0, a1 = 0;
+    int32_t w = 0;
+
+    for (; w + 2 <= n; w += 2) {
+        a0 |= r[w] & mask[w];
+        a1 |= r[w + 1] & mask[w + 1];
+    }
+    if (w < n)
+        a0 |= r[w] & mask[w];
+    return (a0 | a1) != 0;
+}
+
+/* fo = the segments some free member holds, exactly: the OR of their
+   columns. */
+static void free_or(clvr_t *c)
+{
+    memset(c->fo, 0, (size_t)c->nwn * sizeof *c->fo);
+    for (int32_t n = 0; n < c->nf; n++) {
+        const uint64_t *cp = colp(c, c->flist[n]);
+
+        for (int32_t w = 0; w < c->nwn; w++)
+            c->fo[w] |= cp[w];
+    }
+    c->spent = 0;
+}
+
+/*
+ * Receiver i (not the sink): its segment and sender (*z_p), or -1.  The
+ * candidates are i's segments held by someone else (cnt >= 2) that may
+ * have a free holder (fo).  Each is first tested for a free holder other
+ * than i in one pass over its row, and only then is the first such holder
+ * looked for.  Late in a round most holders are busy and most tests fail:
+ * a failure for a busy i means nobody can send j any more in this round,
+ * and j leaves fo; once the failed tests have read as many words as
+ * rebuilding fo from the free members takes, fo is rebuilt (which drops
+ * every such j at once).
+ */
 static int32_t find_peer(clvr_t *c, int32_t i, int32_t base, int32_t *z_p)
 {
     const uint64_t *ci = colp(c, i);
-    int i_busy = (c->busy[c->idx[i] >> 6] & bit(c->idx[i])) != 0;
+    int32_t iw = c->idx[i] >> 6;
+    int i_busy = (c->busy[iw] & bit(c->idx[i])) != 0;
 
+    if (c->spent * CLV_K > (int64_t)c->nf * c->nwn)
+        free_or(c);
+    for (int32_t w = 0; w < c->nwp; w++)
+        c->mask[w] = ~c->busy[w];
+    c->mask[iw] &= ~bit(c->idx[i]);
     for (int32_t w = 0; w < c->nwn; w++) {
-        uint64_t v = ci[w] & c->two[w] & ~c->dead[w];
+        uint64_t v = ci[w] & c->two[w] & c->fo[w];
 
         while (v) {
             int32_t j = w * 64 + __builtin_ctzll(v);
-            int32_t z = first_holder(c, j, i, base);
 
-            if (z >= 0) {
-                *z_p = z;
+            STAT(st_cand++);
+            if (any_in(rowp(c, j), c->mask, c->nwp)) {
+                *z_p = first_holder(c, j, i, base);
+                assert(*z_p >= 0);
                 return j;
             }
+            STAT(st_fail++);
+            STAT(st_rewit += i_busy);
+            c->spent += c->nwp;
             if (i_busy)         /* only busy holders left, for anyone */
-                c->dead[w] |= bit(j);
+                c->fo[w] &= ~bit(j);
             v &= v - 1;
         }
     }
@@ -295,28 +383,44 @@ static void set_late(clvr_t *c, int32_t h)
     }
 }
 
-static cm_status_t round_run(clvr_t *c, int32_t round, cm_err_t *err)
+static cm_status_t round_run(clvr_t *c, rt_sched_t *s, int32_t round,
+                             cm_err_t *err)
 {
     int32_t h = c->g[0], base = c->idx[h];
     int32_t sink = c->ing[c->root] ? c->root : h, j, z;
     cm_status_t st = CM_OK;
 
     memset(c->busy, 0, (size_t)c->nwp * sizeof *c->busy);
-    memset(c->dead, 0, (size_t)c->nwn * sizeof *c->dead);
+    for (int32_t n = 0; n < c->ng; n++) {
+        c->flist[n] = c->g[n];
+        c->fpos[c->g[n]] = n;
+    }
+    c->nf = c->ng;
+    memcpy(c->fo, c->one, (size_t)c->nwn * sizeof *c->fo);
+    c->spent = 0;
     set_late(c, h);
+    STAT(st_rounds++);
+    STAT(st_g += c->ng);
     j = sink_segment(c, sink);
     if (j >= 0) {
         z = first_holder(c, j, sink, base);
         assert(z >= 0);
-        st = record(c, round, z, sink, j, err);
+        st = record(s, round, z, sink, j, err);
         apply(c, z, sink, j);
     }
-    for (int32_t n = 0; n < c->ng && st == CM_OK; n++) {
+    /* nobody free (or only the receiver itself): nothing more to send */
+    for (int32_t n = 0; n < c->ng && st == CM_OK && c->nf > 0; n++) {
         int32_t i = c->g[n];
 
-        if (i == sink || (j = find_peer(c, i, base, &z)) < 0)
+        STAT(st_recv++);
+        if (i == sink || (c->nf == 1 && c->flist[0] == i))
             continue;
-        st = record(c, round, z, i, j, err);
+        j = c->nf <= CLV_FEW ? find_peer_few(c, i, base, &z)
+                             : find_peer(c, i, base, &z);
+        if (j < 0)
+            continue;
+        STAT(st_xf++);
+        st = record(s, round, z, i, j, err);
         apply(c, z, i, j);
     }
     return st;
@@ -382,7 +486,7 @@ static cm_status_t round_end(clvr_t *c, int32_t *nleft, cm_err_t *err)
     return CM_OK;
 }
 
-static cm_status_t clvr_run(clvr_t *c, cm_err_t *err)
+static cm_status_t clvr_run(clvr_t *c, rt_sched_t *s, cm_err_t *err)
 {
     int32_t nleft = c->np - 1;
     int64_t round = 0;
@@ -406,7 +510,7 @@ static cm_status_t clvr_run(clvr_t *c, cm_err_t *err)
             return CM_ERR(err, CM_ERR_RANGE, NAME ": more than %d rounds "
                           "(arrival times span too many round lengths)",
                           INT32_MAX);
-        st = round_run(c, (int32_t)round, err);
+        st = round_run(c, s, (int32_t)round, err);
         if (st == CM_OK)
             st = round_end(c, &nleft, err);
         round++;
@@ -415,46 +519,6 @@ static cm_status_t clvr_run(clvr_t *c, cm_err_t *err)
 }
 
 /* ---- Steps ------------------------------------------------------------------- */
-
-/* Appends every transfer's two steps, rank by rank (see the header). */
-static cm_status_t emit(const clvr_t *c, rt_sched_t *s, cm_err_t *err)
-{
-    size_t n = c->nxf, *start = calloc((size_t)c->np + 1, sizeof *start);
-    uint32_t *by = malloc((n ? 2 * n : 1) * sizeof *by);
-    cm_status_t st = CM_OK;
-
-    if (!start || !by) {
-        free(start);
-        free(by);
-        return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory");
-    }
-    for (size_t t = 0; t < n; t++) {
-        start[c->xf[t].src + 1]++;
-        start[c->xf[t].dst + 1]++;
-    }
-    for (int32_t r = 0; r < c->np; r++)
-        start[r + 1] += start[r];
-    /* by[]: 2t for t's send, 2t + 1 for its receive, grouped by rank */
-    for (size_t t = 0; t < n; t++) {
-        by[start[c->xf[t].src]++] = (uint32_t)(2 * t);
-        by[start[c->xf[t].dst]++] = (uint32_t)(2 * t + 1);
-    }
-    for (size_t e = 0; e < 2 * n && st == CM_OK; e++) {
-        const xfer_t *x = &c->xf[by[e] >> 1];
-        int recv = by[e] & 1;
-
-        st = rt_sched_step(s, recv ? x->dst : x->src, x->round,
-                           recv ? x->src : x->dst,
-                           recv ? RT_STEP_RECV : RT_STEP_SEND, RT_ACT_REDUCE,
-                           RT_STEP_MOVE, x->seg, 1);
-    }
-    free(start);
-    free(by);
-    if (st != CM_OK)
-        return CM_ERR(err, st, NAME ": cannot append a step: %s",
-                      cm_status_string(st));
-    return CM_OK;
-}
 
 /* ---- Setup -------------------------------------------------------------------- */
 
@@ -467,7 +531,10 @@ static void clvr_free(clvr_t *c)
     free(c->two);
     free(c->busy);
     free(c->late);
-    free(c->dead);
+    free(c->fo);
+    free(c->mask);
+    free(c->flist);
+    free(c->fpos);
     free(c->avail);
     free(c->k);
     free(c->f);
@@ -479,7 +546,6 @@ static void clvr_free(clvr_t *c)
     free(c->aq);
     free(c->g);
     free(c->g2);
-    free(c->xf);
 }
 
 static cm_status_t clvr_alloc(clvr_t *c, cm_err_t *err)
@@ -494,7 +560,10 @@ static cm_status_t clvr_alloc(clvr_t *c, cm_err_t *err)
     c->two = calloc(nwn, sizeof *c->two);
     c->busy = calloc(nwp, sizeof *c->busy);
     c->late = calloc(nwp, sizeof *c->late);
-    c->dead = calloc(nwn, sizeof *c->dead);
+    c->fo = calloc(nwn, sizeof *c->fo);
+    c->mask = calloc(nwp, sizeof *c->mask);
+    c->flist = malloc(np * sizeof *c->flist);
+    c->fpos = malloc(np * sizeof *c->fpos);
     c->avail = malloc(np * sizeof *c->avail);
     c->k = malloc(np * sizeof *c->k);
     c->f = malloc(np * sizeof *c->f);
@@ -507,7 +576,7 @@ static cm_status_t clvr_alloc(clvr_t *c, cm_err_t *err)
     c->g = malloc(np * sizeof *c->g);
     c->g2 = malloc(np * sizeof *c->g2);
     if (!c->row || !c->col || !c->cnt || !c->one || !c->two || !c->busy ||
-        !c->late || !c->dead || !c->avail || !c->k || !c->f || !c->idx ||
+        !c->late || !c->fo || !c->mask || !c->flist || !c->fpos || !c->avail || !c->k || !c->f || !c->idx ||
         !c->ord || !c->nheld || !c->pprime || !c->ing || !c->aq || !c->g ||
         !c->g2)
         return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory (%d ranks, "
@@ -538,6 +607,7 @@ static cm_status_t clvr_init(clvr_t *c, const int64_t *arrival,
         c->k[p] = a / c->d;
         c->f[p] = a % c->d;
         c->pprime[p] = -1;
+        c->fpos[p] = -1;
         keys[p].t = c->f[p];
         keys[p].rank = p;
     }
@@ -580,9 +650,7 @@ cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
     if (st == CM_OK)
         st = clvr_init(&c, p->arrival, err);
     if (st == CM_OK)
-        st = clvr_run(&c, err);
-    if (st == CM_OK)
-        st = emit(&c, s, err);
+        st = clvr_run(&c, s, err);
     clvr_free(&c);
     return st == CM_OK ? rt_sched_finish(s, err) : st;
 }
