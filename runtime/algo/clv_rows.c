@@ -64,9 +64,6 @@
 #ifndef CLV_FEW
 #define CLV_FEW 16  /* free members up to which find_peer_few is used */
 #endif
-#ifndef CLV_K
-#define CLV_K 1
-#endif
 
 
 #ifdef CLV_STATS
@@ -87,7 +84,6 @@ typedef struct clvr {
     uint64_t *late;       /* nwp: searched last (see the header) */
     uint64_t *fo;         /* nwn: segments that may have a free holder */
     int64_t   spent;      /* words read by failed tests since fo was made */
-    uint64_t *mask;       /* nwp: not busy, and not the current receiver */
     int32_t  *flist, *fpos;   /* the free members of G, and where in flist */
     int32_t   nf;
     int       has_late, ties;
@@ -174,46 +170,40 @@ static void join(clvr_t *c, int32_t p)
 
 /* ---- Finding the sender ----------------------------------------------------- */
 
-/* The free holders of row r at word w, other than the receiver's bit. */
-static inline uint64_t avail_word(const clvr_t *c, const uint64_t *r,
-                                  int32_t w, int32_t iw, uint64_t ib)
-{
-    uint64_t v = r[w] & ~c->busy[w];
-
-    return w == iw ? v & ~ib : v;
-}
-
-/* Position of the first set bit of v at or after bit `from` (0..63) of
-   word w, or -1. */
+/* Position of the first set bit of word w's v, or -1. */
 static inline int32_t first_in(uint64_t v, int32_t w)
 {
     return v ? w * 64 + __builtin_ctzll(v) : -1;
 }
 
 /*
- * The first free holder of segment j other than i, in (avail, rank)
- * order: the circular order of positions from base = idx(first of G),
- * the `late` positions last (see the header).  Returns the rank or -1.
+ * The first free holder of segment j, in (avail, rank) order: the
+ * circular order of positions from base = idx(first of G), the `late`
+ * positions last (see the header).  While a receiver is served its own
+ * busy bit is set (see serve), so it is never its own sender.  Returns the
+ * rank or -1.
  */
-static int32_t first_holder(const clvr_t *c, int32_t j, int32_t i,
-                            int32_t base)
+static int32_t first_holder(const clvr_t *c, int32_t j, int32_t base)
 {
-    const uint64_t *r = rowp(c, j);
-    int32_t iw = c->idx[i] >> 6, w0 = base >> 6, pos = -1;
-    uint64_t ib = bit(c->idx[i]), hi = ~(uint64_t)0 << (base & 63);
-    uint64_t nl = c->has_late ? ~(uint64_t)0 : 0;   /* late present */
+    const uint64_t *r = rowp(c, j), *busy = c->busy, *late = c->late;
+    int32_t w0 = base >> 6, pos;
+    uint64_t hi = ~(uint64_t)0 << (base & 63);
 
-    /* [base, P), then [0, base), late positions left out */
-    pos = first_in(avail_word(c, r, w0, iw, ib) & hi &
-                   ~(c->late[w0] & nl), w0);
-    for (int32_t w = w0 + 1; pos < 0 && w < c->nwp; w++)
-        pos = first_in(avail_word(c, r, w, iw, ib) & ~(c->late[w] & nl), w);
+    if (c->has_late) {
+        pos = first_in(r[w0] & ~busy[w0] & ~late[w0] & hi, w0);
+        for (int32_t w = w0 + 1; pos < 0 && w < c->nwp; w++)
+            pos = first_in(r[w] & ~busy[w] & ~late[w], w);
+    } else {
+        pos = first_in(r[w0] & ~busy[w0] & hi, w0);
+        for (int32_t w = w0 + 1; pos < 0 && w < c->nwp; w++)
+            pos = first_in(r[w] & ~busy[w], w);
+    }
     for (int32_t w = 0; pos < 0 && w < w0; w++)
-        pos = first_in(avail_word(c, r, w, iw, ib), w);
+        pos = first_in(r[w] & ~busy[w], w);
     if (pos < 0)
-        pos = first_in(avail_word(c, r, w0, iw, ib) & ~hi, w0);
+        pos = first_in(r[w0] & ~busy[w0] & ~hi, w0);
     for (int32_t w = w0; pos < 0 && c->has_late && w < c->nwp; w++)
-        pos = first_in(avail_word(c, r, w, iw, ib) & c->late[w], w);
+        pos = first_in(r[w] & ~busy[w] & late[w], w);
     return pos < 0 ? -1 : c->ord[pos];
 }
 
@@ -283,7 +273,7 @@ static int32_t find_peer_few(clvr_t *c, int32_t i, int32_t base,
         if (want & a) {
             int32_t j = w * 64 + __builtin_ctzll(want & a);
 
-            *z_p = first_holder(c, j, i, base);
+            *z_p = first_holder(c, j, base);
             assert(*z_p >= 0);
             return j;
         }
@@ -291,18 +281,19 @@ static int32_t find_peer_few(clvr_t *c, int32_t i, int32_t base,
     return -1;
 }
 
-/* Whether row r has a bit in mask: one pass, no branch per word. */
-static inline int any_in(const uint64_t *r, const uint64_t *mask, int32_t n)
+/* Whether row r has a free holder: one pass, no branch per word. */
+static inline int any_free(const uint64_t *r, const uint64_t *busy,
+                           int32_t n)
 {
     uint64_t a0 = 0, a1 = 0;
     int32_t w = 0;
 
     for (; w + 2 <= n; w += 2) {
-        a0 |= r[w] & mask[w];
-        a1 |= r[w + 1] & mask[w + 1];
+        a0 |= r[w] & ~busy[w];
+        a1 |= r[w + 1] & ~busy[w + 1];
     }
     if (w < n)
-        a0 |= r[w] & mask[w];
+        a0 |= r[w] & ~busy[w];
     return (a0 | a1) != 0;
 }
 
@@ -331,17 +322,13 @@ static void free_or(clvr_t *c)
  * rebuilding fo from the free members takes, fo is rebuilt (which drops
  * every such j at once).
  */
-static int32_t find_peer(clvr_t *c, int32_t i, int32_t base, int32_t *z_p)
+static int32_t find_peer(clvr_t *c, int32_t i, int i_busy, int32_t base,
+                         int32_t *z_p)
 {
     const uint64_t *ci = colp(c, i);
-    int32_t iw = c->idx[i] >> 6;
-    int i_busy = (c->busy[iw] & bit(c->idx[i])) != 0;
 
-    if (c->spent * CLV_K > (int64_t)c->nf * c->nwn)
+    if (c->spent > (int64_t)c->nf * c->nwn)
         free_or(c);
-    for (int32_t w = 0; w < c->nwp; w++)
-        c->mask[w] = ~c->busy[w];
-    c->mask[iw] &= ~bit(c->idx[i]);
     for (int32_t w = 0; w < c->nwn; w++) {
         uint64_t v = ci[w] & c->two[w] & c->fo[w];
 
@@ -349,8 +336,8 @@ static int32_t find_peer(clvr_t *c, int32_t i, int32_t base, int32_t *z_p)
             int32_t j = w * 64 + __builtin_ctzll(v);
 
             STAT(st_cand++);
-            if (any_in(rowp(c, j), c->mask, c->nwp)) {
-                *z_p = first_holder(c, j, i, base);
+            if (any_free(rowp(c, j), c->busy, c->nwp)) {
+                *z_p = first_holder(c, j, base);
                 assert(*z_p >= 0);
                 return j;
             }
@@ -365,30 +352,64 @@ static int32_t find_peer(clvr_t *c, int32_t i, int32_t base, int32_t *z_p)
     return -1;
 }
 
-/* The positions searched last this round (see the header). */
+/* The positions searched last this round (see the header): members with
+   h's f, one round later than h, placed after h. */
 static void set_late(clvr_t *c, int32_t h)
 {
-    memset(c->late, 0, (size_t)c->nwp * sizeof *c->late);
+    if (c->has_late)
+        memset(c->late, 0, (size_t)c->nwp * sizeof *c->late);
     c->has_late = 0;
     if (!c->ties)
         return;
-    for (int32_t x = c->idx[h] + 1; x < c->np && c->f[c->ord[x]] == c->f[h];
-         x++) {
-        int32_t q = c->ord[x];
+    for (int32_t n = 1; n < c->ng; n++) {
+        int32_t q = c->g[n];
 
-        if (c->ing[q] && c->k[q] != c->k[h]) {
-            c->late[x >> 6] |= bit(x);
+        if (c->f[q] == c->f[h] && c->k[q] != c->k[h] &&
+            c->idx[q] > c->idx[h]) {
+            c->late[c->idx[q] >> 6] |= bit(c->idx[q]);
             c->has_late = 1;
         }
     }
 }
 
+/*
+ * Serves receiver i (the sink when is_sink): finds its segment and sender
+ * and records the transfer.  While it is served, i's busy bit is set so
+ * that no search returns i itself; its real state is put back after.
+ */
+static cm_status_t serve(clvr_t *c, rt_sched_t *s, int32_t i, int is_sink,
+                         int32_t round, int32_t base, cm_err_t *err)
+{
+    uint64_t *bw = &c->busy[c->idx[i] >> 6], ib = bit(c->idx[i]);
+    uint64_t was = *bw & ib;
+    int32_t j, z = -1;
+
+    *bw |= ib;
+    if (is_sink) {
+        j = sink_segment(c, i);
+        if (j >= 0)
+            z = first_holder(c, j, base);
+    } else {
+        j = c->nf <= CLV_FEW ? find_peer_few(c, i, base, &z)
+                             : find_peer(c, i, was != 0, base, &z);
+    }
+    *bw = (*bw & ~ib) | was;
+    if (j < 0)
+        return CM_OK;
+    assert(z >= 0);
+    STAT(st_xf++);
+    apply(c, z, i, j);
+    return record(s, round, z, i, j, err);
+}
+
+/* One round on G (at least two members): the sink first, then G in
+   (avail, rank) order. */
 static cm_status_t round_run(clvr_t *c, rt_sched_t *s, int32_t round,
                              cm_err_t *err)
 {
     int32_t h = c->g[0], base = c->idx[h];
-    int32_t sink = c->ing[c->root] ? c->root : h, j, z;
-    cm_status_t st = CM_OK;
+    int32_t sink = c->ing[c->root] ? c->root : h;
+    cm_status_t st;
 
     memset(c->busy, 0, (size_t)c->nwp * sizeof *c->busy);
     for (int32_t n = 0; n < c->ng; n++) {
@@ -401,27 +422,14 @@ static cm_status_t round_run(clvr_t *c, rt_sched_t *s, int32_t round,
     set_late(c, h);
     STAT(st_rounds++);
     STAT(st_g += c->ng);
-    j = sink_segment(c, sink);
-    if (j >= 0) {
-        z = first_holder(c, j, sink, base);
-        assert(z >= 0);
-        st = record(s, round, z, sink, j, err);
-        apply(c, z, sink, j);
-    }
-    /* nobody free (or only the receiver itself): nothing more to send */
+    st = serve(c, s, sink, 1, round, base, err);
+    /* once nobody is free (or only the receiver), nothing more is sent */
     for (int32_t n = 0; n < c->ng && st == CM_OK && c->nf > 0; n++) {
         int32_t i = c->g[n];
 
         STAT(st_recv++);
-        if (i == sink || (c->nf == 1 && c->flist[0] == i))
-            continue;
-        j = c->nf <= CLV_FEW ? find_peer_few(c, i, base, &z)
-                             : find_peer(c, i, base, &z);
-        if (j < 0)
-            continue;
-        STAT(st_xf++);
-        st = record(s, round, z, i, j, err);
-        apply(c, z, i, j);
+        if (i != sink && (c->nf > 1 || c->flist[0] != i))
+            st = serve(c, s, i, 0, round, base, err);
     }
     return st;
 }
@@ -532,7 +540,6 @@ static void clvr_free(clvr_t *c)
     free(c->busy);
     free(c->late);
     free(c->fo);
-    free(c->mask);
     free(c->flist);
     free(c->fpos);
     free(c->avail);
@@ -561,7 +568,6 @@ static cm_status_t clvr_alloc(clvr_t *c, cm_err_t *err)
     c->busy = calloc(nwp, sizeof *c->busy);
     c->late = calloc(nwp, sizeof *c->late);
     c->fo = calloc(nwn, sizeof *c->fo);
-    c->mask = calloc(nwp, sizeof *c->mask);
     c->flist = malloc(np * sizeof *c->flist);
     c->fpos = malloc(np * sizeof *c->fpos);
     c->avail = malloc(np * sizeof *c->avail);
@@ -576,7 +582,7 @@ static cm_status_t clvr_alloc(clvr_t *c, cm_err_t *err)
     c->g = malloc(np * sizeof *c->g);
     c->g2 = malloc(np * sizeof *c->g2);
     if (!c->row || !c->col || !c->cnt || !c->one || !c->two || !c->busy ||
-        !c->late || !c->fo || !c->mask || !c->flist || !c->fpos || !c->avail || !c->k || !c->f || !c->idx ||
+        !c->late || !c->fo || !c->flist || !c->fpos || !c->avail || !c->k || !c->f || !c->idx ||
         !c->ord || !c->nheld || !c->pprime || !c->ing || !c->aq || !c->g ||
         !c->g2)
         return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory (%d ranks, "
@@ -640,6 +646,14 @@ cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
     st = rt__clv_begin(s, p, rank, NAME, &c.nseg, err);
     if (st != CM_OK)
         return st;
+    /* rt__clv_begin reserved the 2(P-1)N steps every schedule has; the
+       sink's taking back segments it sent adds a few tenths of a percent
+       (P = N = 512: 0.2-0.4 %), and a doubling of 8 MB of steps for them
+       would cost more than the rest of the schedule's recording. */
+    if (rank < 0 &&
+        rt_sched_reserve(s, 2 * (size_t)(p->nranks - 1) * (size_t)c.nseg *
+                                65 / 64 + 1024) != CM_OK)
+        return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory");
     c.np = p->nranks;
     c.root = p->root;
     c.d = p->round_len;
