@@ -73,6 +73,11 @@ long st_recv, st_cand, st_fail, st_rounds, st_g, st_xf, st_rewit, st_start;
 #define STAT(x) ((void)0)
 #endif
 
+/* Two words, one SSE2 register on x86-64 (GCC's and clang's vector
+   extension, as in clv_tree.c); may_alias: the same memory is read a
+   word at a time elsewhere. */
+typedef uint64_t vec_t __attribute__((vector_size(16), may_alias));
+
 typedef struct clvr {
     int32_t   np, nseg, root, nwp, nwn, only;
     int64_t   d;
@@ -281,36 +286,33 @@ static int32_t find_peer_few(clvr_t *c, int32_t i, int32_t base,
     return -1;
 }
 
-/* Whether row r has a free holder: one pass, no branch per word. */
+/* Whether row r has a free holder: one pass, two words at a time, no
+   branch per word (n is even, the arrays 16-byte aligned). */
 static inline int any_free(const uint64_t *r, const uint64_t *busy,
                            int32_t n)
 {
-    uint64_t a0 = 0, a1 = 0;
-    int32_t w = 0;
+    const vec_t *rv = (const vec_t *)r, *bv = (const vec_t *)busy;
+    vec_t a = { 0, 0 };
 
-    for (; w + 2 <= n; w += 2) {
-        a0 |= r[w] & ~busy[w];
-        a1 |= r[w + 1] & ~busy[w + 1];
-    }
-    if (w < n)
-        a0 |= r[w] & ~busy[w];
-    return (a0 | a1) != 0;
+    for (int32_t k = 0; k < n / 2; k++)
+        a |= rv[k] & ~bv[k];
+    return (a[0] | a[1]) != 0;
 }
-
 /* fo = the segments some free member holds, exactly: the OR of their
    columns. */
 static void free_or(clvr_t *c)
 {
+    vec_t *fo = (vec_t *)c->fo;
+
     memset(c->fo, 0, (size_t)c->nwn * sizeof *c->fo);
     for (int32_t n = 0; n < c->nf; n++) {
-        const uint64_t *cp = colp(c, c->flist[n]);
+        const vec_t *cp = (const vec_t *)colp(c, c->flist[n]);
 
-        for (int32_t w = 0; w < c->nwn; w++)
-            c->fo[w] |= cp[w];
+        for (int32_t k = 0; k < c->nwn / 2; k++)
+            fo[k] |= cp[k];
     }
     c->spent = 0;
 }
-
 /*
  * Receiver i (not the sink): its segment and sender (*z_p), or -1.  The
  * candidates are i's segments held by someone else (cnt >= 2) that may
@@ -606,7 +608,8 @@ static cm_status_t clvr_init(clvr_t *c, const int64_t *arrival,
         for (int32_t w = 0; w < c->nwn; w++) {
             int32_t left = c->nseg - 64 * w;
 
-            cp[w] = left >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << left) - 1;
+            cp[w] = left >= 64 ? ~(uint64_t)0
+                  : left > 0 ? ((uint64_t)1 << left) - 1 : 0;
         }
         c->nheld[p] = c->nseg;
         c->avail[p] = a;
@@ -658,8 +661,8 @@ cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
     c.root = p->root;
     c.d = p->round_len;
     c.only = rank;
-    c.nwp = (c.np + 63) / 64;
-    c.nwn = (c.nseg + 63) / 64;
+    c.nwp = (c.np + 127) / 128 * 2;     /* even: 16-byte vectors */
+    c.nwn = (c.nseg + 127) / 128 * 2;
     st = clvr_alloc(&c, err);
     if (st == CM_OK)
         st = clvr_init(&c, p->arrival, err);
