@@ -8,7 +8,7 @@
  *
  *   clvbench [--max-p P | --p P,P,...] [--instances I] [--tree-instances T]
  *            [--linear-instances L] [--seed S] [--only uniform|skewed]
- *            [--clock wall|cpu]
+ *            [--clock wall|cpu] [--one-rank]
  *
  * Instances (the paper's 5.7), times in ticks of 1e-6 time units:
  *   uniform: arrival times uniform in [0, P + 0.1], a random root;
@@ -25,7 +25,8 @@
  * for step (exit 1 if not).  Times: CLOCK_MONOTONIC (--clock wall, the
  * default) or the thread's CPU time (--clock cpu: steadier on a loaded
  * machine) around the generator call (which includes rt_sched_finish),
- * mean per schedule.
+ * mean per schedule.  --one-rank generates instance i for rank i mod P
+ * only (what a host does before an operation) instead of all ranks.
  *
  * Limits.  Before anything runs, the largest point's schedules are
  * estimated (rt_algo_steps_estimate: 4PN steps of 16 bytes for clv, twice
@@ -60,6 +61,7 @@ typedef struct opts {
     int32_t  tree;       /* -1: all instances */
     int32_t  linear;     /* -1: the default rule */
     int      cpu;        /* --clock cpu */
+    int      one;        /* --one-rank */
     uint64_t seed;
     int      only;       /* -1: both kinds */
     int      progress;   /* lines on stderr: -v, or stderr a terminal */
@@ -87,6 +89,8 @@ static double unif(uint64_t *st)
 }
 
 static int use_cpu_clock;   /* --clock cpu */
+static int one_rank;        /* --one-rank: generate for rank i mod P */
+static int32_t gen_rank;    /* the rank of the current instance, or -1 */
 
 static double now(void)
 {
@@ -131,7 +135,7 @@ static double timed(rt_algo_gen_fn *gen, const char *name,
 
     rt_sched_init(s);
     t0 = now();
-    if (gen(s, p, -1, &err) != CM_OK) {
+    if (gen(s, p, gen_rank, &err) != CM_OK) {
         cm_err_print(stderr, "clvbench: ", &err);
         fprintf(stderr, "clvbench: %s failed (P %d)\n", name, p->nranks);
         return -1;
@@ -223,6 +227,7 @@ static int run_point(const opts_t *o, kind_t kind, int32_t np, point_t *pt)
         double ta;
 
         instance(o, kind, np, i, arrival, &p);
+        gen_rank = one_rank ? i % np : -1;
         ta = timed(rt_algo_clv, "clv", &p, &a);
         bad = ta < 0;
         if (!bad && i < ntree)
@@ -267,7 +272,7 @@ static void usage(FILE *fp)
     fprintf(fp,
         "usage: clvbench [--max-p P | --p P,P,...] [--instances I]\n"
         "                [--tree-instances T] [--linear-instances L] [--seed S]\n"
-        "                [--only uniform|skewed] [--clock wall|cpu]\n"
+        "                [--only uniform|skewed] [--clock wall|cpu] [--one-rank]\n"
         "                [--mem-limit SIZE] [-v]\n"
         "Time to generate a Clairvoyant reduce schedule: clv (the default\n"
         "generator) against clv-tree (the paper's segment tree) and clv-linear\n"
@@ -278,7 +283,8 @@ static void usage(FILE *fp)
         "min(I, ceil(I*(128/P)^2)); their schedules must be identical to clv's\n"
         "(exit 1 otherwise).  --seed: instance generator seed (default 1).\n"
         "--clock: time with CLOCK_MONOTONIC (wall, the default) or the thread's\n"
-        "CPU time (cpu).\n"
+        "CPU time (cpu).  --one-rank: generate for one rank (instance i: rank\n"
+        "i mod P), as a host does before an operation, instead of all ranks.\n"
         "--mem-limit SIZE: bytes (or K, M, G, T) the schedules of one point may\n"
         "take (estimated: 4PN steps of 16 bytes per schedule, two held at once);\n"
         "a larger --max-p is refused before anything runs (default: half the\n"
@@ -339,6 +345,7 @@ static int parse(int argc, char **argv, opts_t *o)
     o->tree = -1;
     o->linear = -1;
     o->cpu = 0;
+    o->one = 0;
     o->seed = 1;
     o->only = -1;
     o->progress = isatty(STDERR_FILENO);
@@ -374,6 +381,8 @@ static int parse(int argc, char **argv, opts_t *o)
         else if ((v = opt_value(argc, argv, &i, "--mem-limit")) &&
                  rt_algo_mem_parse(v, &o->mem_limit) == 0)
             continue;
+        else if (strcmp(argv[i], "--one-rank") == 0)
+            o->one = 1;
         else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
             o->progress = 1;
         else
@@ -466,6 +475,7 @@ int main(int argc, char **argv)
         return 2;
     }
     use_cpu_clock = o.cpu;
+    one_rank = o.one;
     nsizes = sweep(&o, sizes);
     for (int32_t n = 0; n < nsizes; n++) {
         cm_err_t err;
@@ -486,9 +496,10 @@ int main(int argc, char **argv)
     printf("# clvbench: Clairvoyant schedule generation, clv (default) vs "
            "clv-tree (segment tree) and clv-linear; P = N; d uniform in "
            "[0.001, 1]; seed %llu\n", (unsigned long long)o.seed);
-    printf("# times: mean per schedule (%s); ratios = tree/clv and linear/clv "
-           "over the instances both ran\n",
-           o.cpu ? "thread CPU time" : "CLOCK_MONOTONIC");
+    printf("# times: mean per schedule (%s%s); ratios = tree/clv and "
+           "linear/clv over the instances both ran\n",
+           o.cpu ? "thread CPU time" : "CLOCK_MONOTONIC",
+           o.one ? "; one rank's schedule, rank i mod P" : "");
     if (o.linear < 0)
         printf("# clv-linear runs fewer instances from P = 256 on (seconds per "
                "schedule at 512): the first ceil(I*(128/P)^2)\n");

@@ -2,8 +2,9 @@
  * clv_rows.c - Clairvoyant reduce, the fast version ("clv"): the schedule
  * of clv_linear.c (whose header states the rules) and of clv_tree.c (the
  * paper's segment tree, Proficz & Ocetkiewicz 2020, section 5, kept as the
- * reference), computed with per-segment holder rows and holder counts
- * instead of a tree.  The three are held equal by tests/unit/algo/t_clv.c.
+ * reference "clv-tree"), computed with per-segment holder rows and holder
+ * counts instead of a tree.  tests/unit/algo/t_clv.c holds the three equal
+ * step for step; docs/clv-speed.md has the measurements.
  *
  * Data:
  *  - row(j): one bit per process, at its position idx(p) in (arrival mod
@@ -11,48 +12,55 @@
  *    set when p is in G and holds segment j (states A or P; not E, not P').
  *    Processes outside G hold no bits: they join with all N segments and
  *    leave holding nothing.
- *  - col(p): the same bits by process, one per segment (p's column).
- *  - cnt(j) = |row(j)|, and the bit vectors one(j) = cnt >= 1 and two(j) =
- *    cnt >= 2, kept up to date at every change (O(1) each).
+ *  - col(p): the same bits by process (p's column).
+ *  - cnt(j) = |row(j)|, and the bit vectors one = {j: cnt >= 1} and two =
+ *    {j: cnt >= 2}, kept up to date at every change (O(1) each).
  *  - busy: one bit per position, set when p sends in this round (S).  A
- *    sender keeps its row bits; the searches mask it out.  This is what
- *    makes S(p) O(1) here where the tree zeroes a leaf and its ancestors.
+ *    sender keeps its row bits; the searches mask it out.  So S(p) is O(1)
+ *    where the tree zeroes a leaf and recomputes its ancestors.
+ *  - the free list (members of G not busy) and fo, a superset of the
+ *    segments some free member holds (below).
  *
  * Receiver i (not the sink) takes the smallest segment j it holds that some
- * other free member of G holds (clv_linear.c, step 3).  i's own bit is in
- * row(j), so another holder exists only if cnt(j) >= 2: the candidates are
- * col(i) AND two, in increasing order; for each, the sender is the first
- * free holder other than i in (avail, rank) order.  A candidate whose other
- * holders are all busy fails; if i itself is busy, nobody can send j any
- * more in this round (busy bits are never cleared inside a round and rows
- * only lose bits), so j goes into the round's `dead` vector and later
- * receivers skip it.  The sink is served first, when nobody is busy: its
- * segment is the first of two OR (one AND NOT col(sink)), at once.
+ * other free member of G holds, from the first such member in (avail,
+ * rank) order (clv_linear.c, step 3).  i's own bit is in row(j), so another
+ * holder exists only if cnt(j) >= 2: the candidates are col(i) AND two AND
+ * fo, in increasing order.  While i is served its own busy bit is set, so
+ * "a free holder" never means i.  A candidate is tested in one pass over
+ * its row (free holders at all?) and only then is the first one looked
+ * for.  Late in a round most members are busy and most tests fail (about
+ * 1.4 per receiver at P = N = 512 uniform): a failure for a busy i means
+ * nobody can send j any more in this round (busy bits are never cleared
+ * inside a round and rows only lose bits), so j leaves fo; and once the
+ * failed tests have read as many words as rebuilding fo from the free
+ * members' columns takes, fo is rebuilt, which drops every such j at once.
+ * With 16 free members or fewer, i's segment is found from their columns
+ * directly (the OR of the free columns but i's, word by word).  Once no
+ * member is free, the round is over.  The sink is served first, when
+ * nobody is busy: its segment is the first of two OR (one AND NOT
+ * col(sink)), at once.
  *
  * (avail, rank) order on positions: with h the first of G, a member q has
  * k(q) = k(h), idx(q) > idx(h), or k(q) = k(h) + 1, f(q) <= f(h)
  * (clv_tree.c's header).  So the order is the circular order of positions
  * starting at idx(h), except for the members with f(q) = f(h), k(q) = k(h)
  * + 1 and rank above h's: they sit right after idx(h) but come after
- * everyone.  Those (the `late` mask; exact ties of arrival mod d only,
- * none unless two arrivals are congruent mod d) are searched last.  No
- * process ever moves, where the tree moves members between its two leaves
- * whenever the first of G changes.
+ * everyone.  Those (the `late` mask; exact ties of arrival mod d only) are
+ * searched last.  No process ever moves, where the tree moves members
+ * between its two leaves whenever the first of G changes.
  *
  * G, the awaiting queue A, idle-round skipping, P' and the round end are
- * clv_tree.c's (merging G with the head of A; paper 5.1, 5.2).
+ * clv_tree.c's (merging G with the head of A; paper 5.1, 5.2).  Steps go
+ * to rt_sched_xfer as the transfers are found, as in clv_tree.c; the
+ * schedule reserved for all ranks is 1/64 larger than rt__clv_begin's, as
+ * the sink's taking back segments it sent adds 0.2-0.4 % (P = N = 512).
  *
- * Steps: transfers are kept as (round, sender, receiver, segment) while
- * the rounds run and written rank by rank at the end, each rank's steps in
- * the order of its transfers: the order rt_sched_xfer would have given,
- * without the sort in rt_sched_finish.  For one rank, only its transfers
- * are kept.
- *
- * Cost: O(|G| + transfers x (P + N)/64) per round at worst, in practice a
- * few words per receiver.  P = N = 512 (bin/clvbench): see docs/clv-speed.md.
- * Memory: PN bits of rows, PN of columns, 16 bytes per transfer.
- * Parameters, errors and limits: as clv_linear.c (the same checks in
- * clv_common.c, the same messages).
+ * Cost: O(|G| + transfers x (P + N)/64) per round at worst (a round's
+ * tests are bounded by the fo rebuilds), in practice a few words per
+ * receiver.  Memory: PN bits of rows and PN of columns (clv_tree.c: 5 to
+ * 9 bits per process and segment).  Generating for one rank costs the
+ * same rounds, minus recording the other ranks' steps.  Parameters, errors
+ * and limits: as clv_linear.c (the same checks, in clv_common.c).
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -61,17 +69,7 @@
 
 #define NAME "clv"
 
-#ifndef CLV_FEW
-#define CLV_FEW 16  /* free members up to which find_peer_few is used */
-#endif
-
-
-#ifdef CLV_STATS
-long st_recv, st_cand, st_fail, st_rounds, st_g, st_xf, st_rewit, st_start;
-#define STAT(x) (x)
-#else
-#define STAT(x) ((void)0)
-#endif
+#define CLV_FEW 16   /* free members up to which find_peer_few is used */
 
 /* Two words, one SSE2 register on x86-64 (GCC's and clang's vector
    extension, as in clv_tree.c); may_alias: the same memory is read a
@@ -123,7 +121,7 @@ static inline int before(const clvr_t *c, int32_t a, int32_t b)
     return c->avail[a] < c->avail[b] || (c->avail[a] == c->avail[b] && a < b);
 }
 
-/* ---- Holder counts -------------------------------------------------------- */
+/* ---- Holder counts ------------------------------------------------------ */
 
 static inline void cnt_inc(clvr_t *c, int32_t j)
 {
@@ -173,7 +171,7 @@ static void join(clvr_t *c, int32_t p)
     c->ing[p] = 1;
 }
 
-/* ---- Finding the sender ----------------------------------------------------- */
+/* ---- Finding the sender ------------------------------------------------- */
 
 /* Position of the first set bit of word w's v, or -1. */
 static inline int32_t first_in(uint64_t v, int32_t w)
@@ -212,12 +210,14 @@ static int32_t first_holder(const clvr_t *c, int32_t j, int32_t base)
     return pos < 0 ? -1 : c->ord[pos];
 }
 
-/* ---- One round -------------------------------------------------------------- */
+/* ---- One round ---------------------------------------------------------- */
 
 static cm_status_t record(rt_sched_t *s, int32_t round, int32_t z,
                           int32_t i, int32_t j, cm_err_t *err)
 {
-    cm_status_t st = rt_sched_xfer(s, round, z, i, RT_ACT_REDUCE, RT_STEP_MOVE, j, 1);
+    cm_status_t st = rt_sched_xfer(s, round, z, i, RT_ACT_REDUCE,
+                                   RT_STEP_MOVE, j, 1);
+
     if (st != CM_OK)
         return CM_ERR(err, st, NAME ": cannot append a step: %s",
                       cm_status_string(st));
@@ -337,14 +337,11 @@ static int32_t find_peer(clvr_t *c, int32_t i, int i_busy, int32_t base,
         while (v) {
             int32_t j = w * 64 + __builtin_ctzll(v);
 
-            STAT(st_cand++);
             if (any_free(rowp(c, j), c->busy, c->nwp)) {
                 *z_p = first_holder(c, j, base);
                 assert(*z_p >= 0);
                 return j;
             }
-            STAT(st_fail++);
-            STAT(st_rewit += i_busy);
             c->spent += c->nwp;
             if (i_busy)         /* only busy holders left, for anyone */
                 c->fo[w] &= ~bit(j);
@@ -399,7 +396,6 @@ static cm_status_t serve(clvr_t *c, rt_sched_t *s, int32_t i, int is_sink,
     if (j < 0)
         return CM_OK;
     assert(z >= 0);
-    STAT(st_xf++);
     apply(c, z, i, j);
     return record(s, round, z, i, j, err);
 }
@@ -422,21 +418,18 @@ static cm_status_t round_run(clvr_t *c, rt_sched_t *s, int32_t round,
     memcpy(c->fo, c->one, (size_t)c->nwn * sizeof *c->fo);
     c->spent = 0;
     set_late(c, h);
-    STAT(st_rounds++);
-    STAT(st_g += c->ng);
     st = serve(c, s, sink, 1, round, base, err);
     /* once nobody is free (or only the receiver), nothing more is sent */
     for (int32_t n = 0; n < c->ng && st == CM_OK && c->nf > 0; n++) {
         int32_t i = c->g[n];
 
-        STAT(st_recv++);
         if (i != sink && (c->nf > 1 || c->flist[0] != i))
             st = serve(c, s, i, 0, round, base, err);
     }
     return st;
 }
 
-/* ---- Rounds ------------------------------------------------------------------ */
+/* ---- Rounds ------------------------------------------------------------- */
 
 /* The next G: the previous one merged with the head of A (clv_tree.c). */
 static cm_status_t build_g(clvr_t *c, cm_err_t *err)
@@ -528,9 +521,9 @@ static cm_status_t clvr_run(clvr_t *c, rt_sched_t *s, cm_err_t *err)
     return st;
 }
 
-/* ---- Steps ------------------------------------------------------------------- */
+/* ---- Steps -------------------------------------------------------------- */
 
-/* ---- Setup -------------------------------------------------------------------- */
+/* ---- Setup -------------------------------------------------------------- */
 
 static void clvr_free(clvr_t *c)
 {
@@ -584,7 +577,8 @@ static cm_status_t clvr_alloc(clvr_t *c, cm_err_t *err)
     c->g = malloc(np * sizeof *c->g);
     c->g2 = malloc(np * sizeof *c->g2);
     if (!c->row || !c->col || !c->cnt || !c->one || !c->two || !c->busy ||
-        !c->late || !c->fo || !c->flist || !c->fpos || !c->avail || !c->k || !c->f || !c->idx ||
+        !c->late || !c->fo || !c->flist || !c->fpos || !c->avail || !c->k ||
+        !c->f || !c->idx ||
         !c->ord || !c->nheld || !c->pprime || !c->ing || !c->aq || !c->g ||
         !c->g2)
         return CM_ERR(err, CM_ERR_NOMEM, NAME ": out of memory (%d ranks, "
