@@ -1,7 +1,8 @@
 /*
- * clv_int.h - what the two Clairvoyant generators share (clv_linear.c, the
- * literal version, and clv_tree.c, the segment-tree version): the parameter
- * checks, the idle-round rule and the test hook of the linear version.
+ * clv_int.h - what the Clairvoyant generators share (clv_linear.c, the
+ * literal version, clv_tree.c, the paper's segment tree, and clv_rows.c,
+ * the default "clv"): the parameter checks, the idle-round rule, the test
+ * hook of the linear version and the segment-tree version's entry point.
  * The rules themselves are written out once, in clv_linear.c's header.
  */
 #ifndef RT_CLV_INT_H

@@ -1,6 +1,7 @@
 /*
- * t_clv.c - the two Clairvoyant generators (runtime/algo/clv_linear.c,
- * "clv-linear", and clv_tree.c, "clv").
+ * t_clv.c - the Clairvoyant generators: runtime/algo/clv_linear.c
+ * ("clv-linear", the literal rules), clv_tree.c (the paper's segment
+ * tree, rt_algo_clv_tree) and clv_rows.c ("clv", the default).
  *
  * Where the expected values come from:
  *  - the worked examples of clv_linear.c (the paper's section 4.2
@@ -9,9 +10,11 @@
  *    integer instances (t_clv_vectors.h, with the script that made them);
  *  - by hand from the rules: the paper's 5.1 idle-skipping example, the
  *    round-number and int64 limits;
- *  - the other implementation: clv and clv-linear must give identical step
- *    lists on thousands of random instances, and clv-linear with idle-round
- *    skipping must equal clv-linear iterating every idle round;
+ *  - the other implementations: clv, clv-tree and clv-linear must give
+ *    identical step lists on thousands of random instances (P up to 40),
+ *    clv and clv-tree on large ones (P and N up to 512; clv-linear too
+ *    where it is fast enough), and clv-linear with idle-round skipping
+ *    must equal clv-linear iterating every idle round;
  *  - rt_sched_verify (token replay, port model B, matching, deadlock) on
  *    every schedule, plus: a segment received in a round is never sent in
  *    the same round (the P' rule).
