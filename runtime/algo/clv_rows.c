@@ -212,12 +212,15 @@ static int32_t first_holder(const clvr_t *c, int32_t j, int32_t base)
 
 /* ---- One round ---------------------------------------------------------- */
 
+/* The transfer's two steps (for one rank: only if it takes part). */
 static cm_status_t record(rt_sched_t *s, int32_t round, int32_t z,
                           int32_t i, int32_t j, cm_err_t *err)
 {
-    cm_status_t st = rt_sched_xfer(s, round, z, i, RT_ACT_REDUCE,
-                                   RT_STEP_MOVE, j, 1);
+    cm_status_t st;
 
+    if (s->only_rank >= 0 && z != s->only_rank && i != s->only_rank)
+        return CM_OK;
+    st = rt_sched_xfer(s, round, z, i, RT_ACT_REDUCE, RT_STEP_MOVE, j, 1);
     if (st != CM_OK)
         return CM_ERR(err, st, NAME ": cannot append a step: %s",
                       cm_status_string(st));
@@ -286,16 +289,19 @@ static int32_t find_peer_few(clvr_t *c, int32_t i, int32_t base,
     return -1;
 }
 
-/* Whether row r has a free holder: one pass, two words at a time, no
-   branch per word (n is even, the arrays 16-byte aligned). */
+/* Whether row r has a free holder: one pass, four words at a time, no
+   branch per word (n is a multiple of 4, the arrays 16-byte aligned). */
 static inline int any_free(const uint64_t *r, const uint64_t *busy,
                            int32_t n)
 {
     const vec_t *rv = (const vec_t *)r, *bv = (const vec_t *)busy;
-    vec_t a = { 0, 0 };
+    vec_t a = { 0, 0 }, b = { 0, 0 };
 
-    for (int32_t k = 0; k < n / 2; k++)
+    for (int32_t k = 0; k < n / 2; k += 2) {
         a |= rv[k] & ~bv[k];
+        b |= rv[k + 1] & ~bv[k + 1];
+    }
+    a |= b;
     return (a[0] | a[1]) != 0;
 }
 /* fo = the segments some free member holds, exactly: the OR of their
@@ -308,8 +314,10 @@ static void free_or(clvr_t *c)
     for (int32_t n = 0; n < c->nf; n++) {
         const vec_t *cp = (const vec_t *)colp(c, c->flist[n]);
 
-        for (int32_t k = 0; k < c->nwn / 2; k++)
+        for (int32_t k = 0; k < c->nwn / 2; k += 2) {
             fo[k] |= cp[k];
+            fo[k + 1] |= cp[k + 1];
+        }
     }
     c->spent = 0;
 }
@@ -655,8 +663,8 @@ cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
     c.root = p->root;
     c.d = p->round_len;
     c.only = rank;
-    c.nwp = (c.np + 127) / 128 * 2;     /* even: 16-byte vectors */
-    c.nwn = (c.nseg + 127) / 128 * 2;
+    c.nwp = (c.np + 255) / 256 * 4;     /* 4 words: two 16-byte vectors */
+    c.nwn = (c.nseg + 255) / 256 * 4;
     st = clvr_alloc(&c, err);
     if (st == CM_OK)
         st = clvr_init(&c, p->arrival, err);
