@@ -32,9 +32,10 @@
  * 1.4 per receiver at P = N = 512 uniform): a failure for a busy i means
  * nobody can send j any more in this round (busy bits are never cleared
  * inside a round and rows only lose bits), so j leaves fo; and once the
- * failed tests have read as many words as rebuilding fo from the free
- * members' columns takes, fo is rebuilt, which drops every such j at once.
- * With 16 free members or fewer, i's segment is found from their columns
+ * failed tests have read four times as many words as rebuilding fo from
+ * the free members' columns takes, fo is rebuilt, which drops every such
+ * j at once (1x and 2x measured slower).  With 8 free members or fewer
+ * (16 and 32 measured slower), i's segment is found from their columns
  * directly (the OR of the free columns but i's, word by word).  Once no
  * member is free, the round is over.  The sink is served first, when
  * nobody is busy: its segment is the first of two OR (one AND NOT
@@ -69,7 +70,9 @@
 
 #define NAME "clv"
 
-#define CLV_FEW 16   /* free members up to which find_peer_few is used */
+#define CLV_FEW 8    /* free members up to which find_peer_few is used */
+#define CLV_REBUILD 4   /* fo is rebuilt once failed tests have read this
+                           many times the words a rebuild reads */
 
 /* Two words, one SSE2 register on x86-64 (GCC's and clang's vector
    extension, as in clv_tree.c); may_alias: the same memory is read a
@@ -321,6 +324,7 @@ static void free_or(clvr_t *c)
     }
     c->spent = 0;
 }
+
 /*
  * Receiver i (not the sink): its segment and sender (*z_p), or -1.  The
  * candidates are i's segments held by someone else (cnt >= 2) that may
@@ -328,16 +332,16 @@ static void free_or(clvr_t *c)
  * than i in one pass over its row, and only then is the first such holder
  * looked for.  Late in a round most holders are busy and most tests fail:
  * a failure for a busy i means nobody can send j any more in this round,
- * and j leaves fo; once the failed tests have read as many words as
- * rebuilding fo from the free members takes, fo is rebuilt (which drops
- * every such j at once).
+ * and j leaves fo; once the failed tests have read CLV_REBUILD times as
+ * many words as rebuilding fo from the free members takes, fo is rebuilt
+ * (which drops every such j at once).
  */
 static int32_t find_peer(clvr_t *c, int32_t i, int i_busy, int32_t base,
                          int32_t *z_p)
 {
     const uint64_t *ci = colp(c, i);
 
-    if (c->spent > (int64_t)c->nf * c->nwn)
+    if (c->spent > CLV_REBUILD * (int64_t)c->nf * c->nwn)
         free_or(c);
     for (int32_t w = 0; w < c->nwn; w++) {
         uint64_t v = ci[w] & c->two[w] & c->fo[w];
