@@ -28,18 +28,17 @@
  * fo, in increasing order.  While i is served its own busy bit is set, so
  * "a free holder" never means i.  A candidate is tested in one pass over
  * its row (free holders at all?) and only then is the first one looked
- * for.  Late in a round most members are busy and most tests fail (about
- * 1.4 per receiver at P = N = 512 uniform): a failure for a busy i means
- * nobody can send j any more in this round (busy bits are never cleared
- * inside a round and rows only lose bits), so j leaves fo; and once the
- * failed tests have read four times as many words as rebuilding fo from
- * the free members' columns takes, fo is rebuilt, which drops every such
- * j at once (1x and 2x measured slower).  With 8 free members or fewer
- * (16 and 32 measured slower), i's segment is found from their columns
- * directly (the OR of the free columns but i's, word by word).  Once no
- * member is free, the round is over.  The sink is served first, when
- * nobody is busy: its segment is the first of two OR (one AND NOT
- * col(sink)), at once.
+ * for.  Late in a round most members are busy and most tests fail (more
+ * than one per receiver at P = N = 512 uniform): a failure for a busy i
+ * means nobody can send j any more in this round (busy bits are never
+ * cleared inside a round and rows only lose bits), so j leaves fo; and
+ * once the failed tests have read four times as many words as rebuilding
+ * fo from the free members' columns takes, fo is rebuilt, which drops
+ * every such j at once.  With 8 free members or fewer, i's segment is
+ * found from their columns directly (the OR of the free columns but i's,
+ * word by word).  Once no member is free, the round is over.  The sink is
+ * served first, when nobody is busy: its segment is the first of two OR
+ * (one AND NOT col(sink)), at once.
  *
  * (avail, rank) order on positions: with h the first of G, a member q has
  * k(q) = k(h), idx(q) > idx(h), or k(q) = k(h) + 1, f(q) <= f(h)
@@ -73,6 +72,8 @@
 #define CLV_FEW 8    /* free members up to which find_peer_few is used */
 #define CLV_REBUILD 4   /* fo is rebuilt once failed tests have read this
                            many times the words a rebuild reads */
+/* (Both chosen by callgrind's instruction counts and CPU time at P = N =
+   512: 1 and 2, 16 and 32 did more work.) */
 
 /* Two words, one SSE2 register on x86-64 (GCC's and clang's vector
    extension, as in clv_tree.c); may_alias: the same memory is read a
