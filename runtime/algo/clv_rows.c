@@ -77,11 +77,12 @@
 
 /* Two words, one SSE2 register on x86-64 (GCC's and clang's vector
    extension, as in clv_tree.c); may_alias: the same memory is read a
-   word at a time elsewhere. */
+   word at a time elsewhere.  Rows and columns are whole multiples of four
+   words, and malloc's alignment (16 on x86-64) suffices. */
 typedef uint64_t vec_t __attribute__((vector_size(16), may_alias));
 
 typedef struct clvr {
-    int32_t   np, nseg, root, nwp, nwn, only;
+    int32_t   np, nseg, root, nwp, nwn;
     int64_t   d;
     uint64_t *row;        /* nseg x nwp: holders of j by position */
     uint64_t *col;        /* np x nwn: segments of p */
@@ -308,6 +309,7 @@ static inline int any_free(const uint64_t *r, const uint64_t *busy,
     a |= b;
     return (a[0] | a[1]) != 0;
 }
+
 /* fo = the segments some free member holds, exactly: the OR of their
    columns. */
 static void free_or(clvr_t *c)
@@ -715,7 +717,6 @@ cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
     c.np = p->nranks;
     c.root = p->root;
     c.d = p->round_len;
-    c.only = rank;
     c.nwp = (c.np + 255) / 256 * 4;     /* 4 words: two 16-byte vectors */
     c.nwn = (c.nseg + 255) / 256 * 4;
     st = clvr_alloc(&c, err);
