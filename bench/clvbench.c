@@ -1,33 +1,40 @@
 /*
  * clvbench - the experiment of Proficz & Ocetkiewicz 2020, Table 1: time to
- * generate one Clairvoyant schedule with the segment-tree version ("clv",
- * runtime/algo/clv_tree.c) against the literal linear-search version
- * ("clv-linear"), for P = N = 4, 8, ..., 512.  No MPI.
+ * generate one Clairvoyant schedule, for P = N = 4, 8, ..., 512, with
+ *   clv        the default generator (runtime/algo/clv_rows.c),
+ *   clv-tree   the paper's segment tree (runtime/algo/clv_tree.c), and
+ *   clv-linear the literal linear-search version (clv_linear.c).
+ * No MPI.
  *
- *   clvbench [--max-p P] [--instances I] [--linear-instances L] [--seed S]
- *            [--only uniform|skewed]
+ *   clvbench [--max-p P | --p P,P,...] [--instances I] [--tree-instances T]
+ *            [--linear-instances L] [--seed S] [--only uniform|skewed]
+ *            [--clock wall|cpu] [--one-rank]
  *
  * Instances (the paper's 5.7), times in ticks of 1e-6 time units:
  *   uniform: arrival times uniform in [0, P + 0.1], a random root;
  *   skewed:  every process at 0 but P-1 at time N, root 0;
  *   both:    round length d uniform in [0.001, 1].
- * Instance i of a point depends only on (seed, kind, P, i), so both
- * versions see the same instances whatever the counts.
+ * Instance i of a point depends only on (seed, kind, P, i), so every
+ * version sees the same instances whatever the counts.
  *
- * clv runs I instances per point.  clv-linear, which needs seconds per
- * schedule at P = 512, runs the first L of them: by default
- * L = min(I, ceil(I * (128/P)^2)), all of them up to P = 128.  The ratio
- * linear/clv compares mean times over those L instances, and on each of
- * them the two schedules must be identical, step for step (exit 1 if not).
- * Times: CLOCK_MONOTONIC around the generator call (which includes
- * rt_sched_finish), mean per schedule.
+ * clv runs I instances per point, clv-tree the first T (default all I),
+ * clv-linear, which needs seconds per schedule at P = 512, the first L: by
+ * default L = min(I, ceil(I * (128/P)^2)), all of them up to P = 128.  The
+ * ratios tree/clv and linear/clv compare mean times over the instances
+ * both ran, and on each of them the two schedules must be identical, step
+ * for step (exit 1 if not).  Times: CLOCK_MONOTONIC (--clock wall, the
+ * default) or the thread's CPU time (--clock cpu: steadier on a loaded
+ * machine) around the generator call (which includes rt_sched_finish),
+ * mean per schedule.  --one-rank generates instance i for rank i mod P
+ * only (what a host does before an operation) instead of all ranks.
  *
  * Limits.  Before anything runs, the largest point's schedules are
  * estimated (rt_algo_steps_estimate: 4PN steps of 16 bytes for clv, twice
- * that while a clv-linear schedule is held beside it) and a sweep over
- * --mem-limit (default half the machine's memory) is refused.  Progress:
- * a line per kind and P on stderr before its row, when stderr is a
- * terminal or with -v, and while a point runs a line every 10 s.
+ * that while a clv-tree or clv-linear schedule is held beside it; never
+ * three at once) and a sweep over --mem-limit (default half the machine's
+ * memory) is refused.  Progress: a line per kind and P on stderr before
+ * its row, when stderr is a terminal or with -v, and while a point runs a
+ * line every 10 s.
  */
 #include <malloc.h>
 #include <stdint.h>
@@ -37,16 +44,24 @@
 #include <time.h>
 #include <unistd.h>
 #include "runtime/algo/algo.h"
+#include "runtime/algo/clv_int.h"
 
 #define TICKS 1e6   /* ticks per time unit */
 
 typedef enum { UNIFORM, SKEWED } kind_t;
 static const char *const kind_name[] = { "uniform", "skewed" };
 
+#define NPOINTS_MAX 32
+
 typedef struct opts {
     int32_t  max_p;
+    int32_t  points[NPOINTS_MAX];   /* --p; npoints 0: 4, 8, ..., max_p */
+    int32_t  npoints;
     int32_t  instances;
+    int32_t  tree;       /* -1: all instances */
     int32_t  linear;     /* -1: the default rule */
+    int      cpu;        /* --clock cpu */
+    int      one;        /* --one-rank */
     uint64_t seed;
     int      only;       /* -1: both kinds */
     int      progress;   /* lines on stderr: -v, or stderr a terminal */
@@ -55,8 +70,8 @@ typedef struct opts {
 
 /* Per point: what the table row and the summary need. */
 typedef struct point {
-    double  clv_s, clv_common_s, lin_s;   /* summed times */
-    int32_t n_clv, n_lin;
+    double  clv_s, clv_tree_s, tree_s, clv_lin_s, lin_s;   /* summed times */
+    int32_t n_clv, n_tree, n_lin;
 } point_t;
 
 static uint64_t splitmix(uint64_t *st)
@@ -73,11 +88,16 @@ static double unif(uint64_t *st)
     return (double)(splitmix(st) >> 11) * 0x1.0p-53;
 }
 
+static int use_cpu_clock;   /* --clock cpu */
+static int one_rank;        /* --one-rank: generate for rank i mod P */
+static int32_t gen_rank;    /* the rank of the current instance, or -1 */
+
 static double now(void)
 {
     struct timespec t;
 
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(use_cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC,
+                  &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -115,7 +135,7 @@ static double timed(rt_algo_gen_fn *gen, const char *name,
 
     rt_sched_init(s);
     t0 = now();
-    if (gen(s, p, -1, &err) != CM_OK) {
+    if (gen(s, p, gen_rank, &err) != CM_OK) {
         cm_err_print(stderr, "clvbench: ", &err);
         fprintf(stderr, "clvbench: %s failed (P %d)\n", name, p->nranks);
         return -1;
@@ -143,6 +163,12 @@ static int same_steps(const rt_sched_t *a, const rt_sched_t *b)
     return 1;
 }
 
+/* clv-tree instances for a point. */
+static int32_t tree_count(const opts_t *o)
+{
+    return o->tree >= 0 && o->tree < o->instances ? o->tree : o->instances;
+}
+
 /* clv-linear instances for a point (see the header). */
 static int32_t linear_count(const opts_t *o, int32_t np)
 {
@@ -154,11 +180,37 @@ static int32_t linear_count(const opts_t *o, int32_t np)
     return want >= o->instances ? o->instances : (int32_t)(want + 0.999999);
 }
 
+/* Generates instance i with the other version `gen` into a fresh
+   schedule, compares it with clv's `a`, adds the times.  0, or 1. */
+static int compare(const opts_t *o, kind_t kind, int32_t i,
+                   const rt_algo_params_t *p, rt_sched_t *a, double ta,
+                   rt_algo_gen_fn *gen, const char *name, double *clv_s,
+                   double *other_s, int32_t *n)
+{
+    rt_sched_t b;
+    double tb = timed(gen, name, p, &b);
+
+    if (tb < 0)
+        return 1;
+    if (!same_steps(a, &b)) {
+        fprintf(stderr, "clvbench: %s P %d instance %d (seed %llu): clv and "
+                "%s schedules differ\n", kind_name[kind], p->nranks, i,
+                (unsigned long long)o->seed, name);
+        rt_sched_free(&b);
+        return 1;
+    }
+    rt_sched_free(&b);
+    *clv_s += ta;
+    *other_s += tb;
+    (*n)++;
+    return 0;
+}
+
 /* One table row.  Returns 0, or 1 if anything failed or differed. */
 static int run_point(const opts_t *o, kind_t kind, int32_t np, point_t *pt)
 {
     int64_t *arrival = malloc((size_t)np * sizeof *arrival);
-    int32_t nlin = linear_count(o, np);
+    int32_t nlin = linear_count(o, np), ntree = tree_count(o);
     int bad = 0;
 
     double t0 = now(), shown = t0;
@@ -171,26 +223,21 @@ static int run_point(const opts_t *o, kind_t kind, int32_t np, point_t *pt)
                     kind_name[kind], np, i, o->instances, shown - t0);
         }
         rt_algo_params_t p;
-        rt_sched_t a, b;
-        double ta, tb;
+        rt_sched_t a;
+        double ta;
 
         instance(o, kind, np, i, arrival, &p);
+        gen_rank = one_rank ? i % np : -1;
         ta = timed(rt_algo_clv, "clv", &p, &a);
         bad = ta < 0;
-        if (!bad && i < nlin) {
-            tb = timed(rt_algo_clv_linear, "clv-linear", &p, &b);
-            bad = tb < 0;
-            if (!bad && !same_steps(&a, &b)) {
-                fprintf(stderr, "clvbench: %s P %d instance %d (seed %llu): "
-                        "clv and clv-linear schedules differ\n",
-                        kind_name[kind], np, i, (unsigned long long)o->seed);
-                bad = 1;
-            }
-            pt->clv_common_s += ta;
-            pt->lin_s += tb;
-            pt->n_lin++;
-            rt_sched_free(&b);
-        }
+        if (!bad && i < ntree)
+            bad = compare(o, kind, i, &p, &a, ta, rt_algo_clv_tree,
+                          "clv-tree", &pt->clv_tree_s, &pt->tree_s,
+                          &pt->n_tree);
+        if (!bad && i < nlin)
+            bad = compare(o, kind, i, &p, &a, ta, rt_algo_clv_linear,
+                          "clv-linear", &pt->clv_lin_s, &pt->lin_s,
+                          &pt->n_lin);
         pt->clv_s += ta;
         pt->n_clv++;
         rt_sched_free(&a);
@@ -209,12 +256,13 @@ static cm_status_t check_memory(const opts_t *o, int32_t np, cm_err_t *err)
 {
     const rt_algo_info_t *clv = rt_algo_find("clv");
     rt_algo_params_t p = { .nranks = np, .nsegs = np, .count = (int64_t)np * 1024 };
-    int both = linear_count(o, np) > 0;
+    int lin = linear_count(o, np) > 0, tree = tree_count(o) > 0;
     char what[96];
 
     snprintf(what, sizeof what, "P = N = %d: the clv%s schedule%s", np,
-             both ? " and clv-linear" : "", both ? "s" : "");
-    return rt_algo_mem_check(what, (both ? 2 : 1) * rt_algo_steps_estimate(clv, &p), 16,
+             lin ? " and clv-linear" : tree ? " and clv-tree" : "",
+             lin || tree ? "s" : "");
+    return rt_algo_mem_check(what, (lin || tree ? 2 : 1) * rt_algo_steps_estimate(clv, &p), 16,
                              o->mem_limit, " (--mem-limit; the default is half the machine's"
                              " memory; or a smaller --max-p)", err);
 }
@@ -222,19 +270,27 @@ static cm_status_t check_memory(const opts_t *o, int32_t np, cm_err_t *err)
 static void usage(FILE *fp)
 {
     fprintf(fp,
-        "usage: clvbench [--max-p P] [--instances I] [--linear-instances L]\n"
-        "                [--seed S] [--only uniform|skewed] [--mem-limit SIZE] [-v]\n"
-        "Time to generate a Clairvoyant reduce schedule: clv (segment tree)\n"
-        "against clv-linear (literal linear search), P = N = 4, 8, ..., P\n"
-        "(default 512), the paper's uniform and skewed instances.  clv runs\n"
-        "I instances per point (default 100); clv-linear the first L, by\n"
-        "default min(I, ceil(I*(128/P)^2)); their schedules must be identical\n"
+        "usage: clvbench [--max-p P | --p P,P,...] [--instances I]\n"
+        "                [--tree-instances T] [--linear-instances L] [--seed S]\n"
+        "                [--only uniform|skewed] [--clock wall|cpu] [--one-rank]\n"
+        "                [--mem-limit SIZE] [-v]\n"
+        "Time to generate a Clairvoyant reduce schedule: clv (the default\n"
+        "generator) against clv-tree (the paper's segment tree) and clv-linear\n"
+        "(literal linear search), P = N = 4, 8, ..., P (default 512) or the\n"
+        "sizes of --p (up to %d, each 2 to 65536), the paper's uniform and\n"
+        "skewed instances.  clv runs I instances per point (default 100);\n"
+        "clv-tree the first T (default I); clv-linear the first L, by default\n"
+        "min(I, ceil(I*(128/P)^2)); their schedules must be identical to clv's\n"
         "(exit 1 otherwise).  --seed: instance generator seed (default 1).\n"
+        "--clock: time with CLOCK_MONOTONIC (wall, the default) or the thread's\n"
+        "CPU time (cpu).  --one-rank: generate for one rank (instance i: rank\n"
+        "i mod P), as a host does before an operation, instead of all ranks.\n"
         "--mem-limit SIZE: bytes (or K, M, G, T) the schedules of one point may\n"
-        "take (estimated: 4PN steps of 16 bytes per schedule); a larger --max-p\n"
-        "is refused before anything runs (default: half the machine's memory).\n"
+        "take (estimated: 4PN steps of 16 bytes per schedule, two held at once);\n"
+        "a larger --max-p is refused before anything runs (default: half the\n"
+        "machine's memory).\n"
         "-v: a line per kind and P on stderr (the default when stderr is a\n"
-        "terminal).\n");
+        "terminal).\n", NPOINTS_MAX);
 }
 
 /* "--name value" or "--name=value"; returns the value or NULL. */
@@ -262,11 +318,34 @@ static int parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* "48,512": up to NPOINTS_MAX sizes in 2..65536. */
+static int parse_points(const char *s, opts_t *o)
+{
+    char buf[256], *save = NULL;
+
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    o->npoints = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        long n;
+
+        if (o->npoints == NPOINTS_MAX || parse_int(t, 2, 1 << 16, &n) != 0)
+            return -1;
+        o->points[o->npoints++] = (int32_t)n;
+    }
+    return o->npoints > 0 ? 0 : -1;
+}
+
 static int parse(int argc, char **argv, opts_t *o)
 {
     o->max_p = 512;
+    o->npoints = 0;
     o->instances = 100;
+    o->tree = -1;
     o->linear = -1;
+    o->cpu = 0;
+    o->one = 0;
     o->seed = 1;
     o->only = -1;
     o->progress = isatty(STDERR_FILENO);
@@ -278,6 +357,15 @@ static int parse(int argc, char **argv, opts_t *o)
         if ((v = opt_value(argc, argv, &i, "--max-p")) &&
             parse_int(v, 4, 1 << 16, &n) == 0)
             o->max_p = (int32_t)n;
+        else if ((v = opt_value(argc, argv, &i, "--p")) &&
+                 parse_points(v, o) == 0)
+            continue;
+        else if ((v = opt_value(argc, argv, &i, "--tree-instances")) &&
+                 parse_int(v, 0, 1000000, &n) == 0)
+            o->tree = (int32_t)n;
+        else if ((v = opt_value(argc, argv, &i, "--clock")) &&
+                 (strcmp(v, "wall") == 0 || strcmp(v, "cpu") == 0))
+            o->cpu = strcmp(v, "cpu") == 0;
         else if ((v = opt_value(argc, argv, &i, "--instances")) &&
                  parse_int(v, 1, 1000000, &n) == 0)
             o->instances = (int32_t)n;
@@ -293,6 +381,8 @@ static int parse(int argc, char **argv, opts_t *o)
         else if ((v = opt_value(argc, argv, &i, "--mem-limit")) &&
                  rt_algo_mem_parse(v, &o->mem_limit) == 0)
             continue;
+        else if (strcmp(argv[i], "--one-rank") == 0)
+            o->one = 1;
         else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
             o->progress = 1;
         else
@@ -301,10 +391,77 @@ static int parse(int argc, char **argv, opts_t *o)
     return 0;
 }
 
+/* The sizes of the sweep: --p, or 4, 8, ..., max_p. */
+static int32_t sweep(const opts_t *o, int32_t *out)
+{
+    int32_t n = 0;
+
+    if (o->npoints > 0) {
+        memcpy(out, o->points, (size_t)o->npoints * sizeof *out);
+        return o->npoints;
+    }
+    for (int32_t np = 4; np <= o->max_p && n < NPOINTS_MAX; np *= 2)
+        out[n++] = np;
+    return n;
+}
+
+/* "a/b" as a ratio of means, or "-" when nothing was compared. */
+static void print_ratio(double num, double den, int32_t n, int width)
+{
+    if (n)
+        printf(" %*.2f", width, num / den);
+    else
+        printf(" %*s", width, "-");
+}
+
+static void print_row(int32_t np, const point_t *pt)
+{
+    printf("  %6d %6d %6d %11.1f %6d", np, np, pt->n_clv,
+           1e6 * pt->clv_s / pt->n_clv, pt->n_tree);
+    if (pt->n_tree)
+        printf(" %11.1f", 1e6 * pt->tree_s / pt->n_tree);
+    else
+        printf(" %11s", "-");
+    print_ratio(pt->tree_s, pt->clv_tree_s, pt->n_tree, 9);
+    printf(" %6d", pt->n_lin);
+    if (pt->n_lin)
+        printf(" %11.1f", 1e6 * pt->lin_s / pt->n_lin);
+    else
+        printf(" %11s", "-");
+    print_ratio(pt->lin_s, pt->clv_lin_s, pt->n_lin, 9);
+    printf(" %6d/%d\n", pt->n_tree + pt->n_lin, pt->n_tree + pt->n_lin);
+    fflush(stdout);
+}
+
+static void print_summary(const opts_t *o, int32_t last, const point_t *top,
+                          long compared)
+{
+    printf("summary: P = N = %d:", last);
+    for (int k = UNIFORM; k <= SKEWED; k++) {
+        if (o->only >= 0 && o->only != k)
+            continue;
+        printf(" %s clv %.2f ms", kind_name[k],
+               1e3 * top[k].clv_s / top[k].n_clv);
+        if (top[k].n_tree)
+            printf(", clv-tree %.2f ms, tree/clv %.2fx",
+                   1e3 * top[k].tree_s / top[k].n_tree,
+                   top[k].tree_s / top[k].clv_tree_s);
+        if (top[k].n_lin)
+            printf(", linear/clv %.1fx (%d linear instance%s)",
+                   top[k].lin_s / top[k].clv_lin_s, top[k].n_lin,
+                   top[k].n_lin == 1 ? "" : "s");
+        printf(";");
+    }
+    if (compared)
+        printf(" %ld schedule pairs compared, all identical\n", compared);
+    else
+        printf(" nothing compared (--tree-instances 0 --linear-instances 0)\n");
+}
+
 int main(int argc, char **argv)
 {
     opts_t o;
-    int32_t last = 0;
+    int32_t last = 0, sizes[NPOINTS_MAX], nsizes;
     point_t top[2];
     long compared = 0;
 
@@ -317,27 +474,32 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    /* Keep freed memory in the process: a schedule of P = N = 512 is about
-       25 MB of steps, and glibc would hand it back to the kernel after
-       every instance and fault it in again for the next (11 of ~45 ms).
-       A runtime generating schedules call after call keeps its memory the
-       same way; both implementations are measured under this setting. */
-    for (int32_t np = 4; np <= o.max_p; np *= 2) {
+    use_cpu_clock = o.cpu;
+    one_rank = o.one;
+    nsizes = sweep(&o, sizes);
+    for (int32_t n = 0; n < nsizes; n++) {
         cm_err_t err;
 
-        if (check_memory(&o, np, &err) != CM_OK) {
+        if (check_memory(&o, sizes[n], &err) != CM_OK) {
             cm_err_print(stderr, "clvbench: ", &err);
             return 1;
         }
     }
+    /* Keep freed memory in the process: a schedule of P = N = 512 is about
+       25 MB of steps, and glibc would hand it back to the kernel after
+       every instance and fault it in again for the next (11 of ~45 ms).
+       A runtime generating schedules call after call keeps its memory the
+       same way; all implementations are measured under this setting. */
     mallopt(M_MMAP_THRESHOLD, 1 << 30);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     memset(top, 0, sizeof top);
-    printf("# clvbench: Clairvoyant schedule generation, clv (segment tree) vs "
-           "clv-linear; P = N; d uniform in [0.001, 1]; seed %llu\n",
-           (unsigned long long)o.seed);
-    printf("# times: mean per schedule (CLOCK_MONOTONIC); ratio = linear/clv "
-           "over the instances both ran\n");
+    printf("# clvbench: Clairvoyant schedule generation, clv (default) vs "
+           "clv-tree (segment tree) and clv-linear; P = N; d uniform in "
+           "[0.001, 1]; seed %llu\n", (unsigned long long)o.seed);
+    printf("# times: mean per schedule (%s%s); ratios = tree/clv and "
+           "linear/clv over the instances both ran\n",
+           o.cpu ? "thread CPU time" : "CLOCK_MONOTONIC",
+           o.one ? "; one rank's schedule, rank i mod P" : "");
     if (o.linear < 0)
         printf("# clv-linear runs fewer instances from P = 256 on (seconds per "
                "schedule at 512): the first ceil(I*(128/P)^2)\n");
@@ -347,45 +509,25 @@ int main(int argc, char **argv)
         printf("# %s: %s\n", kind_name[k], k == UNIFORM
                ? "arrivals uniform in [0, P+0.1], random root"
                : "all at 0 but P-1 at time N, root 0");
-        printf("# %6s %6s %6s %12s %6s %12s %9s %10s\n", "P", "N", "inst",
-               "clv us", "inst", "linear us", "ratio", "identical");
-        for (int32_t np = 4; np <= o.max_p; np *= 2) {
+        printf("# %6s %6s %6s %11s %6s %11s %9s %6s %11s %9s %10s\n", "P", "N",
+               "inst", "clv us", "inst", "tree us", "tree/clv", "inst",
+               "linear us", "lin/clv", "identical");
+        for (int32_t n = 0; n < nsizes; n++) {
+            int32_t np = sizes[n];
             point_t pt;
 
             if (o.progress)
-                fprintf(stderr, "clvbench: %s, P = N = %d: %d clv instances, %d clv-linear\n",
-                        kind_name[k], np, o.instances, linear_count(&o, np));
+                fprintf(stderr, "clvbench: %s, P = N = %d: %d clv instances, "
+                        "%d clv-linear, %d clv-tree\n", kind_name[k], np,
+                        o.instances, linear_count(&o, np), tree_count(&o));
             if (run_point(&o, (kind_t)k, np, &pt) != 0)
                 return 1;
-            printf("  %6d %6d %6d %12.1f %6d", np, np, pt.n_clv,
-                   1e6 * pt.clv_s / pt.n_clv, pt.n_lin);
-            if (pt.n_lin)
-                printf(" %12.1f %9.2f %5d/%d\n", 1e6 * pt.lin_s / pt.n_lin,
-                       pt.lin_s / pt.clv_common_s, pt.n_lin, pt.n_lin);
-            else
-                printf(" %12s %9s %10s\n", "-", "-", "-");
-            fflush(stdout);
-            compared += pt.n_lin;
+            print_row(np, &pt);
+            compared += pt.n_lin + pt.n_tree;
             top[k] = pt;
             last = np;
         }
     }
-    printf("summary: P = N = %d:", last);
-    for (int k = UNIFORM; k <= SKEWED; k++) {
-        if (o.only >= 0 && o.only != k)
-            continue;
-        printf(" %s clv %.2f ms", kind_name[k],
-               1e3 * top[k].clv_s / top[k].n_clv);
-        if (top[k].n_lin)
-            printf(", linear/clv %.1fx (%d linear instance%s);",
-                   top[k].lin_s / top[k].clv_common_s, top[k].n_lin,
-                   top[k].n_lin == 1 ? "" : "s");
-        else
-            printf(";");
-    }
-    if (compared)
-        printf(" %ld schedule pairs compared, all identical\n", compared);
-    else
-        printf(" clv-linear not run\n");
+    print_summary(&o, last, top, compared);
     return 0;
 }

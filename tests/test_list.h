@@ -255,6 +255,8 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(clv_idle_skip,                 60) \
     X(clv_one_rank,                  20) \
     X(clv_edge_cases,                20) \
+    X(clv_cross_large,              120) \
+    X(clv_small_by_hand,             20) \
     X(clv_invalid,                   20) \
     X(clv_range,                     20) \
     X(clv_balanced_rounds,           60) \

@@ -1,8 +1,8 @@
 /*
- * clv_common.c - parameter checks and the partition shared by the two
- * Clairvoyant generators (clv_linear.c has the rules, clv_tree.c the fast
- * version).  Both must reject exactly the same requests, so they share
- * this code.
+ * clv_common.c - parameter checks and the partition shared by the three
+ * Clairvoyant generators (clv_linear.c has the rules, clv_tree.c the
+ * paper's segment tree, clv_rows.c the fast version).  All must reject
+ * exactly the same requests, so they share this code.
  */
 #include <stdlib.h>
 #include "runtime/algo/clv_int.h"

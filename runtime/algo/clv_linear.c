@@ -1,7 +1,8 @@
 /*
  * clv_linear.c - Clairvoyant reduce, the literal version ("clv-linear"):
- * plain arrays and linear searches, the baseline that clv_tree.c ("clv")
- * must match step for step and beat in speed.
+ * plain arrays and linear searches, the baseline that clv_tree.c (the
+ * paper's segment tree, "clv-tree") and clv_rows.c ("clv") must match step
+ * for step and beat in speed.
  *
  * Source: Marendic et al. 2016 as fixed by Proficz & Ocetkiewicz 2020
  * (sections 2 and 4; docs/references.md), restated below in our words.
@@ -102,7 +103,7 @@ typedef struct clvl {
 
 
 /* Q: the processes still at work, sorted again from scratch every round
-   (the literal rule; clv_tree.c merges instead).  Returns |Q|. */
+   (the literal rule; clv_tree.c and clv_rows.c merge instead).  Returns |Q|. */
 static int32_t build_q(clvl_t *c, rt_time_rank_t *keys)
 {
     int32_t n = 0;

@@ -1,6 +1,9 @@
 /*
  * clv_tree.c - Clairvoyant reduce with the improvements of Proficz &
- * Ocetkiewicz 2020, section 5 ("clv"): the same schedule as clv_linear.c
+ * Ocetkiewicz 2020, section 5 ("clv-tree", rt_algo_clv_tree: the paper's
+ * segment tree, kept as the reference for the faster clv_rows.c, "clv",
+ * and reached by the tests and bin/clvbench; not an algorithm table row):
+ * the same schedule as clv_linear.c
  * (whose header states the rules and the decisions on the open points),
  * computed with bit columns and a segment tree.
  *
@@ -87,14 +90,15 @@
  * recording the ~525000 steps (rt_sched_xfer, rt_sched_finish); the rest
  * is find-segment and find-sender (~14 ms), S updates (~11 ms), P' (~3 ms)
  * and the round starts (~5 ms).  clv-linear takes 1-5 s on the same
- * instances (about 50x); on skewed ones the gap is 4-5x.
+ * instances (about 50x); on skewed ones the gap is 4-5x.  clv_rows.c
+ * gives the same schedules in about half the time (docs/clv-speed.md).
  */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/algo/clv_int.h"
 
-#define NAME "clv"
+#define NAME "clv-tree"
 
 /*
  * Two 64-bit words: one SSE2 register on x86-64 (GCC's and clang's generic
@@ -630,8 +634,8 @@ static cm_status_t clvt_init(clvt_t *c, const int64_t *arrival, cm_err_t *err)
     return CM_OK;
 }
 
-cm_status_t rt_algo_clv(rt_sched_t *s, const rt_algo_params_t *p,
-                        int32_t rank, cm_err_t *err)
+cm_status_t rt_algo_clv_tree(rt_sched_t *s, const rt_algo_params_t *p,
+                             int32_t rank, cm_err_t *err)
 {
     clvt_t c;
     cm_status_t st;

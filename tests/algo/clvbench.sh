@@ -24,8 +24,8 @@ st=$?
 [ $st -eq 1 ] && grep -qF "clvbench: error: P = N = 4096: the clv and clv-linear schedules would take about 2.00 GiB (134217728 steps of 16 bytes): over the memory limit of 1.00 GiB (--mem-limit" "$tmp/err" ||
     fail "--max-p 8192 --mem-limit 1G: exit $st: $(cat "$tmp/err")"
 [ ! -s "$tmp/out" ] || fail "--max-p 8192 over the limit printed a table"
-# Without clv-linear at that size, only clv's schedule counts.
-$CLVBENCH --max-p 8192 --linear-instances 0 --mem-limit 1G >/dev/null 2>"$tmp/err"
+# Without clv-linear and clv-tree at that size, only clv's schedule counts.
+$CLVBENCH --max-p 8192 --linear-instances 0 --tree-instances 0 --mem-limit 1G >/dev/null 2>"$tmp/err"
 grep -qF "P = N = 8192: the clv schedule would take about 4.00 GiB (268435456 steps" "$tmp/err" ||
     fail "--linear-instances 0: $(cat "$tmp/err")"
 $CLVBENCH --mem-limit 0 >/dev/null 2>&1

@@ -1,6 +1,7 @@
 /*
- * t_clv.c - the two Clairvoyant generators (runtime/algo/clv_linear.c,
- * "clv-linear", and clv_tree.c, "clv").
+ * t_clv.c - the Clairvoyant generators: runtime/algo/clv_linear.c
+ * ("clv-linear", the literal rules), clv_tree.c (the paper's segment
+ * tree, rt_algo_clv_tree) and clv_rows.c ("clv", the default).
  *
  * Where the expected values come from:
  *  - the worked examples of clv_linear.c (the paper's section 4.2
@@ -9,9 +10,11 @@
  *    integer instances (t_clv_vectors.h, with the script that made them);
  *  - by hand from the rules: the paper's 5.1 idle-skipping example, the
  *    round-number and int64 limits;
- *  - the other implementation: clv and clv-linear must give identical step
- *    lists on thousands of random instances, and clv-linear with idle-round
- *    skipping must equal clv-linear iterating every idle round;
+ *  - the other implementations: clv, clv-tree and clv-linear must give
+ *    identical step lists on thousands of random instances (P up to 40),
+ *    clv and clv-tree on large ones (P and N up to 512; clv-linear too
+ *    where it is fast enough), and clv-linear with idle-round skipping
+ *    must equal clv-linear iterating every idle round;
  *  - rt_sched_verify (token replay, port model B, matching, deadlock) on
  *    every schedule, plus: a segment received in a round is never sent in
  *    the same round (the P' rule).
@@ -37,6 +40,8 @@ typedef struct xfer {
 #include "tests/unit/algo/t_clv_vectors.h"   /* vectors[]: a reference implementation (docs/algorithms.md) */
 
 /* ---- Helpers ------------------------------------------------------------ */
+
+#define NFNS ((int)(sizeof fns / sizeof *fns))
 
 typedef cm_status_t gen_fn(rt_sched_t *, const rt_algo_params_t *, int32_t,
                            cm_err_t *);
@@ -223,6 +228,12 @@ static int32_t cross(const rt_algo_params_t *p, int noskip)
         TST_FAIL("clv and clv-linear differ");
     }
     check_sched(&b, p);
+    rt_sched_free(&b);
+    gen(rt_algo_clv_tree, &b, p);
+    if (!sched_same(&a, &b)) {
+        print_instance(p);
+        TST_FAIL("clv-tree and clv-linear differ");
+    }
     if (noskip) {
         rt_sched_free(&b);
         gen(linear_noskip, &b, p);
@@ -273,10 +284,11 @@ void t_clv_paper_example(void)
         {5, 3, 0, 3},
     };
     static const int64_t scale[] = { 10, 1000, 1000000000 };
-    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, linear_noskip };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, linear_noskip,
+                      rt_algo_clv_tree };
 
     for (int k = 0; k < 3; k++)
-        for (int f = 0; f < 3; f++) {
+        for (int f = 0; f < NFNS; f++) {
             int64_t a[4] = { 0, 0, 0, 11 * scale[k] / 10 };
             rt_algo_params_t p = params(4, 0, 4, scale[k], a);
             rt_sched_t s;
@@ -298,9 +310,9 @@ void t_clv_balanced_example(void)
         {1, 2, 0, 0}, {1, 3, 1, 1},
         {2, 1, 0, 1},
     };
-    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, rt_algo_clv_tree };
 
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < NFNS; f++) {
         rt_algo_params_t p = params(4, 0, 2, 1, NULL);
         rt_sched_t s;
 
@@ -314,10 +326,11 @@ void t_clv_balanced_example(void)
 
 void t_clv_python_vectors(void)
 {
-    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, linear_noskip };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, linear_noskip,
+                      rt_algo_clv_tree };
 
     for (size_t v = 0; v < sizeof vectors / sizeof *vectors; v++)
-        for (int f = 0; f < 3; f++) {
+        for (int f = 0; f < NFNS; f++) {
             const clv_vec_t *x = &vectors[v];
             rt_algo_params_t p = params(x->np, x->root, x->nseg, x->d,
                                         x->arrival);
@@ -414,6 +427,114 @@ void t_clv_cross_wide(void)
 }
 
 /*
+ * Large P: clv against clv-tree (and against clv-linear where that takes
+ * under a few ms) on the paper's uniform and skewed instances, tie-heavy
+ * ones (arrivals on a grid of d) and all arrivals equal, P up to 512 and
+ * N up to 512, every schedule verified.  Slow under ASan (about 10x).
+ */
+static void cross_large_one(family_t fam, int32_t np, int32_t nseg,
+                            uint64_t *st, int64_t *a)
+{
+    int64_t d = fam == TIES ? irange(st, 1, 6)
+              : (int64_t)((0.001 + 0.999 * unif(st)) * TICKS);
+    rt_algo_params_t p;
+    rt_sched_t x, y;
+
+    for (int32_t r = 0; r < np; r++) {
+        if (fam == UNIFORM)
+            a[r] = (int64_t)(unif(st) * (np + 0.1) * TICKS);
+        else if (fam == SKEWED)
+            a[r] = r == np - 1 ? (int64_t)(nseg * TICKS) : 0;
+        else if (fam == TIES)
+            a[r] = d * irange(st, 0, 8) + (irange(st, 0, 1) ? d / 2 : 0);
+        else
+            a[r] = 12345;
+    }
+    p = params(np, fam == SKEWED ? 0 : irange(st, 0, np - 1), nseg, d, a);
+    gen(rt_algo_clv, &x, &p);
+    gen(rt_algo_clv_tree, &y, &p);
+    if (!sched_same(&x, &y)) {
+        print_instance(&p);
+        TST_FAIL("clv and clv-tree differ (P %d, N %d)", np, nseg);
+    }
+    check_sched(&x, &p);
+    rt_sched_free(&y);
+    if ((int64_t)np * np * nseg <= 128 * 128 * 64) {
+        gen(rt_algo_clv_linear, &y, &p);
+        if (!sched_same(&x, &y)) {
+            print_instance(&p);
+            TST_FAIL("clv and clv-linear differ (P %d, N %d)", np, nseg);
+        }
+        rt_sched_free(&y);
+    }
+    rt_sched_free(&x);
+}
+
+void t_clv_cross_large(void)
+{
+    static const int32_t sizes[][2] = {
+        { 512, 512 }, { 512, 64 }, { 384, 200 }, { 300, 1 }, { 257, 130 },
+        { 200, 512 }, { 129, 129 }, { 128, 64 }, { 100, 7 }, { 65, 300 },
+        { 64, 64 }, { 48, 48 }, { 48, 1024 },
+    };
+    family_t fams[] = { UNIFORM, SKEWED, TIES, WIDE /* all equal */ };
+    uint64_t st = 7;
+    int64_t *a = malloc(512 * sizeof *a);
+
+    TST_TRUE(a != NULL);
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (int f = 0; f < 4; f++)
+            cross_large_one(fams[f], sizes[k][0], sizes[k][1], &st, a);
+    free(a);
+}
+
+/*
+ * Small cases by hand, for all the generators.  P = 2, both at 0, root 0:
+ * the sink takes s_r from p1 in round r, and p1 takes s_{r+1} from p0
+ * (which holds it and is free) while it can: N = 3 gives 1->0 s0, 0->1 s1
+ * | 1->0 s1, 0->1 s2 | 1->0 s2.  The "<=" of G: p1 at exactly d is in
+ * round 0's G; at d + 1 it is not, p0 idles one round and p1 sends in
+ * round 1.  N < P: one segment, eight processes at 0, root 3: a binomial
+ * pattern, log2 8 = 3 rounds.
+ */
+void t_clv_small_by_hand(void)
+{
+    static const xfer_t two3[] = { {0, 1, 0, 0}, {0, 0, 1, 1},
+                                   {1, 1, 0, 1}, {1, 0, 1, 2},
+                                   {2, 1, 0, 2} };
+    static const xfer_t edge_in[] = { {0, 1, 0, 0} };
+    static const xfer_t edge_out[] = { {1, 1, 0, 0} };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, linear_noskip,
+                      rt_algo_clv_tree };
+
+    for (int f = 0; f < NFNS; f++) {
+        int64_t at0[2] = { 0, 0 }, atd[2] = { 0, 10 }, atd1[2] = { 0, 11 };
+        int64_t eight[8] = { 0 };
+        rt_algo_params_t p = params(2, 0, 3, 10, at0);
+        rt_sched_t s;
+
+        gen(fns[f], &s, &p);
+        expect_xfers(&s, &p, two3, 5);
+        TST_EQ_INT(s.nrounds, 3);
+        rt_sched_free(&s);
+        p = params(2, 0, 1, 10, atd);
+        gen(fns[f], &s, &p);
+        expect_xfers(&s, &p, edge_in, 1);
+        rt_sched_free(&s);
+        p = params(2, 0, 1, 10, atd1);
+        gen(fns[f], &s, &p);
+        expect_xfers(&s, &p, edge_out, 1);
+        rt_sched_free(&s);
+        p = params(8, 3, 1, 10, eight);
+        gen(fns[f], &s, &p);
+        TST_EQ_INT(s.nrounds, 3);
+        TST_EQ_UINT(s.nsteps, 14);      /* 7 transfers, 2 steps each */
+        check_sched(&s, &p);
+        rt_sched_free(&s);
+    }
+}
+
+/*
  * Idle-round skipping.  The paper's 5.1 example (one segment, d = 1 ms,
  * arrivals 0, 1, 2, 3 s; in us) by hand from the plain loop: p0 waits
  * alone until 1e6 <= r*1000 + 1000, so p1 sends in round 999, p2 in 1999
@@ -425,9 +546,10 @@ void t_clv_idle_skip(void)
     static const xfer_t want[] = { {999, 1, 0, 0}, {1999, 2, 0, 0},
                                    {2999, 3, 0, 0} };
     static const int64_t a51[] = { 0, 1000000, 2000000, 3000000 };
-    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, linear_noskip };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, linear_noskip,
+                      rt_algo_clv_tree };
 
-    for (int f = 0; f < 3; f++) {
+    for (int f = 0; f < NFNS; f++) {
         rt_algo_params_t p = params(4, 0, 1, 1000, a51);
         rt_sched_t s;
 
@@ -457,7 +579,7 @@ static void same_rank_steps(const rt_sched_t *a, const rt_sched_t *b,
 /* A one-rank schedule equals the all-ranks one filtered to that rank. */
 void t_clv_one_rank(void)
 {
-    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, rt_algo_clv_tree };
     uint64_t st = 5;
     int64_t a[12];
 
@@ -468,7 +590,7 @@ void t_clv_one_rank(void)
         for (int32_t r = 0; r < np; r++)
             a[r] = irange(&st, 0, 60);
         rt_algo_params_t p = params(np, irange(&st, 0, np - 1), nseg, d, a);
-        for (int f = 0; f < 2; f++)
+        for (int f = 0; f < NFNS; f++)
             for (int32_t r = 0; r < np; r++) {
                 rt_sched_t all, one;
                 cm_err_t err;
@@ -490,10 +612,10 @@ void t_clv_one_rank(void)
 
 void t_clv_edge_cases(void)
 {
-    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, rt_algo_clv_tree };
     static const int64_t a[5] = { 7, 0, 31, 12, 12 };
 
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < NFNS; f++) {
         rt_algo_params_t p = params(1, 0, 3, 10, NULL);
         rt_sched_t s, t;
 
@@ -542,10 +664,10 @@ void t_clv_edge_cases(void)
 static void expect_error(const rt_algo_params_t *p, int32_t rank,
                          cm_status_t want, const char *needle)
 {
-    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv };
-    const char *names[] = { "clv-linear", "clv" };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, rt_algo_clv_tree };
+    const char *names[] = { "clv-linear", "clv", "clv-tree" };
 
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < NFNS; f++) {
         rt_sched_t s;
         cm_err_t err;
 
@@ -594,7 +716,7 @@ void t_clv_range(void)
     int64_t late[2] = { INT64_MAX - 5, INT64_MAX - 5 };
     int64_t last[2] = { 0, (int64_t)INT32_MAX * 3 };
     rt_algo_params_t p = params(2, 0, 1, 1, far);
-    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv };
+    gen_fn *fns[] = { rt_algo_clv_linear, rt_algo_clv, rt_algo_clv_tree };
 
     expect_error(&p, -1, CM_ERR_RANGE, "rounds");
     p = params(2, 1, 1, 10, late);
@@ -603,7 +725,7 @@ void t_clv_range(void)
        until INT32_MAX * 3 <= r * 3 + 3, r = INT32_MAX - 1; one more and
        it does not fit. */
     p = params(2, 0, 1, 3, last);
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < NFNS; f++) {
         rt_sched_t s;
 
         gen(fns[f], &s, &p);
