@@ -202,9 +202,17 @@ cm_status_t rt_algo_reduce_bcast(rt_sched_t *s, const rt_algo_info_t *reduce,
                       "broadcast", reduce->name, bcast->name);
     rt_sched_init(&red);
     rt_sched_init(&bc);
-    st = reduce->gen(&red, p, -1, err);
+    /* For one rank, the reduce's own steps suffice when its generator also
+       says how many rounds all ranks take (the broadcast comes after them,
+       in the same rounds on every rank); otherwise all ranks' are made. */
+    st = reduce->gen(&red, p, rank, err);
+    if (st == CM_OK && rank >= 0 && red.nrounds_all == 0) {
+        rt_sched_free(&red);
+        rt_sched_init(&red);
+        st = reduce->gen(&red, p, -1, err);
+    }
     if (st == CM_OK)
-        st = bcast->gen(&bc, p, -1, err);
+        st = bcast->gen(&bc, p, rank, err);
     if (st != CM_OK)
         goto out;
     off = refine(red.piece_off, red.npieces, bc.piece_off, bc.npieces, &n);
@@ -223,7 +231,7 @@ cm_status_t rt_algo_reduce_bcast(rt_sched_t *s, const rt_algo_info_t *reduce,
     for (int32_t r = 0; r < p->nranks && st == CM_OK; r++) {
         st = copy_steps(s, &red, r, map_r, 0);
         if (st == CM_OK)
-            st = copy_steps(s, &bc, r, map_b, red.nrounds);
+            st = copy_steps(s, &bc, r, map_b, red.nrounds_all);
     }
     if (st != CM_OK) {
         if (st != CM_ERR_INVALID && st != CM_ERR_NOMEM)

@@ -223,6 +223,7 @@ static cm_status_t record(rt_sched_t *s, int32_t round, int32_t z,
 {
     cm_status_t st;
 
+    rt_sched_note_round(s, round);
     if (s->only_rank >= 0 && z != s->only_rank && i != s->only_rank)
         return CM_OK;
     st = rt_sched_xfer(s, round, z, i, RT_ACT_REDUCE, RT_STEP_MOVE, j, 1);

@@ -345,6 +345,8 @@ cm_status_t rt_sched_finish(rt_sched_t *s, cm_err_t *err)
         }
     }
     s->nrounds = maxround + 1;
+    if (s->only_rank < 0)
+        s->nrounds_all = s->nrounds;
     return CM_OK;
 }
 
@@ -358,6 +360,7 @@ void rt_sched_keep_rank(rt_sched_t *s, int32_t rank)
     for (int32_t r = 0; r <= s->nranks; r++)
         s->step_start[r] = r <= rank ? 0 : n;
     s->only_rank = rank;
+    s->nrounds_all = s->nrounds;
     /* As rt_sched_finish counts them: 1 + this rank's last round. */
     s->nrounds = n ? s->steps[n - 1].round + 1 : 0;
 }

@@ -252,6 +252,7 @@ cm_status_t rt_sched_asap(rt_sched_t *s, rt_port_t port, cm_err_t *err)
         if (e > b && s->steps[e - 1].round + 1 > s->nrounds)
             s->nrounds = s->steps[e - 1].round + 1;
     }
+    s->nrounds_all = s->nrounds;      /* an all-ranks schedule */
     s->port = port;
 out:
     free(partner);

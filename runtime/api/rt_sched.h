@@ -88,6 +88,9 @@ typedef struct rt_sched {
     int32_t     npieces;
     int64_t    *piece_off;   /* npieces + 1 offsets; [0] = 0, [npieces] = count */
     int32_t     nrounds;     /* 1 + the largest round of any step (0: no steps) */
+    int32_t     nrounds_all; /* the all-ranks schedule's nrounds, also in a one-rank
+                                schedule when its generator knows it (rt_sched_note_round,
+                                rt_sched_keep_rank); 0: not known */
     /* Steps of rank r: steps[step_start[r] .. step_start[r+1]). */
     size_t     *step_start;  /* nranks + 1 entries, after rt_sched_finish */
     rt_step_t  *steps;
@@ -223,8 +226,21 @@ static inline const rt_step_t *rt_sched_rank_steps(const rt_sched_t *s,
  */
 cm_status_t rt_sched_asap(rt_sched_t *s, rt_port_t port, cm_err_t *err);
 
-/* Keeps only `rank`'s steps (only_rank = rank). */
+/* Keeps only `rank`'s steps (only_rank = rank); nrounds_all keeps the
+   all-ranks count. */
 void rt_sched_keep_rank(rt_sched_t *s, int32_t rank);
+
+/*
+ * A one-rank generator that skips the other ranks' steps says that some
+ * rank has a step in `round`, so that the schedule's nrounds_all is the
+ * all-ranks count (rt_algo_reduce_bcast places the broadcast after it).
+ * Call it for every step, kept or not.
+ */
+static inline void rt_sched_note_round(rt_sched_t *s, int32_t round)
+{
+    if (round >= s->nrounds_all)
+        s->nrounds_all = round + 1;
+}
 
 /* ---- Partitions (docs/algorithms.md, Conventions) --------------------- */
 
