@@ -8,7 +8,7 @@
  *
  *   clvbench [--max-p P | --p P,P,...] [--instances I] [--tree-instances T]
  *            [--linear-instances L] [--seed S] [--only uniform|skewed]
- *            [--clock wall|cpu] [--one-rank]
+ *            [--clock wall|cpu] [--one-rank] [--bcast]
  *
  * Instances (the paper's 5.7), times in ticks of 1e-6 time units:
  *   uniform: arrival times uniform in [0, P + 0.1], a random root;
@@ -62,6 +62,7 @@ typedef struct opts {
     int32_t  linear;     /* -1: the default rule */
     int      cpu;        /* --clock cpu */
     int      one;        /* --one-rank */
+    int      bcast;      /* --bcast */
     uint64_t seed;
     int      only;       /* -1: both kinds */
     int      progress;   /* lines on stderr: -v, or stderr a terminal */
@@ -90,6 +91,7 @@ static double unif(uint64_t *st)
 
 static int use_cpu_clock;   /* --clock cpu */
 static int one_rank;        /* --one-rank: generate for rank i mod P */
+static int with_bcast;      /* --bcast: clv + binomial-bcast, as a node makes it */
 static int32_t gen_rank;    /* the rank of the current instance, or -1 */
 
 static double now(void)
@@ -135,7 +137,10 @@ static double timed(rt_algo_gen_fn *gen, const char *name,
 
     rt_sched_init(s);
     t0 = now();
-    if (gen(s, p, gen_rank, &err) != CM_OK) {
+    if (with_bcast && gen == rt_algo_clv
+            ? rt_algo_reduce_bcast(s, rt_algo_find("clv"), rt_algo_find("binomial-bcast"), p,
+                                   gen_rank, &err) != CM_OK
+            : gen(s, p, gen_rank, &err) != CM_OK) {
         cm_err_print(stderr, "clvbench: ", &err);
         fprintf(stderr, "clvbench: %s failed (P %d)\n", name, p->nranks);
         return -1;
@@ -210,7 +215,7 @@ static int compare(const opts_t *o, kind_t kind, int32_t i,
 static int run_point(const opts_t *o, kind_t kind, int32_t np, point_t *pt)
 {
     int64_t *arrival = malloc((size_t)np * sizeof *arrival);
-    int32_t nlin = linear_count(o, np), ntree = tree_count(o);
+    int32_t nlin = o->bcast ? 0 : linear_count(o, np), ntree = o->bcast ? 0 : tree_count(o);
     int bad = 0;
 
     double t0 = now(), shown = t0;
@@ -272,7 +277,7 @@ static void usage(FILE *fp)
     fprintf(fp,
         "usage: clvbench [--max-p P | --p P,P,...] [--instances I]\n"
         "                [--tree-instances T] [--linear-instances L] [--seed S]\n"
-        "                [--only uniform|skewed] [--clock wall|cpu] [--one-rank]\n"
+        "                [--only uniform|skewed] [--clock wall|cpu] [--one-rank] [--bcast]\n"
         "                [--mem-limit SIZE] [-v]\n"
         "Time to generate a Clairvoyant reduce schedule: clv (the default\n"
         "generator) against clv-tree (the paper's segment tree) and clv-linear\n"
@@ -285,6 +290,8 @@ static void usage(FILE *fp)
         "--clock: time with CLOCK_MONOTONIC (wall, the default) or the thread's\n"
         "CPU time (cpu).  --one-rank: generate for one rank (instance i: rank\n"
         "i mod P), as a host does before an operation, instead of all ranks.\n"
+        "--bcast: time clv followed by the binomial broadcast, made as an\n"
+        "algorithm node makes it (rt_algo_reduce_bcast), without comparisons.\n"
         "--mem-limit SIZE: bytes (or K, M, G, T) the schedules of one point may\n"
         "take (estimated: 4PN steps of 16 bytes per schedule, two held at once);\n"
         "a larger --max-p is refused before anything runs (default: half the\n"
@@ -383,6 +390,8 @@ static int parse(int argc, char **argv, opts_t *o)
             continue;
         else if (strcmp(argv[i], "--one-rank") == 0)
             o->one = 1;
+        else if (strcmp(argv[i], "--bcast") == 0)
+            o->bcast = 1;
         else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
             o->progress = 1;
         else
@@ -476,6 +485,7 @@ int main(int argc, char **argv)
     }
     use_cpu_clock = o.cpu;
     one_rank = o.one;
+    with_bcast = o.bcast;
     nsizes = sweep(&o, sizes);
     for (int32_t n = 0; n < nsizes; n++) {
         cm_err_t err;
