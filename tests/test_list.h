@@ -373,6 +373,7 @@ static const tst_entry_t tst_list[] = {
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },
     { "runner_select",         TST_SH, NULL, "sh tests/infra/runner-select.sh",        NULL, 0, 60 },
+    { "runner_first",          TST_SH, NULL, "sh tests/infra/runner-first.sh",         NULL, 0, 60 },
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
     { "gsum_mpmd",             TST_SH, NULL, "sh tests/mpi/gsum-mpmd.sh",              NULL, 0, 300 },
