@@ -326,6 +326,7 @@ static const tst_entry_t tst_list[] = {
     { "gsum_algo_slt_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/slt-3x2.pathmap -n 300 -w 5 -s 4,12,256,4096", NULL, 3, 120 },
     { "gsum_algo_demo", TST_MPI, NULL, "bin/gsum -p pathmaps/algo-demo.pathmap -n 1000 -w 10 -s 4,256,65536", NULL, 2, 120 },
     { "algo_types_by_gsum", TST_SH, NULL, "sh tests/mpi/gsum-algo.sh", NULL, 0, 600 },
+    { "algo_precondition_by_gsum", TST_SH, NULL, "sh tests/mpi/gsum-algo-precondition.sh", NULL, 0, 120 },
     { "gsum_binary_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_gateway_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/gateway-3x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 3, 120 },
     /* mpi: the native baseline verifies the same way */
