@@ -126,7 +126,7 @@ help:
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
 	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle, random trees"
-	@echo "make fuzz        every libFuzzer target at once for FUZZ_SECONDS (default 600) s; fuzz-short: 60 s"
+	@echo "make fuzz        every libFuzzer target at once for FUZZ_SECONDS (default 600) s; fuzz-short: 40 s"
 	@echo "make clean"
 
 deps:
@@ -232,13 +232,24 @@ $(ASAN_CHECK): $(ASAN_SRC) $(wildcard common/*.h runtime/api/*.h runtime/core/*.
 # tests in parallel: 2 measured best on 2 cores; a test marked TST_EXCLUSIVE
 # in tests/test_list.h always runs alone).  TEST_JOBS=1: one at a time.
 TEST_JOBS ?= 2
+# Entries every tier starts before the rest (the runner's --first; a name the
+# tier does not select is ignored, one that is no entry stops the tier):
+# first the exclusive ones, which then run alone at the start instead of
+# waiting in the middle for the running tests to drain, then the longest
+# ones (docs/testing.md gives their times), so that -j 2 does not end on one
+# long test running beside an idle core.
+TEST_FIRST := mpi_watchdog mpi_netns_tcp exec_idle_demo exec_idle_pair_2x1 trace_interrupt \
+              algo_run_np8 viz analyze_bad_input sweep_reduce_bcast trace_errors \
+              trace_algo_samples e2e_readme gsum_mpmd algo_types_by_gsum build_header_deps \
+              gsum_args gred_threads random_trees_traced trace_archive random_trees_tsan \
+              steps_estimate gsum_wrong_result mpi_job_errors
 
 # test and demo install missing packages first, then build in a sub-make:
 # MPI_CFLAGS above is read when make starts, before deps could install MPI.
 test:
 	@sh scripts/deps.sh
 	@$(MAKE) --no-print-directory all
-	@$(RUNNER) -j $(TEST_JOBS)
+	@$(RUNNER) -j $(TEST_JOBS) $(TEST_FIRST:%=--first %)
 
 check: $(RUNNER) $(PROGS) $(ASAN_CHECK)
 	@$(RUNNER) --kind unit
@@ -331,11 +342,17 @@ TSAN_JOBS  ?= 2
 ASAN_TIMEOUT_SCALE ?= 4
 TSAN_TIMEOUT_SCALE ?= 6
 # The runtime's tests under TSan: gred and the waiting it uses (unit), Gsum on
-# every sample and the oracle (MPI), Gsum's options and output, and traced
+# every sample and the oracle (MPI), Gsum's output and a wrong result found by
+# every thread at once, and traced
 # runs (instrument/'s per-thread OTF2 writers) checked by trace_check (sh), the
 # schedule executor (algo_run_, MPI), and an algorithm location recorded and
 # flushed by a new thread per operation (trace_algo), and a dozen random trees with
 # random delays (random_trees_tsan), and the arrival estimator's background thread (exec_edge_).
+# Less TSAN_SKIP: Gsum's option checks (gsum_args, gsum_mpmd, gsum_memory)
+# run before any thread of ours starts, where TSan has nothing to find; the
+# few runs in them that go on into the tree are the samples' runs that the
+# gsum_* MPI entries make under TSan (about 115 s of TSan's time).
+TSAN_SKIP  ?= gsum_args gsum_mpmd gsum_memory
 TSAN_TESTS ?= --kind unit --kind mpi --kind sh gred_ wait_phases reduce_kernels gsum_ oracle_ \
               trace_archive algo_run_ trace_algo random_trees_tsan exec_edge_
 
@@ -347,7 +364,7 @@ check-asan: san-tree
 	@sh scripts/deps.sh
 	@+$(call SAN_MAKE,asan) SANITIZE='$(ASAN_RUN_FLAGS)' all
 	@cd build/san/asan && $(ASAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(ASAN_TIMEOUT_SCALE) \
-	  build/run_tests -j $(ASAN_JOBS) $(ASAN_SKIP:%=--skip %) $(ASAN_TESTS)
+	  build/run_tests -j $(ASAN_JOBS) $(TEST_FIRST:%=--first %) $(ASAN_SKIP:%=--skip %) $(ASAN_TESTS)
 
 check-tsan: san-tree
 	@sh scripts/deps.sh
@@ -355,7 +372,7 @@ check-tsan: san-tree
 	  build/tests/trace_check bin/pathmap-check build/tests/algo_run build/tests/trace_algo \
 	  build/tests/exec_random build/tests/exec_edge
 	@cd build/san/tsan && $(TSAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(TSAN_TIMEOUT_SCALE) \
-	  build/run_tests -j $(TSAN_JOBS) $(TSAN_TESTS)
+	  build/run_tests -j $(TSAN_JOBS) $(TEST_FIRST:%=--first %) $(TSAN_SKIP:%=--skip %) $(TSAN_TESTS)
 
 # make fuzz: each target for FUZZ_SECONDS; new inputs in build/fuzz-corpus/NAME/,
 # crashes in build/fuzz-crashes/NAME/ (copy each into tests/fuzz/NAME/ once
@@ -366,8 +383,12 @@ fuzz: san-tree
 	@+$(call SAN_MAKE,fuzz) CC=clang SANITIZE='$(FUZZ_FLAGS)' fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# fuzz-short (CI): the targets build, replay their seeds and mutate for
+# FUZZ_SHORT_SECONDS (both at once): 265,000 pathmap and 2,200 trace inputs
+# in 40 s on a shared machine (2026-11-26); the long search is make fuzz.
+FUZZ_SHORT_SECONDS ?= 40
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS)
 
 clean:
 	rm -rf build lib bin out

@@ -6,6 +6,9 @@
  * (default 1), each in a child process in its own process group with a
  * timeout.  An entry marked TST_EXCLUSIVE runs alone: the runner lets the
  * running items finish, runs it, and only then starts the next ones.
+ * Items start in registry order, except that --first NAME starts the named
+ * entries before the others (the Makefile names the longest tests, so that
+ * -j N does not end on one long test running alone).
  * Output is TAP, in registry order whatever order the items end in: "1..N"
  * first, one "ok"/"not ok" line per item, and always the last line
  * "N passed, N failed"; the exit status is 0 iff nothing failed.  A child's
@@ -58,6 +61,8 @@ typedef struct tst_opts {
     int      nfilters;
     const char **skips;        /* --skip: registry entries left out */
     int      nskips;
+    const char **firsts;       /* --first: entries started before the rest */
+    int      nfirsts;
     int      list, verbose;
     int      exact;            /* --exact: a NAME must be a whole name */
     double   scale;            /* PAPTREE_TEST_TIMEOUT_SCALE */
@@ -67,6 +72,7 @@ typedef struct tst_opts {
 typedef struct tst_items {
     tst_item_t        *v;      /* the selected items, in registry order */
     size_t             n, cap;
+    size_t            *order;  /* [n]: indexes of v in the order they start */
     const tst_opts_t  *opts;
     const tst_entry_t *list;   /* the registry */
     size_t             nlist;
@@ -534,7 +540,8 @@ typedef struct tst_pool {
     pid_t             *pid;    /* [n]: the item's worker while it runs */
     char              *state;  /* [n]: TST_PENDING, RUNNING, FINISHED */
     char             **log;    /* [n] */
-    size_t             next;   /* the first item not started */
+    size_t             next;   /* position in items->order of the first
+                                  item not started */
     size_t             running;
     int                alone;  /* an exclusive item is running */
 } tst_pool_t;
@@ -562,7 +569,7 @@ static void tst_pool_start(tst_pool_t *p, const sigset_t *mask)
 {
     while (p->next < p->items->n && p->running < (size_t)p->opts->jobs &&
            !p->alone) {
-        size_t k = p->next;
+        size_t k = p->items->order[p->next];
         int    excl = tst_exclusive(p->items->v[k].entry);
         pid_t  pid;
 
@@ -576,7 +583,8 @@ static void tst_pool_start(tst_pool_t *p, const sigset_t *mask)
             tst_shared_t *sh = &p->shared[k];
             snprintf(sh->reason, sizeof(sh->reason), "cannot run: fork: %s",
                      strerror(errno));
-            p->state[p->next++] = TST_FINISHED;
+            p->state[k] = TST_FINISHED;
+            p->next++;
             continue;
         }
         if (pid == 0)
@@ -599,9 +607,10 @@ static size_t tst_pool_reap(tst_pool_t *p)
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
         size_t k = 0;
 
-        while (k < p->next && !(p->state[k] == TST_RUNNING && p->pid[k] == pid))
+        while (k < p->items->n &&
+               !(p->state[k] == TST_RUNNING && p->pid[k] == pid))
             k++;
-        if (k == p->next)
+        if (k == p->items->n)
             continue; /* not a worker of ours */
         if (!__atomic_load_n(&p->shared[k].done, __ATOMIC_ACQUIRE)) {
             tst_shared_t *sh = &p->shared[k];
@@ -682,7 +691,7 @@ static int tst_run_all(const tst_opts_t *o, const tst_items_t *items)
             if (sig > 0 && sig != SIGCHLD && stop == 0) {
                 /* Each worker ends its test's group, then dies of it. */
                 stop = sig;
-                for (size_t k = 0; k < p.next; k++)
+                for (size_t k = 0; k < n; k++)
                     if (p.state[k] == TST_RUNNING)
                         kill(p.pid[k], sig);
             }
@@ -780,22 +789,48 @@ static int tst_skipped(const tst_opts_t *o, const char *name)
     return 0;
 }
 
-/* A --skip that names no entry is a list gone stale: refuse it. */
-static int tst_skips_check(const tst_opts_t *o, const tst_entry_t *list,
-                           size_t n)
+/* A --skip or --first that names no entry is a list gone stale: refuse it. */
+static int tst_names_check(const char *opt, const char **names, int nnames,
+                           const tst_entry_t *list, size_t n)
 {
-    for (int i = 0; i < o->nskips; i++) {
+    for (int i = 0; i < nnames; i++) {
         size_t k = 0;
 
-        while (k < n && strcmp(list[k].name, o->skips[i]) != 0)
+        while (k < n && strcmp(list[k].name, names[i]) != 0)
             k++;
         if (k == n) {
-            fprintf(stderr, "run_tests: --skip '%s': no test has that name\n",
-                    o->skips[i]);
+            fprintf(stderr, "run_tests: %s '%s': no test has that name\n",
+                    opt, names[i]);
             return -1;
         }
     }
     return 0;
+}
+
+/*
+ * The order items start in: those of each --first entry (all items of a
+ * corpus), in the order the options name them, then the rest in registry
+ * order.  Only the start order changes: results are still shown in
+ * registry order.  (Long tests first keep -j's workers busy to the end
+ * instead of leaving one long test running alone at the end.)
+ */
+static void tst_items_order(tst_items_t *items)
+{
+    const tst_opts_t *o = items->opts;
+    char             *taken = tst_check_alloc(calloc(items->n + 1, 1));
+    size_t            m = 0;
+
+    items->order = tst_check_alloc(calloc(items->n + 1, sizeof(size_t)));
+    for (int i = 0; i < o->nfirsts; i++)
+        for (size_t k = 0; k < items->n; k++)
+            if (!taken[k] && strcmp(items->v[k].entry->name, o->firsts[i]) == 0) {
+                taken[k] = 1;
+                items->order[m++] = k;
+            }
+    for (size_t k = 0; k < items->n; k++)
+        if (!taken[k])
+            items->order[m++] = k;
+    free(taken);
 }
 
 /* One item per entry of a selected kind, or per input file of a corpus. */
@@ -823,7 +858,8 @@ static void tst_items_build(tst_items_t *items)
 static void tst_usage(FILE *fp)
 {
     fprintf(fp,
-        "usage: build/run_tests [--list] [-v] [-x] [-j N] [--kind KIND]... [NAME]...\n"
+        "usage: build/run_tests [--list] [-v] [-x] [-j N] [--kind KIND]... [--skip NAME]...\n"
+        "                       [--first NAME]... [NAME]...\n"
         "  --list       print the selected tests and their kinds; run nothing\n"
         "  -j N         run up to N tests at once (1..64; default 1); a test\n"
         "               marked exclusive in the registry always runs alone\n"
@@ -833,6 +869,9 @@ static void tst_usage(FILE *fp)
         "  -x, --exact  only tests whose name is one of the NAMEs (one test by name)\n"
         "  --skip NAME  leave out the registry entry NAME (a whole name; a corpus\n"
         "               entry with all its files); repeatable\n"
+        "  --first NAME start the registry entry NAME (a whole name) before the\n"
+        "               others, in the order given (results stay in registry\n"
+        "               order; --list shows the start order); repeatable\n"
         "  -v           show the logs of passing tests too\n"
         "env: PAPTREE_ROOT (default: the directory above build/),\n"
         "     PAPTREE_TEST_TIMEOUT_SCALE (multiplies every timeout; 1)\n"
@@ -873,6 +912,7 @@ static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
     o->jobs = 1;
     o->filters = tst_check_alloc(calloc((size_t)argc, sizeof(char *)));
     o->skips = tst_check_alloc(calloc((size_t)argc, sizeof(char *)));
+    o->firsts = tst_check_alloc(calloc((size_t)argc, sizeof(char *)));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
 
@@ -897,6 +937,12 @@ static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
             o->skips[o->nskips++] = argv[++i];
         } else if (strncmp(a, "--skip=", 7) == 0) {
             o->skips[o->nskips++] = a + 7;
+        } else if (strcmp(a, "--first") == 0) {
+            if (i + 1 == argc)
+                tst_usage_error("missing NAME after", a);
+            o->firsts[o->nfirsts++] = argv[++i];
+        } else if (strncmp(a, "--first=", 8) == 0) {
+            o->firsts[o->nfirsts++] = a + 8;
         } else if (strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) {
             if (i + 1 == argc)
                 tst_usage_error("missing N after", a);
@@ -965,7 +1011,7 @@ static void tst_env_sanitizers(void)
 int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv)
 {
     tst_opts_t  opts;
-    tst_items_t items = { NULL, 0, 0, &opts, list, n };
+    tst_items_t items = { NULL, 0, 0, NULL, &opts, list, n };
     int         rc;
 
     /* An inherited SIG_IGN would make children vanish without a status. */
@@ -974,20 +1020,25 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv)
     if (tst_root_enter(argv[0]) != 0)
         return 2;
     tst_env_sanitizers();
-    if (tst_skips_check(&opts, list, n) != 0) {
+    if (tst_names_check("--skip", opts.skips, opts.nskips, list, n) != 0 ||
+        tst_names_check("--first", opts.firsts, opts.nfirsts, list, n) != 0) {
         free(opts.filters);
         free((void *)opts.skips);
+        free((void *)opts.firsts);
         return 2;
     }
     tst_items_build(&items);
+    tst_items_order(&items);
     if (items.n == 0) {
         fprintf(stderr, "run_tests: no test matches\n");
         rc = 2;
     } else if (opts.list) {
-        for (size_t i = 0; i < items.n; i++)
-            printf("%-6s %s%s\n", tst_kind_names[tst_kind(items.v[i].entry)],
-                   items.v[i].name,
-                   tst_exclusive(items.v[i].entry) ? "  (exclusive)" : "");
+        for (size_t j = 0; j < items.n; j++) {
+            const tst_item_t *it = &items.v[items.order[j]];
+
+            printf("%-6s %s%s\n", tst_kind_names[tst_kind(it->entry)],
+                   it->name, tst_exclusive(it->entry) ? "  (exclusive)" : "");
+        }
         rc = 0;
     } else {
         rc = tst_run_all(&opts, &items);
@@ -998,8 +1049,10 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv)
         free(items.v[i].broken);
     }
     free(items.v);
+    free(items.order);
     free(opts.filters);
     free((void *)opts.skips);
+    free((void *)opts.firsts);
     return rc;
 }
 

@@ -334,6 +334,7 @@ static const tst_entry_t tst_list[] = {
     /* examples/cg.c: three trees converge, an oracle of the test's own checks each answer,
        the traces load in papanalyze, bad options exit 2 (tests/mpi/cg.sh). */
     { "cg_example", TST_SH, NULL, "sh tests/mpi/cg.sh", NULL, 0, 300 },
+    { "algo_precondition_by_gsum", TST_SH, NULL, "sh tests/mpi/gsum-algo-precondition.sh", NULL, 0, 120 },
     { "gsum_binary_4x1", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-4x1.pathmap -n 2000 -w 10 -s 4,256", NULL, 4, 120 },
     { "gsum_gateway_3x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/gateway-3x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 3, 120 },
     /* mpi: the native baseline verifies the same way */
@@ -387,6 +388,7 @@ static const tst_entry_t tst_list[] = {
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },
     { "runner_select",         TST_SH, NULL, "sh tests/infra/runner-select.sh",        NULL, 0, 60 },
+    { "runner_first",          TST_SH, NULL, "sh tests/infra/runner-first.sh",         NULL, 0, 60 },
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
     { "gsum_mpmd",             TST_SH, NULL, "sh tests/mpi/gsum-mpmd.sh",              NULL, 0, 300 },

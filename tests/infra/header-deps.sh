@@ -43,6 +43,16 @@ for c in (f for f in files if f.endswith('.c')):
         print(h, c)
 PYEND
 
+# Which of those sources make compiles into build/obj (not the ASan one-shot
+# build): asked once for all of them, not once per header and source.  -B
+# prints the compile command of every object make knows how to build,
+# up to date or not; -k goes on past one it does not know (which then
+# prints nothing, as `make -n build/obj/X.o` would fail on it).
+awk '{ print $2 }' "$tmp/expect" | LC_ALL=C sort -u | sed 's|^\(.*\)\.c$|build/obj/\1.o|' > "$tmp/objs"
+# shellcheck disable=SC2046 # one word per object
+mk -n -B -k $(cat "$tmp/objs") 2>/dev/null |
+    sed -n 's/.* -c \([^ ]*\.c\) -o build\/obj\/.*/\1/p' | LC_ALL=C sort -u > "$tmp/compiled"
+
 nheaders=0 nobj=0
 for h in $(grep '\.h$' "$tmp/files"); do
     # What make would compile: "... -c SRC -o build/obj/X.o".
@@ -50,9 +60,7 @@ for h in $(grep '\.h$' "$tmp/files"); do
         sed -n 's/.* -c \([^ ]*\.c\) -o build\/obj\/.*/\1/p' | LC_ALL=C sort -u > "$tmp/got"
     # Only sources that are compiled to build/obj (not the ASan one-shot build).
     awk -v h="$h" '$1 == h { print $2 }' "$tmp/expect" | LC_ALL=C sort -u |
-        while read -r c; do
-            if mk -n "build/obj/${c%.c}.o" >/dev/null 2>&1; then echo "$c"; fi
-        done > "$tmp/want"
+        LC_ALL=C comm -12 - "$tmp/compiled" > "$tmp/want"
     if ! cmp -s "$tmp/want" "$tmp/got"; then
         echo "touching $h: objects that should rebuild (<) vs would rebuild (>):" >&2
         diff "$tmp/want" "$tmp/got" >&2 || :
