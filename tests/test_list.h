@@ -152,6 +152,8 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(location_cover,                10) \
     X(plan_prepare_pap,              10) \
     X(plan_prepare_static_native_bad, 10) \
+    X(est_vector_band,               10) \
+    X(est_vector_no_band_history_cap, 10) \
     /* analyze (tests/unit/analyze/) */ \
     X(stats_small_odd,               10) \
     X(stats_small_even,              10) \

@@ -37,7 +37,13 @@
  * publishes the phase's vector: the estimates relative to the earliest if
  * every host's flag is EDGE, else the previous operation's arrivals
  * (history; all equal on the first), a function of the gathered data only,
- * so every host decides alike.  Every host contributes to phase k at the
+ * so every host decides alike.  A dead band keeps estimation noise from
+ * passing for lateness: each host also shares its recent estimation error
+ * (a moving mean of |estimate - arrival|), and an estimate no further from
+ * the earliest than the largest of those errors counts as on time (0);
+ * otherwise PRR, with arrivals that differ only by noise of the order of
+ * its round, plans pre-reductions for hosts that are not late
+ * (docs/benchmarks.md, issue 17).  Every host contributes to phase k at the
  * latest when it reaches the node in operation k, so the exchange always
  * completes.
  *
@@ -74,6 +80,8 @@
 #define EST_TAG_WARMUP   1
 #define EST_AHEAD_MAX_NS 1e15               /* an estimate's cap: ~11 days ahead */
 #define EST_SPAN_ROUNDS  ((int64_t)1 << 30) /* a vector's span cap, in rounds */
+#define EST_FIELDS       4                  /* shared per host: see est_slot_t.mine */
+#define EST_ERR_WEIGHT   8                  /* the error's moving mean: 1/8 per op */
 
 enum { EST_FREE, EST_BG, EST_NODE };        /* who holds e->plan */
 
@@ -86,8 +94,9 @@ typedef struct est_thread {
 
 /* One phase's exchange and its outcome. */
 typedef struct est_slot {
-    int64_t      mine[3];      /* estimate, flag, previous arrival: rank 0's clock */
-    int64_t     *gathered;     /* 3 per host */
+    int64_t      mine[EST_FIELDS]; /* estimate, flag, previous arrival (rank 0's
+                                      clock), recent estimation error (ns) */
+    int64_t     *gathered;     /* EST_FIELDS per host */
     int64_t     *vec;          /* the published vector */
     bool         vec_null;     /* all equal */
     rt_arrival_t used;
@@ -129,6 +138,7 @@ struct rt_est {
     uint64_t              ops;         /* the node's operations started */
     int64_t               last_arrival;  /* op ops - 1: t1, rank 0's clock */
     int64_t               last_count;    /* op ops - 1: elements */
+    int64_t               err_mean;      /* moving mean of |estimate - arrival| */
     int                   owner;
     uint64_t              prepared;    /* 1 + the phase e->plan was made for; 0: none */
     int64_t               prep_count;
@@ -194,7 +204,7 @@ cm_status_t rt__est_create(rt_exec_t *ex, const rt_algo_spec_t *spec, int32_t ra
     e->wreq = calloc(2 * n, sizeof(*e->wreq));
     ok = e->thr && e->peers && e->wreq;
     for (int s = 0; s < 2; s++) {
-        e->slot[s].gathered = calloc(3 * n, sizeof(int64_t));
+        e->slot[s].gathered = calloc(EST_FIELDS * n, sizeof(int64_t));
         e->slot[s].vec = calloc(n, sizeof(int64_t));
         ok = ok && e->slot[s].gathered && e->slot[s].vec;
     }
@@ -306,11 +316,35 @@ static void est_post(rt_est_t *e)
     s->mine[0] = e->pend_est + e->offset_ns;
     s->mine[1] = e->pend_edge;
     s->mine[2] = e->posted == 0 ? 0 : e->last_arrival;
+    s->mine[3] = e->err_mean;
     s->shared_ns = est_now();
-    rt__exec_mpi_check(e->ex, MPI_Iallgather(s->mine, 3, MPI_INT64_T, s->gathered, 3,
+    rt__exec_mpi_check(e->ex, MPI_Iallgather(s->mine, EST_FIELDS, MPI_INT64_T, s->gathered, EST_FIELDS,
                                              MPI_INT64_T, e->comm, &e->req),
                        "MPI_Iallgather (arrival estimates)");
     e->posted++;
+}
+
+/*
+ * The arrival vector from n hosts' gathered records (EST_FIELDS each): the
+ * `field`'s times relative to the earliest, capped at `cap`; with `band`,
+ * a time no later than the earliest + the largest shared error is 0.
+ */
+void rt__est_vector(const int64_t *g, int32_t n, int field, int64_t cap, bool band,
+                    int64_t *vec)
+{
+    int64_t low = INT64_MAX, noise = 0;
+
+    for (int32_t i = 0; i < n; i++) {
+        if (g[EST_FIELDS * i + field] < low)
+            low = g[EST_FIELDS * i + field];
+        if (band && g[EST_FIELDS * i + 3] > noise)
+            noise = g[EST_FIELDS * i + 3];
+    }
+    for (int32_t i = 0; i < n; i++) {
+        int64_t d = g[EST_FIELDS * i + field] - low;
+
+        vec[i] = d <= noise ? 0 : d > cap ? cap : d;
+    }
 }
 
 /* Under lock: the vector of phase k from its gathered data (see the top). */
@@ -318,30 +352,23 @@ static void est_publish(rt_est_t *e, uint64_t k)
 {
     est_slot_t *s = &e->slot[k & 1];
     const int64_t *g = s->gathered;
-    int64_t low = INT64_MAX, cap = INT64_MAX;
-    int field = 0;
+    int64_t cap = INT64_MAX;
 
     s->missing = -1;
     for (int32_t i = 0; i < e->nranks && s->missing < 0; i++)
-        if (g[3 * i + 1] == 0)
+        if (g[EST_FIELDS * i + 1] == 0)
             s->missing = i;
     s->used = s->missing < 0 ? RT_ARRIVAL_EDGE : k == 0 ? RT_ARRIVAL_EQUAL
                                                         : RT_ARRIVAL_HISTORY;
     s->vec_null = s->used == RT_ARRIVAL_EQUAL;
     if (s->vec_null)
         return;
-    field = s->used == RT_ARRIVAL_EDGE ? 0 : 2;
-    for (int32_t i = 0; i < e->nranks; i++)
-        if (g[3 * i + field] < low)
-            low = g[3 * i + field];
     /* A wild estimate must not make a generator give up (Clairvoyant
        counts rounds in an int32): a host that late is the last anyway. */
     if (e->spec->round_ns < INT64_MAX / EST_SPAN_ROUNDS)
         cap = EST_SPAN_ROUNDS * e->spec->round_ns;
-    for (int32_t i = 0; i < e->nranks; i++) {
-        int64_t d = g[3 * i + field] - low;
-        s->vec[i] = d > cap ? cap : d;
-    }
+    rt__est_vector(g, e->nranks, s->used == RT_ARRIVAL_EDGE ? 0 : 2, cap,
+                   s->used == RT_ARRIVAL_EDGE, s->vec);
 }
 
 /* Under lock: tests the exchange in flight; true once phase k is published. */
@@ -576,6 +603,11 @@ const int64_t *rt__est_node_begin(rt_est_t *e, int64_t arrived, int64_t count,
     rep->used = s->used;
     rep->missing = s->missing;
     rep->error_ns = s->edge ? s->est - arrived : INT64_MIN;
+    if (s->edge) {
+        int64_t abs_err = rep->error_ns < 0 ? -rep->error_ns : rep->error_ns;
+
+        e->err_mean += (abs_err - e->err_mean) / EST_ERR_WEIGHT;
+    }
     rep->lead_ns = s->edge ? arrived - s->shared_ns : INT64_MIN;
     rep->wait_ns = est_now() - arrived;
     e->ops = w.k + 1;

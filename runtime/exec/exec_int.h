@@ -211,6 +211,9 @@ void rt__est_returned(rt_est_t *e, uint32_t local);
 const int64_t *rt__est_node_begin(rt_est_t *e, int64_t arrived, int64_t count,
                                   rt_arrival_report_t *rep, rt_algo_plan_t **plan_p);
 void rt__est_node_end(rt_est_t *e);
+/* The arrival vector from n hosts' gathered estimator records (estimate.c). */
+void rt__est_vector(const int64_t *g, int32_t n, int field, int64_t cap, bool band,
+                    int64_t *vec);
 
 /* Service thread body (proxy.c); arg is its rt_link_t. */
 void *rt__service_main(void *arg);
