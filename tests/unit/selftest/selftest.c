@@ -341,7 +341,7 @@ static void sf_fake_repo(const char *root)
     };
     static const char *const dirs[] = {
         "tests", "tests/pathmap", "tests/pathmap/bad", "bin", "pathmaps",
-        "pathmaps/empty",
+        "pathmaps/empty", "examples",
     };
     char path[SF_MAX];
 
@@ -376,7 +376,7 @@ static void sf_match_lines(char *text, const char *const *want, size_t n)
 void t_selftest_runner_corpus(void)
 {
     static const char *const want[] = {
-        "1..11",
+        "1..12",
         "ok 1 - pathmap_bad/a_match (* s)",
         "not ok 2 - pathmap_bad/b_wrong_msg (wrong message)",
         "# expected: bee",
@@ -391,8 +391,9 @@ void t_selftest_runner_corpus(void)
         "hold exactly one non-empty line)",
         "ok 10 - pathmap_bad/j_asan (* s)",
         "not ok 11 - pathmap_good (no files in pathmaps)",
-        "# 11 in * s with -j 1",
-        "3 passed, 8 failed",
+        "not ok 12 - pathmap_good_examples (no files in examples)",
+        "# 12 in * s with -j 1",
+        "3 passed, 9 failed",
     };
     char        root[SF_MAX], self[SF_MAX], out[SF_MAX], cmd[SF_MAX];
     char        text[16384];
