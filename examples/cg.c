@@ -668,6 +668,8 @@ static int run_all(const cg_opts_t *o)
     int npm = 0, rc = 1;
 
     if (best == NULL || load_pathmaps(o, pms, &npm) != 0) {
+        for (int i = 0; i < CG_MAX_PATHMAPS; i++)   /* those loaded before a refusal */
+            rt_pathmap_destroy(pms[i]);
         free(best);
         return 1;
     }
