@@ -49,6 +49,11 @@ VIZ_LIB  := lib/libpapviz.a
 # PATHMAP); linked only into the programs that need both sides.
 BRIDGE_SRC := $(wildcard bridge/*.c)
 BRIDGE_OBJ := $(BRIDGE_SRC:%.c=build/obj/%.o)
+# gen/: pathgen's tree model, builders and edits (pure C; the runtime's
+# pathmap parser validates what it writes).  bin/pathgen and the runner.
+PGEN_SRC := $(wildcard gen/*.c)
+PGEN_OBJ := $(PGEN_SRC:%.c=build/obj/%.o)
+PGEN_LIB := lib/libpapgen.a
 
 # tools/foo.c -> bin/foo (the programs users run); bench/foo.c -> bin/foo
 TOOL_SRC    := $(wildcard tools/*.c)
@@ -64,6 +69,8 @@ EXAMPLE_PARTS := $(wildcard examples/*/*.c)
 PROG_SRC    := $(TOOL_SRC) $(BENCH_SRC) $(EXAMPLE_SRC) $(EXAMPLE_PARTS)
 # bin/papbench has parts of its own: bench/papbench/*.c (options, rows, output).
 PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard bench/papbench/*.c))
+# bin/pathgen too: tools/pathgen/*.c (the subcommands).
+PATHGEN_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/pathgen/*.c))
 PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
@@ -92,10 +99,10 @@ FUZZ_REPLAY  := $(FUZZ_TARGETS:%=build/tests/fuzz_%)
 FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # Every object the build makes; each has a dependency file (-MMD) that is
 # included at the end, so touching any header rebuilds what includes it.
-ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(TEST_OBJ) \
+ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
             $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o \
-            $(PAPBENCH_OBJ)
+            $(PAPBENCH_OBJ) $(PATHGEN_OBJ)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
@@ -111,7 +118,7 @@ ASAN_CHECK := build/asan/pathmap-check
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan \
         check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak
 
-all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
+all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PGEN_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
      $(FUZZ_REPLAY) $(GEN_PROG)
 
 help:
@@ -160,6 +167,11 @@ $(VIZ_LIB): $(VIZ_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(PGEN_LIB): $(PGEN_OBJ)
+	@mkdir -p lib
+	rm -f $@
+	ar rcs $@ $^
+
 # A program is tools/NAME.c or bench/NAME.c, linked with libpaptree, MPI and
 # OTF2 unless it says otherwise below (PROG_LIBS, one line per program).
 PROG_LIBS = $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
@@ -186,11 +198,14 @@ bin/papanalyze: PROG_LIBS = $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLI
 # `papviz tree PATHMAP`).
 bin/papviz: $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB)
 bin/papviz: PROG_LIBS = $(VIZ_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+# pathgen: gen/, the parser, and analyze/ for `pathgen advise DB` (no MPI).
+bin/pathgen: $(PATHGEN_OBJ) $(PGEN_LIB) $(ANA_LIB)
+bin/pathgen: PROG_LIBS = $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 # The pathmap checker needs neither MPI nor OTF2.
 bin/pathmap-check: PROG_LIBS = $(LIB) $(LDLIBS)
 
-$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests

@@ -21,6 +21,9 @@
 #   bridge/                     libc, common/, analyze/api/an_model.h,
 #                               runtime/api/rt_pathmap.h, bridge/ (it turns
 #                               a parsed pathmap into analyze's model)
+#   gen/                        libc, common/, runtime/api/rt_pathmap.h, gen/
+#                               (pathgen's model: pure C, validated by the
+#                               runtime's parser)
 #   examples/                   libc, mpi.h, common/, runtime/api/,
 #                               instrument/api/, examples/: programs written
 #                               as a user would, against the public headers
@@ -32,7 +35,7 @@
 # what a header pulls in is checked where that header lives.
 set -eu
 
-LAYER_DIRS="common runtime instrument analyze viz bridge examples"
+LAYER_DIRS="common runtime instrument analyze viz bridge gen examples"
 
 # Prints the files to check, relative to the current directory, sorted.
 list_files() {
@@ -99,6 +102,8 @@ function allowed(l, z) {
     if (l == "bridge")
         return z == "common/" || z == "analyze/api/an_model.h" ||
                z == "runtime/api/rt_pathmap.h" || z == "bridge/"
+    if (l == "gen")
+        return z == "common/" || z == "runtime/api/rt_pathmap.h" || z == "gen/"
     if (l == "examples")
         return z == "common/" || z == "runtime/api/" || z == "runtime/api/rt_pathmap.h" ||
                z == "instrument/api/" || z == "examples/" || z == "mpi.h"
@@ -157,7 +162,7 @@ TARGETS="common/cm_err.h common/cm_x.h runtime/api/rt.h runtime/api/rt_pathmap.h
 runtime/core/pathmap_int.h runtime/exec/exec_int.h instrument/api/ins.h
 instrument/api/ins_schema.h instrument/ins_int.h analyze/api/an_model.h
 analyze/api/an_other.h analyze/an_load.h viz/viz_svg.h bridge/br_x.h tests/tst.h
-examples/ex/ex.h"
+examples/ex/ex.h gen/api/gen_x.h"
 
 # file|include line: everything a layer may include.
 ALLOWED='common/ok.c|#include <stdio.h>
@@ -198,6 +203,10 @@ bridge/ok.c|#include <stdint.h>
 bridge/ok.c|#include "analyze/api/an_model.h"
 bridge/ok.c|#include "runtime/api/rt_pathmap.h"
 bridge/ok.c|#include "bridge/br_x.h"
+gen/ok.c|#include <stdio.h>
+gen/ok.c|#include "common/cm_err.h"
+gen/ok.c|#include "runtime/api/rt_pathmap.h"
+gen/ok.c|#include "gen/api/gen_x.h"
 bridge/ok.c|#include "common/cm_err.h"
 examples/ok.c|#include <mpi.h>
 examples/ok.c|#include <pthread.h>
@@ -252,6 +261,11 @@ bridge/bad.c|#include <sqlite3.h>|sqlite3.h|bridge|sqlite3.h
 bridge/bad.c|#include "runtime/api/rt.h"|runtime/api/rt.h|bridge|runtime/api/
 bridge/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|bridge|analyze/
 bridge/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|bridge|viz/
+gen/bad.c|#include <mpi.h>|mpi.h|gen|mpi.h
+gen/bad.c|#include <sqlite3.h>|sqlite3.h|gen|sqlite3.h
+gen/bad.c|#include "runtime/api/rt.h"|runtime/api/rt.h|gen|runtime/api/
+gen/bad.c|#include "runtime/core/pathmap_int.h"|runtime/core/pathmap_int.h|gen|runtime/core/
+gen/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|gen|analyze/
 examples/bad.c|#include "runtime/exec/exec_int.h"|runtime/exec/exec_int.h|examples|runtime/exec/
 examples/bad.c|#include "runtime/core/pathmap_int.h"|runtime/core/pathmap_int.h|examples|runtime/core/
 examples/bad.c|#include "instrument/ins_int.h"|instrument/ins_int.h|examples|instrument/
