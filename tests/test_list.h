@@ -162,6 +162,14 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_read_tree_names,           10) \
     X(gen_read_errors,               10) \
     X(gen_read_words,                10) \
+    /* gen: the reconfiguration operators (tests/unit/gen/t_edit*.c) */ \
+    X(gen_edit_paper_8w,             10) \
+    X(gen_edit_paper_4w,             10) \
+    X(gen_edit_paper_links,          10) \
+    X(gen_edit_paper_now_blade,      10) \
+    X(gen_edit_paper_multicluster,   10) \
+    X(gen_edit_local,                10) \
+    X(gen_edit_algo_samples,         10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
