@@ -170,6 +170,12 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_edit_paper_multicluster,   10) \
     X(gen_edit_local,                10) \
     X(gen_edit_algo_samples,         10) \
+    X(gen_edit_add_level_fanout,     10) \
+    X(gen_edit_level_numbering,      10) \
+    X(gen_edit_move_hand,            10) \
+    X(gen_edit_split_root_hand,      10) \
+    X(gen_edit_merge_hand,           10) \
+    X(gen_edit_algo_hand,            10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
