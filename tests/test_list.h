@@ -176,6 +176,15 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_edit_split_root_hand,      10) \
     X(gen_edit_merge_hand,           10) \
     X(gen_edit_algo_hand,            10) \
+    X(gen_edit_roundtrip_level,      10) \
+    X(gen_edit_roundtrip_link,       10) \
+    X(gen_edit_roundtrip_move,       10) \
+    X(gen_edit_roundtrip_split_root, 10) \
+    X(gen_edit_refuse_level,         10) \
+    X(gen_edit_refuse_move,          10) \
+    X(gen_edit_refuse_link,          10) \
+    X(gen_edit_refuse_algo,          10) \
+    X(gen_edit_refuse_merge,         10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
