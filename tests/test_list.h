@@ -162,6 +162,11 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_read_tree_names,           10) \
     X(gen_read_errors,               10) \
     X(gen_read_words,                10) \
+    X(gen_compare_samples,           10) \
+    X(gen_compare_names,             10) \
+    X(gen_compare_params,            10) \
+    X(gen_compare_moved,             10) \
+    X(gen_compare_order,             10) \
     /* gen: the reconfiguration operators (tests/unit/gen/t_edit*.c) */ \
     X(gen_edit_paper_8w,             10) \
     X(gen_edit_paper_4w,             10) \
@@ -430,6 +435,8 @@ static const tst_entry_t tst_list[] = {
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
     { "netfit",                TST_SH, NULL, "sh tests/algo/netfit.sh",                NULL, 0, 120 },
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
+    /* gen: pathgen compare (tests/pathgen/) */
+    { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },
