@@ -131,8 +131,9 @@ cm_status_t ge_commit(gen_map_t *m, gen_map_t *c, const char *op, cm_err_t *err,
     cm_err_clear(&verr);
     if (gen_map_render(c, &text, &verr) != CM_OK) {
         gen_map_destroy(c);
+        /* the edit as its history line says it ("move h1 host0") */
         return CM_ERR(err, CM_ERR_INVALID, "%s: the result would not be a valid pathmap: %s",
-                      op, verr.msg);
+                      strncmp(line, "pathgen edit: ", 14) == 0 ? line + 14 : op, verr.msg);
     }
     free(text);
     tmp = *m;

@@ -66,6 +66,20 @@ void t_gen_edit_refuse_move(void)
     REFUSE(a, CM_ERR_INVALID, "move across: the algorithm node spans the hosts; it cannot "
                               "move",
            gen_edit_move(a, "across", "host0", &err));
+    /* a move the runtime's parser rejects: its message, after the edit's */
+    {
+        char *b = etst_text(a), *t;
+        cm_err_t err;
+
+        cm_err_clear(&err);
+        TST_EQ_STATUS(gen_edit_move(a, "h1", "host0", &err), CM_ERR_INVALID);
+        TST_CONTAINS(err.msg, "move h1 host0: the result would not be a valid pathmap: host "
+                              "'host0' enters algorithm node 'across' twice");
+        t = etst_text(a);
+        TST_EQ_STR(t, b);
+        free(t);
+        free(b);
+    }
     REFUSE(a, CM_ERR_INVALID, "split: the tree's root is an algorithm node: there is no "
                               "cluster-root subtree",
            gen_edit_split(a, 2, 1, &err));
