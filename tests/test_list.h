@@ -182,6 +182,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_edit_split_root_hand,      10) \
     X(gen_edit_merge_hand,           10) \
     X(gen_edit_algo_hand,            10) \
+    X(gen_edit_comments_kept,        10) \
     X(gen_edit_roundtrip_level,      10) \
     X(gen_edit_roundtrip_link,       10) \
     X(gen_edit_roundtrip_move,       10) \

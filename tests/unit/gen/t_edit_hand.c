@@ -327,3 +327,23 @@ void t_gen_edit_algo_hand(void)
     TST_EQ_STR(m->nodes[m->root].params, "run=prr round=1000");
     gen_map_destroy(m);
 }
+
+/* Comments of the wrappers an edit leaves alone stay (the gateway's
+ * proxies, the core); the header grows by the one history line. */
+void t_gen_edit_comments_kept(void)
+{
+    gen_map_t *m = etst_load(L "gateway-3x2.pathmap");
+    uint32_t nh = m->nheader, n, c, hop;
+    cm_err_t err;
+
+    EOK(gen_edit_move(m, "ha", "gw", &err));
+    TST_EQ_UINT(m->nheader, nh + 1);
+    TST_EQ_STR(m->header[0], "gateway-3x2 - two one-host clusters joined through a gateway host");
+    TST_TRUE(gen_map_find_proxy(m, "pgw", &n, &c, &hop));
+    TST_EQ_STR(m->nodes[n].contribs[c].route[hop].comment,
+               "gw -> a: the gateway relays b's sum to a");
+    TST_EQ_STR(m->nodes[m->root].comment, "the core, on cluster a's root host");
+    TST_EQ_STR(m->nodes[gen_node_find(m, "mc")].comment,
+               "multi-cluster root: one contribution per cluster");
+    gen_map_destroy(m);
+}
