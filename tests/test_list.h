@@ -409,6 +409,10 @@ static const tst_entry_t tst_list[] = {
        MPI_Allreduce at np 3-4, tables and CSV, a planted wrong element, refused pathmaps,
        --trace through papanalyze, bad options; about 20 s, 9 mpirun launches */
     { "papbench",              TST_SH, NULL, "sh tests/mpi/papbench.sh",               NULL, 0, 300 },
+    /* sh: bin/sweep (issue 18): a traced sweep of two local pathmaps (the table, CSV,
+       interleaved order), --vary/--analyze and --follow-advice through a fake pathgen;
+       usage errors, bad pathmaps; about 15 s, ~20 mpirun launches */
+    { "bench_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/bench/sweep.sh", NULL, 0, 120 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
     { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
