@@ -42,6 +42,11 @@ printf 'host a\ntree t type=int32 op=sum\nbogus\n' > "$tmp/bad.pathmap"
 run_fails 30 "$tmp/err" $S "$tmp/bad.pathmap" -n 10
 grep -q "sweep: $tmp/bad.pathmap: not a valid pathmap" "$tmp/err" || { cat "$tmp/err" >&2; fail "bad pathmap: message"; }
 
+: > "$tmp/exists.csv"
+run_fails 30 "$tmp/err" $S $L/nary-2x2.pathmap -n 10 --csv "$tmp/exists.csv"
+grep -qx "sweep: $tmp/exists.csv: exists (--force replaces it)" "$tmp/err" || { cat "$tmp/err" >&2; fail "existing csv"; }
+[ ! -s "$tmp/exists.csv" ] || fail "existing csv written"
+
 # --- a traced sweep of two pathmaps, 2 rounds
 $S $L/nary-2x2.pathmap $L/binary-2x4.pathmap -n 200 -w 10 -r 2 --trace --csv "$tmp/t.csv" \
   > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/out" "$tmp/err" >&2; fail "sweep failed"; }
