@@ -6,8 +6,8 @@
  * refusals), runs the rules of an_advise_rules.c on each tuple size, keeps
  * one advice per edit (the size where its gain is largest), ranks them by
  * gain and prints them as text or CSV.  The one query of its own: in how
- * many operations each host's last thread arrived last of all hosts
- * (pap_hosts), for the root rule.
+ * many operations each host's last thread arrived last of all hosts, and
+ * its mean arrival (pap_hosts), for the root rule.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,21 +17,21 @@
 #include "analyze/an_int.h"
 #include "analyze/an_advise_int.h"
 
-/* last[h] for tuple size bytes: operations in which host h has the largest
- * a (ties count for each tied host), over the used operations. */
+/* last[h] and arrival[h] for tuple size bytes (an_adv_hosts_t): from the
+ * used operations' pap_hosts rows. */
 static cm_status_t last_arrivals(sqlite3 *db, const char *path, int64_t bytes, double *last,
-                                 int nhosts, cm_err_t *err)
+                                 double *arrival, int nhosts, cm_err_t *err)
 {
     static const char sql[] =
-        "SELECT p.host, COUNT(*), (SELECT COUNT(*) FROM ops WHERE used AND bytes = ?1)"
+        "SELECT p.host, SUM(p.a = (SELECT MAX(q.a) FROM pap_hosts q"
+        "  WHERE q.instance = p.instance AND q.op = p.op)), COUNT(*), AVG(p.a)"
         " FROM pap_hosts p JOIN ops o ON o.instance = p.instance AND o.op = p.op"
-        " WHERE o.used AND o.bytes = ?1 AND p.a = (SELECT MAX(q.a) FROM pap_hosts q"
-        "  WHERE q.instance = p.instance AND q.op = p.op) GROUP BY p.host";
+        " WHERE o.used AND o.bytes = ?1 GROUP BY p.host";
     sqlite3_stmt *st = NULL;
     int rc;
 
     for (int h = 0; h < nhosts; h++)
-        last[h] = 0;
+        last[h] = arrival[h] = 0;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "reading pap_hosts: %s",
                          sqlite3_errmsg(db));
@@ -39,8 +39,10 @@ static cm_status_t last_arrivals(sqlite3 *db, const char *path, int64_t bytes, d
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int h = sqlite3_column_int(st, 0);
         int64_t n = sqlite3_column_int64(st, 2);
-        if (h >= 0 && h < nhosts && n > 0)
+        if (h >= 0 && h < nhosts && n > 0) {
             last[h] = (double)sqlite3_column_int64(st, 1) / (double)n;
+            arrival[h] = sqlite3_column_double(st, 3);
+        }
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? CM_OK
@@ -66,7 +68,8 @@ static void dedupe(an_adv_list_t *l)
 static cm_status_t compute(an_model_t *m, const char *path, an_adv_list_t *l, cm_err_t *err)
 {
     sqlite3 *db = NULL;
-    double *last = calloc((size_t)m->tree.nhosts + 1, sizeof(double));
+    double *last = calloc(2 * (size_t)m->tree.nhosts + 1, sizeof(double));
+    an_adv_hosts_t hosts = { last, last + m->tree.nhosts };
     cm_status_t st = CM_OK;
 
     if (last == NULL)
@@ -80,9 +83,10 @@ static cm_status_t compute(an_model_t *m, const char *path, an_adv_list_t *l, cm
         char sfx[64] = "";
         if (m->nsizes > 1)
             snprintf(sfx, sizeof(sfx), " (%lld-byte tuples)", (long long)m->sizes[i].bytes);
-        st = last_arrivals(db, path, m->sizes[i].bytes, last, m->tree.nhosts, err);
+        st = last_arrivals(db, path, m->sizes[i].bytes, last, last + m->tree.nhosts,
+                           m->tree.nhosts, err);
         if (st == CM_OK)
-            st = an__advise_rules(m, &m->sizes[i], last, sfx, l, err);
+            st = an__advise_rules(m, &m->sizes[i], &hosts, sfx, l, err);
     }
     sqlite3_close(db);
     free(last);

@@ -30,16 +30,24 @@ typedef struct an_adv_list {
     int          n, cap;
 } an_adv_list_t;
 
+/* Per host, over the used operations of one tuple size (pap_hosts):
+ * last[h] the fraction in which host h's last thread arrived last of all
+ * hosts (ties count for each), arrival[h] the mean of a, its last thread's
+ * arrival after the operation's first (ns); both 0 for a host without
+ * threads. */
+typedef struct an_adv_hosts {
+    const double *last;
+    const double *arrival;
+} an_adv_hosts_t;
+
 /*
  * Runs every rule on size sz of model m and appends what fires to out (not
- * ranked).  last_frac[h] is the fraction of sz's used operations in which
- * host h's last thread arrived last of all hosts (NULL: unknown, the root
- * rule is skipped).  suffix is appended to each reason ("" or ", 256-byte
- * tuples").  CM_ERR_NOMEM only.
+ * ranked).  hosts: NULL when unknown (the root rule is skipped).  suffix is
+ * appended to each reason ("" or " (256-byte tuples)").  CM_ERR_NOMEM only.
  */
 cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
-                             const double *last_frac, const char *suffix, an_adv_list_t *out,
-                             cm_err_t *err);
+                             const an_adv_hosts_t *hosts, const char *suffix,
+                             an_adv_list_t *out, cm_err_t *err);
 
 /* Sorts by gain (largest first; ties by rule, then edit) and numbers 1..n. */
 void an__advise_rank(an_adv_list_t *l);

@@ -466,51 +466,73 @@ static cm_status_t rule_algo(adv_t *a)
     return emit(a, "algo", cost, "algo run=rd", why);
 }
 
+/* The largest sum of stage means at proxies (up stages only if up_only)
+ * over the threads of host h; *thread_p its thread's index. */
+static double host_proxy(const adv_t *a, int h, int up_only, int *thread_p)
+{
+    double worst = -1;
+    for (int i = 0; i < a->t->nthreads; i++) {
+        const an_model_path_t *p = &a->sz->paths[i];
+        double s = 0;
+        if (a->t->threads[i].host != h)
+            continue;
+        for (int k = 0; k < p->nstages; k++)
+            if (is_kind(a, p->stages[k].node, AN_KIND_PROXY)
+                && (!up_only || p->stages[k].kind == AN_STAGE_UP))
+                s += p->stages[k].s.mean;
+        if (s > worst)
+            worst = s, *thread_p = i;
+    }
+    return worst;
+}
+
 /*
  * root HOST: of two or more hosts with threads, host h's last thread
  * arrives last of all hosts in at least AN_ADV_LAST of the operations, h is
- * not the root host, and its threads' proxy stages (which the others then
- * wait for) reach the share.  Section 7.2 (the root host choice).
+ * not the root host, and it is late for its own reasons: its mean arrival
+ * after the earliest host's, less the up stages of its proxies (in a loop
+ * of allreduces a host behind a proxy leaves later, so it arrives later
+ * next time: that echo is no reason to move the root), reaches the share.
+ * Gain: its threads' proxy stages, which leave the critical path.
+ * Section 7.2 (the root host choice).
  */
-static cm_status_t rule_root(adv_t *a, int core, const double *last)
+static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
 {
-    int h = -1, worst = -1, nth = 0;
-    double cost = 0;
+    int h = -1, nth = 0, th = -1, tu = -1;
+    double first = 0;
     for (int i = 0; i < a->t->nhosts; i++)
         for (int k = 0; k < a->t->nthreads; k++)
             if (a->t->threads[k].host == i) {
-                nth++;
+                if (nth++ == 0 || hs->arrival[i] < first)
+                    first = hs->arrival[i];
                 break;
             }
-    if (last == NULL || nth < 2)            /* nobody to wait for it */
+    if (nth < 2)                            /* nobody to wait for it */
         return CM_OK;
     for (int i = 0; i < a->t->nhosts; i++)
-        if (last[i] >= AN_ADV_LAST && (h < 0 || last[i] > last[h]))
+        if (hs->last[i] >= AN_ADV_LAST && (h < 0 || hs->last[i] > hs->last[h]))
             h = i;
     if (h < 0 || h == W(a, core)->host)
         return CM_OK;
-    for (int i = 0; i < a->t->nthreads; i++)
-        if (a->t->threads[i].host == h) {
-            double p = proxy_time(a, i, -1);
-            if (worst < 0 || p > cost)
-                worst = i, cost = p;
-        }
-    if (worst < 0 || cost < AN_ADV_SHARE * a->T)
+    double cost = host_proxy(a, h, 0, &th), up = host_proxy(a, h, 1, &tu);
+    double late = hs->arrival[h] - first, own = late - up;
+    if (th < 0 || cost <= 0 || own < AN_ADV_SHARE * a->T)
         return CM_OK;
-    char edit[256], why[512];
+    char edit[256], why[1024];
     snprintf(edit, sizeof(edit), "root %s", host_name(a, h));
-    snprintf(why, sizeof(why), "host %.64s arrives last in %.1f %% of the operations, so the "
-             "other hosts wait for it, and then its result crosses proxies: %.2f us per "
-             "allreduce for thread %d, %.1f %% of the slowest thread's time (%.2f us); with "
+    snprintf(why, sizeof(why), "the threads of %.64s arrive last in %.1f %% of the operations, "
+             "%.2f us after the first host's on average, %.2f us more than their proxies' up "
+             "stages explain (%.1f %% of the slowest thread's time, %.2f us): the other hosts "
+             "wait for it, and its result then crosses proxies (%.2f us for thread %d); with "
              "the root on %.64s that hop leaves the critical path (PATHS/EventSpace paper, "
-             "section 7.2)", host_name(a, h), 100.0 * last[h], US(cost),
-             a->t->threads[worst].thread, pct(a, cost), US(a->T), host_name(a, h));
+             "section 7.2)", host_name(a, h), 100.0 * hs->last[h], US(late), US(own),
+             pct(a, own), US(a->T), US(cost), a->t->threads[th].thread, host_name(a, h));
     return emit(a, "root", cost, edit, why);
 }
 
 cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
-                             const double *last_frac, const char *suffix, an_adv_list_t *out,
-                             cm_err_t *err)
+                             const an_adv_hosts_t *hosts, const char *suffix,
+                             an_adv_list_t *out, cm_err_t *err)
 {
     adv_t a = { m, &m->tree, sz, suffix ? suffix : "", m->tree.nwrappers, NULL, 0, -1, out,
                 err };
@@ -531,7 +553,7 @@ cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
     if (st == CM_OK && is_kind(&a, root, AN_KIND_CORE)) {
         if ((st = rule_links(&a)) == CM_OK && (st = rule_unsplit(&a, root)) == CM_OK
             && (st = rule_split(&a, root)) == CM_OK && (st = rule_algo(&a)) == CM_OK)
-            st = rule_root(&a, root, last_frac);
+            st = hosts ? rule_root(&a, root, hosts) : CM_OK;
     }
     free(a.hp);
     return st;
