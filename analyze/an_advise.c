@@ -7,7 +7,7 @@
  * one advice per edit (the size where its gain is largest), ranks them by
  * gain and prints them as text or CSV.  The one query of its own: in how
  * many operations each host's last thread arrived last of all hosts, and
- * its mean arrival (pap_hosts), for the root rule.
+ * its mean arrival and departure (pap_hosts), for the root rule.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,18 +20,18 @@
 /* last[h] and arrival[h] for tuple size bytes (an_adv_hosts_t): from the
  * used operations' pap_hosts rows. */
 static cm_status_t last_arrivals(sqlite3 *db, const char *path, int64_t bytes, double *last,
-                                 double *arrival, int nhosts, cm_err_t *err)
+                                 double *arrival, double *departure, int nhosts, cm_err_t *err)
 {
     static const char sql[] =
         "SELECT p.host, SUM(p.a = (SELECT MAX(q.a) FROM pap_hosts q"
-        "  WHERE q.instance = p.instance AND q.op = p.op)), COUNT(*), AVG(p.a)"
+        "  WHERE q.instance = p.instance AND q.op = p.op)), COUNT(*), AVG(p.a), AVG(p.f)"
         " FROM pap_hosts p JOIN ops o ON o.instance = p.instance AND o.op = p.op"
         " WHERE o.used AND o.bytes = ?1 GROUP BY p.host";
     sqlite3_stmt *st = NULL;
     int rc;
 
     for (int h = 0; h < nhosts; h++)
-        last[h] = arrival[h] = 0;
+        last[h] = arrival[h] = departure[h] = 0;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "reading pap_hosts: %s",
                          sqlite3_errmsg(db));
@@ -42,6 +42,7 @@ static cm_status_t last_arrivals(sqlite3 *db, const char *path, int64_t bytes, d
         if (h >= 0 && h < nhosts && n > 0) {
             last[h] = (double)sqlite3_column_int64(st, 1) / (double)n;
             arrival[h] = sqlite3_column_double(st, 3);
+            departure[h] = sqlite3_column_double(st, 4);
         }
     }
     sqlite3_finalize(st);
@@ -68,8 +69,9 @@ static void dedupe(an_adv_list_t *l)
 static cm_status_t compute(an_model_t *m, const char *path, an_adv_list_t *l, cm_err_t *err)
 {
     sqlite3 *db = NULL;
-    double *last = calloc(2 * (size_t)m->tree.nhosts + 1, sizeof(double));
-    an_adv_hosts_t hosts = { last, last + m->tree.nhosts };
+    int nh = m->tree.nhosts;
+    double *last = calloc(3 * (size_t)nh + 1, sizeof(double));
+    an_adv_hosts_t hosts = { last, last + nh, last + 2 * nh };
     cm_status_t st = CM_OK;
 
     if (last == NULL)
@@ -83,8 +85,8 @@ static cm_status_t compute(an_model_t *m, const char *path, an_adv_list_t *l, cm
         char sfx[64] = "";
         if (m->nsizes > 1)
             snprintf(sfx, sizeof(sfx), " (%lld-byte tuples)", (long long)m->sizes[i].bytes);
-        st = last_arrivals(db, path, m->sizes[i].bytes, last, last + m->tree.nhosts,
-                           m->tree.nhosts, err);
+        st = last_arrivals(db, path, m->sizes[i].bytes, last, last + nh, last + 2 * nh, nh,
+                           err);
         if (st == CM_OK)
             st = an__advise_rules(m, &m->sizes[i], &hosts, sfx, l, err);
     }

@@ -32,12 +32,13 @@ typedef struct an_adv_list {
 
 /* Per host, over the used operations of one tuple size (pap_hosts):
  * last[h] the fraction in which host h's last thread arrived last of all
- * hosts (ties count for each), arrival[h] the mean of a, its last thread's
- * arrival after the operation's first (ns); both 0 for a host without
- * threads. */
+ * hosts (ties count for each), arrival[h] and departure[h] the means of a
+ * and f (its last thread's arrival and departure after the operation's
+ * first arrival, ns); all 0 for a host without threads. */
 typedef struct an_adv_hosts {
     const double *last;
     const double *arrival;
+    const double *departure;
 } an_adv_hosts_t;
 
 /*

@@ -466,21 +466,15 @@ static cm_status_t rule_algo(adv_t *a)
     return emit(a, "algo", cost, "algo run=rd", why);
 }
 
-/* The largest sum of stage means at proxies (up stages only if up_only)
- * over the threads of host h; *thread_p its thread's index. */
-static double host_proxy(const adv_t *a, int h, int up_only, int *thread_p)
+/* The largest sum of stage means at proxies over the threads of host h;
+ * *thread_p its thread's index (-1: none). */
+static double host_proxy(const adv_t *a, int h, int *thread_p)
 {
     double worst = -1;
+    *thread_p = -1;
     for (int i = 0; i < a->t->nthreads; i++) {
-        const an_model_path_t *p = &a->sz->paths[i];
-        double s = 0;
-        if (a->t->threads[i].host != h)
-            continue;
-        for (int k = 0; k < p->nstages; k++)
-            if (is_kind(a, p->stages[k].node, AN_KIND_PROXY)
-                && (!up_only || p->stages[k].kind == AN_STAGE_UP))
-                s += p->stages[k].s.mean;
-        if (s > worst)
+        double s = a->t->threads[i].host == h ? proxy_time(a, i, -1) : -1;
+        if (a->t->threads[i].host == h && s > worst)
             worst = s, *thread_p = i;
     }
     return worst;
@@ -489,22 +483,24 @@ static double host_proxy(const adv_t *a, int h, int up_only, int *thread_p)
 /*
  * root HOST: of two or more hosts with threads, host h's last thread
  * arrives last of all hosts in at least AN_ADV_LAST of the operations, h is
- * not the root host, and it is late for its own reasons: its mean arrival
- * after the earliest host's, less the up stages of its proxies (in a loop
- * of allreduces a host behind a proxy leaves later, so it arrives later
- * next time: that echo is no reason to move the root), reaches the share.
- * Gain: its threads' proxy stages, which leave the critical path.
- * Section 7.2 (the root host choice).
+ * not the root host, and it is late for its own reasons: in a loop of
+ * allreduces a host that leaves late (behind proxies) arrives late the next
+ * time, so its mean arrival after the earliest host's, less its mean
+ * departure after the earliest host's, is what is its own; that must reach
+ * the share.  Gain: its threads' proxy stages, which leave the critical
+ * path.  Section 7.2 (the root host choice).
  */
 static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
 {
-    int h = -1, nth = 0, th = -1, tu = -1;
-    double first = 0;
+    int h = -1, nth = 0, th = -1;
+    double fa = 0, ff = 0;
     for (int i = 0; i < a->t->nhosts; i++)
         for (int k = 0; k < a->t->nthreads; k++)
             if (a->t->threads[k].host == i) {
-                if (nth++ == 0 || hs->arrival[i] < first)
-                    first = hs->arrival[i];
+                if (nth == 0 || hs->arrival[i] < fa)
+                    fa = hs->arrival[i];
+                if (nth++ == 0 || hs->departure[i] < ff)
+                    ff = hs->departure[i];
                 break;
             }
     if (nth < 2)                            /* nobody to wait for it */
@@ -514,19 +510,19 @@ static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
             h = i;
     if (h < 0 || h == W(a, core)->host)
         return CM_OK;
-    double cost = host_proxy(a, h, 0, &th), up = host_proxy(a, h, 1, &tu);
-    double late = hs->arrival[h] - first, own = late - up;
+    double cost = host_proxy(a, h, &th);
+    double late = hs->arrival[h] - fa, echo = hs->departure[h] - ff, own = late - echo;
     if (th < 0 || cost <= 0 || own < AN_ADV_SHARE * a->T)
         return CM_OK;
     char edit[256], why[1024];
     snprintf(edit, sizeof(edit), "root %s", host_name(a, h));
     snprintf(why, sizeof(why), "the threads of %.64s arrive last in %.1f %% of the operations, "
-             "%.2f us after the first host's on average, %.2f us more than their proxies' up "
-             "stages explain (%.1f %% of the slowest thread's time, %.2f us): the other hosts "
-             "wait for it, and its result then crosses proxies (%.2f us for thread %d); with "
-             "the root on %.64s that hop leaves the critical path (PATHS/EventSpace paper, "
-             "section 7.2)", host_name(a, h), 100.0 * hs->last[h], US(late), US(own),
-             pct(a, own), US(a->T), US(cost), a->t->threads[th].thread, host_name(a, h));
+             "%.2f us after the first host's on average, %.2f us more than they leave after "
+             "the first (%.1f %% of the slowest thread's time, %.2f us): the other hosts wait "
+             "for it, and its result then crosses proxies (%.2f us for thread %d); with the "
+             "root on %.64s that hop leaves the critical path (PATHS/EventSpace paper, section "
+             "7.2)", host_name(a, h), 100.0 * hs->last[h], US(late), US(own), pct(a, own),
+             US(a->T), US(cost), a->t->threads[th].thread, host_name(a, h));
     return emit(a, "root", cost, edit, why);
 }
 
