@@ -28,6 +28,7 @@ typedef struct adv {
     const char            *sfx;
     int                    nw;
     int                   *hp;       /* gen's host part, per wrapper */
+    int                    nthosts;  /* hosts with threads */
     double                 T;        /* slowest thread's mean time per allreduce */
     int                    slowest;  /* its thread number */
     an_adv_list_t         *out;
@@ -441,14 +442,16 @@ static cm_status_t rule_split(adv_t *a, int core)
 }
 
 /*
- * algo run=rd: proxy stages take AN_ADV_PROXY or more of the slowest
- * thread's time (the paper: 332 of 680 us, Table 3; 656 of 1054, Table 4):
+ * algo run=rd: of two or more hosts with threads (the node spans them),
+ * proxy stages take AN_ADV_PROXY or more of the slowest thread's time (the paper: 332 of 680 us, Table 3; 656 of 1054, Table 4):
  * replace the cross-host part with an algorithm node.  Section 6.1.1.
  */
 static cm_status_t rule_algo(adv_t *a)
 {
     int worst = -1;
     double cost = 0;
+    if (a->nthosts < 2)         /* the node must span two hosts with threads */
+        return CM_OK;
     for (int i = 0; i < a->t->nthreads; i++) {
         double p = proxy_time(a, i, -1);
         if (p > 0 && (worst < 0 || p > cost))
@@ -494,6 +497,8 @@ static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
 {
     int h = -1, nth = 0, th = -1;
     double fa = 0, ff = 0;
+    if (a->nthosts < 2)                     /* nobody to wait for it */
+        return CM_OK;
     for (int i = 0; i < a->t->nhosts; i++)
         for (int k = 0; k < a->t->nthreads; k++)
             if (a->t->threads[k].host == i) {
@@ -503,8 +508,6 @@ static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
                     ff = hs->departure[i];
                 break;
             }
-    if (nth < 2)                            /* nobody to wait for it */
-        return CM_OK;
     for (int i = 0; i < a->t->nhosts; i++)
         if (hs->last[i] >= AN_ADV_LAST && (h < 0 || hs->last[i] > hs->last[h]))
             h = i;
@@ -530,7 +533,7 @@ cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
                              const an_adv_hosts_t *hosts, const char *suffix,
                              an_adv_list_t *out, cm_err_t *err)
 {
-    adv_t a = { m, &m->tree, sz, suffix ? suffix : "", m->tree.nwrappers, NULL, 0, -1, out,
+    adv_t a = { m, &m->tree, sz, suffix ? suffix : "", m->tree.nwrappers, NULL, 0, 0, -1, out,
                 err };
     cm_status_t st = CM_OK;
     if (a.nw == 0 || a.t->nthreads == 0)
@@ -542,6 +545,12 @@ cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
     for (int i = 0; i < a.t->nthreads; i++)
         if (a.slowest < 0 || sz->paths[i].total.mean > a.T)
             a.T = sz->paths[i].total.mean, a.slowest = a.t->threads[i].thread;
+    for (int h = 0; h < a.t->nhosts; h++)
+        for (int k = 0; k < a.t->nthreads; k++)
+            if (a.t->threads[k].host == h) {
+                a.nthosts++;
+                break;
+            }
     int root = root_node(&a);
     st = rule_levels(&a);
     /* the cross-host rules need a core: with an algorithm node across the
