@@ -213,6 +213,12 @@ $PA --skip 0 --advise "$T/gred3/traces.otf2" >"$T/pa-trace.txt" 2>"$T/pa-trace.e
 grep -q '^Hotspots: wrapper stages by mean time' "$T/pa-trace.txt" || fail "papanalyze --advise TRACE: no report"
 sed -n '/^Advice: reconfigurations, best first/,$p' "$T/pa-trace.txt" | tail -n +2 >"$T/pa-tail.txt"
 cmp -s "$T/pa-tail.txt" "$T/pg.txt" || fail "papanalyze --advise TRACE: the advice after the report differs"
+# CSV after the report: the advice as one more table
+$PA --skip 0 --advise -f csv -o "$T/g3.db" "$T/gred3/traces.otf2" >"$T/pa-trace.csv" 2>/dev/null ||
+    fail "papanalyze --advise -f csv TRACE"
+sed -n '/^# table: advice$/,$p' "$T/pa-trace.csv" | tail -n +2 >"$T/pa-tail.csv"
+cmp -s "$T/pa-tail.csv" "$T/gred3.csv" || fail "papanalyze --advise -f csv TRACE: the advice table differs"
+ok
 # --no-report --advise: the advice alone on stdout
 $PA --skip 0 --no-report --advise "$T/gred3/traces.otf2" >"$T/pa-only.txt" 2>/dev/null ||
     fail "papanalyze --no-report --advise TRACE"

@@ -381,3 +381,26 @@ void t_advise_algo_root(void)
                  "52.6 % of the slowest thread's time (95.00 us)");
     done(&t);
 }
+
+/*
+ * Hotspots that no edit can address: one host, h0 of 2 threads under the
+ * core, up 100 + departure wait 100 of T = 1 + 100 + 100 + 2 = 203 us.
+ * add-level: 2 contributors, nothing to group; remove-level: one level;
+ * no proxy, one host.  No advice.
+ */
+static const tw_t pair1[] = {
+    { "root", "core", 0, NULL, "core", 0, 0, 0, 2 },
+    { "h0", "gred", 0, "root", "host", 1, 100, 100, 0 },
+};
+static const tt_t pair1_th[] = { { 0, 0, "h0" }, { 1, 0, "h0" } };
+
+void t_advise_nothing_applies(void)
+{
+    double last[1] = { 1 }, arr[1] = { 0 }, dep[1] = { 0 };
+    an_adv_hosts_t hs = { last, arr, dep };
+    tree_t t;
+    build(&t, one_host, 1, pair1, 2, pair1_th, 2);
+    run(&t, &hs);
+    TST_EQ_INT(t.out.n, 0);
+    done(&t);
+}
