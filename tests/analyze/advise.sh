@@ -76,9 +76,11 @@ names() {
     tail -n +2 "$2" | cut -d, -f4 | while read -r op a1 a2; do
         case $op in
         add-level | remove-level | add-link | remove-link)
-            grep -Eq "^gred[[:space:]]+$a1[[:space:]]" "$1" || fail "$2: $op $a1: no gred $a1 in $1" ;;
+            awk -v n="$a1" '$1 == "gred" && $2 == n { f = 1 } END { exit !f }' "$1" ||
+                fail "$2: $op $a1: no gred $a1 in $1" ;;
         root)
-            grep -Eq "^host[[:space:]]+$a1([[:space:]]|\$)" "$1" || fail "$2: root $a1: no host $a1 in $1" ;;
+            awk -v n="$a1" '$1 == "host" && $2 == n { f = 1 } END { exit !f }' "$1" ||
+                fail "$2: root $a1: no host $a1 in $1" ;;
         split)
             case "$a1 $a2" in [1-9]*" last" | [1-9]*" first") ;; *) fail "$2: split $a1 $a2" ;; esac ;;
         unsplit) ;;
