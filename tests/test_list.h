@@ -173,6 +173,15 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(stats_memory_bound,            30) \
     X(model_algo_tree,               30) \
     X(model_algo_schedule,           30) \
+    /* advice (tests/unit/analyze/t_advise.c, issue 18) */ \
+    X(advise_remove_level,           10) \
+    X(advise_remove_level_not_worth, 10) \
+    X(advise_remove_link,            10) \
+    X(advise_root,                   10) \
+    X(advise_split,                  10) \
+    X(advise_unsplit,                10) \
+    X(advise_algo_root,              10) \
+    X(advise_nothing_applies,        10) \
     /* collective schedules (tests/unit/algo/) */ \
     X(sched_partitions,              10) \
     X(sched_build_sort,              10) \
@@ -421,6 +430,8 @@ static const tst_entry_t tst_list[] = {
     { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
     { "analyze_arrivals",      TST_SH, NULL, "sh tests/analyze/arrivals.sh",           NULL, 0, 180 },
     { "analyze_gsum",          TST_SH, NULL, "sh tests/analyze/gsum-analyze.sh",       NULL, 0, 300 },
+    /* advice (issue 18): synthetic traces by hand, the command lines, 3 Gsum runs */
+    { "analyze_advise",        TST_SH, NULL, "sh tests/analyze/advise.sh",             NULL, 0, 180 },
     { "analyze_bad_input",     TST_SH, NULL, "sh tests/analyze/bad-input.sh",          NULL, 0, 600 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
