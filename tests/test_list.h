@@ -282,7 +282,14 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(viz_schedule_bad,              10) \
     X(viz_schedule_no_algo,          10) \
     X(viz_timemap_algo,              10) \
-    X(bridge_algo,                   10)
+    X(bridge_algo,                   10) \
+    /* gen: pathgen's shapes, inputs and initial trees (tests/unit/gen/, build helper) */ \
+    X(gen_shape_eight,               10) \
+    X(gen_shape_ten,                 10) \
+    X(gen_shape_thirty,              10) \
+    X(gen_shape_small,               10) \
+    X(gen_shape_numbering,           10) \
+    X(gen_shape_words,               10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
