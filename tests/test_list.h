@@ -141,6 +141,15 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
     X(randtree_features,             30) \
+    /* gen: pathgen's model (tests/unit/gen/) */ \
+    X(gen_map_basics,                10) \
+    X(gen_map_thread_order,          10) \
+    X(gen_map_detach_remove,         10) \
+    X(gen_map_fix_routes_split,      10) \
+    X(gen_map_fix_routes_threads,    10) \
+    X(gen_map_fix_routes_gateway,    10) \
+    X(gen_map_fix_routes_algo,       10) \
+    X(gen_map_proxy_names,           10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
