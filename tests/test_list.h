@@ -150,6 +150,12 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_map_fix_routes_gateway,    10) \
     X(gen_map_fix_routes_algo,       10) \
     X(gen_map_proxy_names,           10) \
+    X(gen_write_split,               10) \
+    X(gen_write_thread_proxies,      10) \
+    X(gen_write_gateway,             10) \
+    X(gen_write_algo,                10) \
+    X(gen_write_params,              10) \
+    X(gen_write_render_invalid,      10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
