@@ -156,6 +156,12 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_write_algo,                10) \
     X(gen_write_params,              10) \
     X(gen_write_render_invalid,      10) \
+    X(gen_read_samples,              30) \
+    X(gen_read_split,                10) \
+    X(gen_read_gateway_algo,         10) \
+    X(gen_read_tree_names,           10) \
+    X(gen_read_errors,               10) \
+    X(gen_read_words,                10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
