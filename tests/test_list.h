@@ -453,6 +453,8 @@ static const tst_entry_t tst_list[] = {
     /* corpus: bad pathmaps, each with the exact message expected */
     { "pathmap_bad",      TST_CORPUS, NULL, "bin/pathmap-check",        "tests/pathmap/bad", 0, 10 },
     { "pathmap_bad_asan", TST_CORPUS, NULL, "build/asan/pathmap-check", "tests/pathmap/bad", 0, 20 },
+    /* corpus: bad pathgen mapping files (tests/pathgen/bad-one.sh puts each in its place) */
+    { "pathgen_bad_input", TST_CORPUS, NULL, "sh tests/pathgen/bad-one.sh", "tests/pathgen/bad-input", 0, 10 },
     /* good: every pathmap shipped must validate */
     { "pathmap_good",     TST_GOOD,   NULL, "bin/pathmap-check",        "pathmaps",          0, 10 },
     { "pathmap_good_examples", TST_GOOD, NULL, "bin/pathmap-check",   "examples",          0, 10 },
