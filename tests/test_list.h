@@ -162,6 +162,11 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_read_tree_names,           10) \
     X(gen_read_errors,               10) \
     X(gen_read_words,                10) \
+    X(gen_compare_samples,           10) \
+    X(gen_compare_names,             10) \
+    X(gen_compare_params,            10) \
+    X(gen_compare_moved,             10) \
+    X(gen_compare_order,             10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
