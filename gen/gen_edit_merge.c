@@ -200,15 +200,57 @@ typedef struct part {
     uint32_t         host_off;
     uint32_t         tid_off;
     uint32_t        *map;        /* src node -> new node (GEN_NONE: the core) */
+    const gen_map_t *dst;        /* the new model (its hosts' labels) */
 } part_t;
 
-static char *prefixed(const char *prefix, const char *name)
+/* The host of src whose label L makes name "<x>L" or "<x>L.REST" (the
+ * longest such label), or GEN_NONE; *rest_p is "" or ".REST". */
+static uint32_t host_named(const gen_map_t *src, const char *name, char x, const char **rest_p)
 {
-    char *s;
+    uint32_t h, best = GEN_NONE;
+    size_t bl = 0;
 
-    if (prefix[0] == '\0')
+    if (name[0] != x)
+        return GEN_NONE;
+    for (h = 0; h < src->nhosts; h++) {
+        const char *lab = gen_map_host_label(src, h);
+        size_t ll = strlen(lab);
+
+        if (strncmp(name + 1, lab, ll) == 0 && (name[1 + ll] == '\0' || name[1 + ll] == '.') &&
+            (best == GEN_NONE || ll > bl)) {
+            best = h;
+            bl = ll;
+        }
+    }
+    if (best != GEN_NONE)
+        *rest_p = name + 1 + bl;
+    return best;
+}
+
+/* A wrapper's name in the merged tree: names made from a host's label
+ * (h<L>..., p<L>, p<L>.<k>, p<L>.<wrapper>) take the host's new label (and
+ * the wrapper its new name); the others get "<prefix>." in front. */
+static char *part_name(const part_t *pt, const char *name, int proxy)
+{
+    const char *rest = "", *lab;
+    uint32_t h;
+    char *s = NULL, *inner;
+
+    if (pt->prefix[0] == '\0')
         return strdup(name);
-    return asprintf(&s, "%s.%s", prefix, name) < 0 ? NULL : s;
+    h = host_named(pt->src, name, proxy ? 'p' : 'h', &rest);
+    if (h == GEN_NONE)
+        return asprintf(&s, "%s.%s", pt->prefix, name) < 0 ? NULL : s;
+    lab = gen_map_host_label(pt->dst, h + pt->host_off);
+    if (proxy && rest[0] == '.' && gen_node_find(pt->src, rest + 1) != GEN_NONE) {
+        if ((inner = part_name(pt, rest + 1, 0)) == NULL)
+            return NULL;
+        if (asprintf(&s, "p%s.%s", lab, inner) < 0)
+            s = NULL;
+        free(inner);
+        return s;
+    }
+    return asprintf(&s, "%c%s%s", proxy ? 'p' : 'h', lab, rest) < 0 ? NULL : s;
 }
 
 /* Copies contributor *s of the part into *d (ids, hosts, thread ids and
@@ -223,7 +265,7 @@ static int copy_contrib(const part_t *pt, gen_contrib_t *d, const gen_contrib_t 
     d->id = s->is_thread ? s->id + pt->tid_off : pt->map[s->id];
     d->host = s->is_thread ? s->host + pt->host_off : GEN_NONE;
     for (k = 0; k < s->nroute && r == 0; k++) {
-        char *name = prefixed(pt->prefix, s->route[k].name);
+        char *name = part_name(pt, s->route[k].name, 1);
 
         r = name == NULL ? -1
                          : gen_route_push(d, name, s->route[k].host + pt->host_off,
@@ -246,7 +288,7 @@ static int copy_part(gen_map_t *m, part_t *pt, gen_contrib_t *top)
         pt->map[n] = GEN_NONE;
         if (n == s->root)
             continue;
-        if ((name = prefixed(pt->prefix, s->nodes[n].name)) == NULL)
+        if ((name = part_name(pt, s->nodes[n].name, 0)) == NULL)
             return -1;
         pt->map[n] = gen_node_add(m, s->nodes[n].kind, name, s->nodes[n].host + pt->host_off,
                                   s->nodes[n].params, s->nodes[n].comment);
@@ -312,7 +354,8 @@ static int hosts_clash(const gen_map_t *a, const gen_map_t *b)
     return 0;
 }
 
-/* Adds a's hosts to m, prefixed when `prefix` is not NULL. */
+/* Adds a's hosts to m, renamed when `prefix` is not NULL: "host3" becomes
+ * "<prefix>3", another name "<prefix>.<name>". */
 static int add_hosts(gen_map_t *m, const gen_map_t *a, const char *prefix)
 {
     uint32_t i;
@@ -320,7 +363,12 @@ static int add_hosts(gen_map_t *m, const gen_map_t *a, const char *prefix)
     int r = 0;
 
     for (i = 0; i < a->nhosts && r == 0; i++) {
-        name = prefix ? prefixed(prefix, a->hosts[i]) : strdup(a->hosts[i]);
+        const char *lab = gen_map_host_label(a, i);
+
+        if (prefix == NULL)
+            name = strdup(a->hosts[i]);
+        else if (asprintf(&name, strcmp(lab, a->hosts[i]) != 0 ? "%s%s" : "%s.%s", prefix, lab) < 0)
+            name = NULL;
         r = name == NULL || gen_map_host_add(m, name) == GEN_NONE ? -1 : 0;
         free(name);
     }
@@ -397,7 +445,7 @@ static cm_status_t merge_build(gen_map_t *m, const gen_map_t *a, const gen_map_t
                                const char *gateway, const char *pa, const char *pb,
                                int gateway_root, cm_err_t *err)
 {
-    part_t A = { a, pa, 0, 0, NULL }, B = { b, pb, a->nhosts + 1, max_thread(a), NULL };
+    part_t A = { a, pa, 0, 0, NULL, m }, B = { b, pb, a->nhosts + 1, max_thread(a), NULL, m };
     gen_contrib_t ta, tb;
     uint32_t gw = a->nhosts, mchost, core, mc;
     cm_status_t st = CM_OK;

@@ -71,8 +71,12 @@ cm_status_t gen_edit_algo(gen_map_t *m, const char *params, cm_err_t *err);
 
 /* merge A B GATEWAY: a new tree: A's hosts, then the gateway host, then
  * B's; B's threads numbered after A's; every wrapper of A and B renamed
- * "<prefix>.<name>" (prefix_a, prefix_b; hosts too when their names
- * clash); A's and B's cores replaced by one gred "mc" on A's root host
+ * "<prefix>.<name>" (prefix_a, prefix_b; NULL or "": no renaming), except
+ * the names made from a host's label (h<L>..., p<L>...), which take the
+ * host's new label; hosts are renamed only when their names clash,
+ * "host3" to "<prefix>3" (so split4w + binary8w gives the sample's a0,
+ * ha0, pa3.a.cr2.1, a.cr0, b0, pb0); A's and B's cores replaced by one
+ * gred "mc" on A's root host
  * (gateway_root: on the gateway) under a new core "root", B's part
  * reaching it through a proxy on B's root host and one on the gateway.
  * A and B are not changed. */
