@@ -315,7 +315,15 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_shape_thirty,              10) \
     X(gen_shape_small,               10) \
     X(gen_shape_numbering,           10) \
-    X(gen_shape_words,               10)
+    X(gen_shape_words,               10) \
+    X(gen_input_simple,              10) \
+    X(gen_input_multicluster,        10) \
+    X(gen_input_fill_mixed,          10) \
+    X(gen_input_fill_leftover,       10) \
+    X(gen_build_sizes,               10) \
+    X(gen_build_options,             10) \
+    X(gen_build_header,              10) \
+    X(gen_build_multicluster,        10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
