@@ -71,7 +71,7 @@ check names paper/splitnow             $N --root-shape quad --split 4:first
 check names paper/binarynow            $N --root-shape 2 --split 4:first
 check names paper/flatblade            $B
 check names paper/binaryblade          $B --root-shape binary
-check trees paper/multicluster-split4w-binary8w \
+check names paper/multicluster-split4w-binary8w \
     --cluster $E/multicluster.cluster --app $E/multicluster.app \
     --mapping $E/multicluster.mapping --shape binary --split 2:last@a
 
@@ -98,7 +98,7 @@ check names local/nary-extralinks-2x2   --hosts 2 --threads-per-host 2 --extra-l
 check names local/pair-2x1              --hosts 2 --threads-per-host 1
 check names local/flat-4x1              --hosts 4 --threads-per-host 1
 check names local/binary-4x1            --hosts 4 --threads-per-host 1 --root-shape binary
-check trees local/gateway-3x2 --cluster $E/gateway.cluster --app $E/gateway.app \
+check names local/gateway-3x2 --cluster $E/gateway.cluster --app $E/gateway.app \
     --mapping $E/fill.mapping
 check names demo                        --hosts 2 --threads-per-host 2
 
