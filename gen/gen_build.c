@@ -258,7 +258,10 @@ static cm_status_t cluster_edits(bctx_t *b)
 
         snprintf(name, sizeof(name), "h%s", gen_map_host_label(m, h));
         n = gen_node_find(m, name);
-        if (h == b->root || n == GEN_NONE || m->nodes[n].host != h)
+        /* no link to add: the root host's, a lone thread's, or a subtree
+         * whose parent is on its host (a split put a gred there) */
+        if (h == b->root || n == GEN_NONE || m->nodes[n].host != h ||
+            m->nodes[n].parent == GEN_NONE || m->nodes[m->nodes[n].parent].host == h)
             continue;
         if ((st = gen_edit_add_link(m, name, b->err)) != CM_OK)
             return st;

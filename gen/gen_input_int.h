@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include "gen/api/gen_build.h"
 
-#define GEN_INPUT_HOSTS_MAX   65536u
-#define GEN_INPUT_THREADS_MAX (1u << 20)
+#define GEN_INPUT_HOSTS_MAX   4096u      /* RT_PATHMAP_HOSTS_MAX */
+#define GEN_INPUT_THREADS_MAX 65536u     /* threads per tree the parser takes */
 
 /* Append to the input; 0, or -1 when out of memory. */
 int gen_input_add_cluster(gen_input_t *in, const char *name);

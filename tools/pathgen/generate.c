@@ -342,6 +342,7 @@ static int read_inputs(const gopts_t *g, gen_input_t *in)
         st = gen_input_read_mapping(g->mapping, in, &err);
     if (st != CM_OK) {
         cm_err_print(stderr, err.path[0] ? NULL : "pathgen: ", &err);
+        gen_input_cleanup(in);
         return 1;
     }
     return 0;
