@@ -114,6 +114,15 @@ void t_gen_build_options(void)
     TST_EQ_UINT(m->nodes[node(m, "cr2.3")].host, 7);
     TST_EQ_UINT(gen_map_depth(m), 8);
     gen_map_destroy(m);
+    /* with extra links too: h1 moves beside cr2.0 on host0; h3 already has its
+     * parent cr2.1 on host3, so it has no link to add and stays */
+    o.extra_links = 1;
+    m = build_simple(8, 4, &o);
+    TST_EQ_UINT(m->nodes[node(m, "h1")].host, 0);
+    TST_EQ_UINT(m->nodes[node(m, "h2")].host, 3);
+    TST_EQ_UINT(m->nodes[node(m, "h3")].host, 3);
+    TST_EQ_UINT(m->nodes[node(m, "h3")].parent, node(m, "cr2.1"));
+    gen_map_destroy(m);
 
     /* binary8w-extralinks: h1-h3 on host0, each fed by two proxies */
     opts_shapes(&o, GEN_SHAPE_BINARY, GEN_SHAPE_BINARY);
