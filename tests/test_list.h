@@ -427,6 +427,8 @@ static const tst_entry_t tst_list[] = {
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
     { "netfit",                TST_SH, NULL, "sh tests/algo/netfit.sh",                NULL, 0, 120 },
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
+    /* gen: pathgen compare (tests/pathgen/) */
+    { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },
