@@ -167,6 +167,29 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_compare_params,            10) \
     X(gen_compare_moved,             10) \
     X(gen_compare_order,             10) \
+    /* gen: the reconfiguration operators (tests/unit/gen/t_edit*.c) */ \
+    X(gen_edit_paper_8w,             10) \
+    X(gen_edit_paper_4w,             10) \
+    X(gen_edit_paper_links,          10) \
+    X(gen_edit_paper_now_blade,      10) \
+    X(gen_edit_paper_multicluster,   10) \
+    X(gen_edit_local,                10) \
+    X(gen_edit_algo_samples,         10) \
+    X(gen_edit_add_level_fanout,     10) \
+    X(gen_edit_level_numbering,      10) \
+    X(gen_edit_move_hand,            10) \
+    X(gen_edit_split_root_hand,      10) \
+    X(gen_edit_merge_hand,           10) \
+    X(gen_edit_algo_hand,            10) \
+    X(gen_edit_roundtrip_level,      10) \
+    X(gen_edit_roundtrip_link,       10) \
+    X(gen_edit_roundtrip_move,       10) \
+    X(gen_edit_roundtrip_split_root, 10) \
+    X(gen_edit_refuse_level,         10) \
+    X(gen_edit_refuse_move,          10) \
+    X(gen_edit_refuse_link,          10) \
+    X(gen_edit_refuse_algo,          10) \
+    X(gen_edit_refuse_merge,         10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
