@@ -44,7 +44,7 @@ static void usage(FILE *fp)
 "                         a fan-out list (4,2: bottom up, the last repeats) or\n"
 "                         binary-quad (binary host subtrees, quad cluster root)\n"
 "  --host-shape SHAPE[@HOSTS]  host subtrees (of HOSTS only: 1,2,4-6 indexes or names);\n"
-"                         repeatable, the last given for a host wins\n"
+"                         repeatable: SHAPE@HOSTS beats a plain SHAPE, the last wins\n"
 "  --root-shape SHAPE     the cluster-root subtree\n"
 "  --root-host H          the cluster-root host (index or name; default each cluster's\n"
 "                         first host; the gateway puts the multi-cluster root there)\n"
