@@ -146,6 +146,8 @@ void t_gen_build_options(void)
     TST_EQ_UINT(gen_node_find(m, "h1.l1.0"), GEN_NONE);
     TST_EQ_UINT(m->nodes[node(m, "h3")].ncontribs, 2);
     TST_EQ_UINT(m->nodes[node(m, "h3.l1.0")].ncontribs, 2);
+    TST_EQ_STR(m->header[3], "Shapes: host subtrees binary (nary on host1, nary on host2), "
+                             "cluster root nary");
     gen_map_destroy(m);
 
     /* root host 2: the core and cr0 there, host0's subtree through p0 */
