@@ -33,7 +33,10 @@ cm_status_t ge_host(const gen_map_t *m, const char *op, const char *name, uint32
                     cm_err_t *err);
 
 /* The members of subtree `sub` (gen_edit.h, add-level): sub and the greds
- * of its part reached from it through such greds, in breadth-first order
+ * of its part reached from it through such greds (a gred of the other part
+ * too when its name is of sub's convention: a group of the root host's
+ * threads alone under a cr0 is host part by its placement but a level of
+ * the cluster root by its name), in breadth-first order
  * (so each level left to right).  Fills out[] (room for m->nnodes) and
  * level[] (0 for sub); returns the count. */
 uint32_t ge_members(const gen_map_t *m, uint32_t sub, uint32_t *out, uint32_t *level);

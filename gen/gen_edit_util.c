@@ -179,45 +179,6 @@ cm_status_t ge_host(const gen_map_t *m, const char *op, const char *name, uint32
 
 /* ---- members and their names -------------------------------------------- */
 
-uint32_t ge_members(const gen_map_t *m, uint32_t sub, uint32_t *out, uint32_t *level)
-{
-    int part = gen_node_is_host_part(m, sub);
-    uint32_t n = 0, head = 0, j;
-
-    out[n] = sub;
-    level[n++] = 0;
-    while (head < n) {
-        const gen_node_t *node = &m->nodes[out[head]];
-
-        for (j = 0; j < node->ncontribs; j++) {
-            uint32_t ch = node->contribs[j].id;
-
-            if (node->contribs[j].is_thread || m->nodes[ch].kind != GEN_GRED ||
-                gen_node_is_host_part(m, ch) != part)
-                continue;
-            out[n] = ch;
-            level[n++] = level[head] + 1;
-        }
-        head++;
-    }
-    return n;
-}
-
-int ge_is_toplevel(const gen_map_t *m, const uint32_t *mem, uint32_t nmem, uint32_t k)
-{
-    const gen_node_t *node = &m->nodes[mem[k]];
-    uint32_t j, i;
-
-    for (j = 0; j < node->ncontribs; j++) {
-        if (node->contribs[j].is_thread)
-            continue;
-        for (i = 0; i < nmem; i++)
-            if (mem[i] == node->contribs[j].id)
-                return 0;
-    }
-    return 1;
-}
-
 /* The convention of subtree `sub`: "PREFIXcr" for a cr0 (PREFIX "" or
  * "a."), else "SUB.l".  *cr_p says which. */
 static void scheme_of(const char *sub, char *base, size_t size, int *cr_p)
@@ -249,6 +210,50 @@ static int fits_scheme(const char *name, const char *base)
     for (; *p >= '0' && *p <= '9'; p++)
         d2++;
     return d1 > 0 && d2 > 0 && *p == '\0';
+}
+
+uint32_t ge_members(const gen_map_t *m, uint32_t sub, uint32_t *out, uint32_t *level)
+{
+    int part = gen_node_is_host_part(m, sub), cr;
+    uint32_t n = 0, head = 0, j;
+    char base[256];
+
+    scheme_of(m->nodes[sub].name, base, sizeof(base), &cr);
+
+    out[n] = sub;
+    level[n++] = 0;
+    while (head < n) {
+        const gen_node_t *node = &m->nodes[out[head]];
+
+        for (j = 0; j < node->ncontribs; j++) {
+            uint32_t ch = node->contribs[j].id;
+
+            /* a gred of the other part is a member when named as one
+             * (cr1.0 of threads of the root's host alone is host part) */
+            if (node->contribs[j].is_thread || m->nodes[ch].kind != GEN_GRED ||
+                (gen_node_is_host_part(m, ch) != part && !fits_scheme(m->nodes[ch].name, base)))
+                continue;
+            out[n] = ch;
+            level[n++] = level[head] + 1;
+        }
+        head++;
+    }
+    return n;
+}
+
+int ge_is_toplevel(const gen_map_t *m, const uint32_t *mem, uint32_t nmem, uint32_t k)
+{
+    const gen_node_t *node = &m->nodes[mem[k]];
+    uint32_t j, i;
+
+    for (j = 0; j < node->ncontribs; j++) {
+        if (node->contribs[j].is_thread)
+            continue;
+        for (i = 0; i < nmem; i++)
+            if (mem[i] == node->contribs[j].id)
+                return 0;
+    }
+    return 1;
 }
 
 typedef struct rename {

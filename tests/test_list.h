@@ -177,6 +177,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_edit_algo_samples,         10) \
     X(gen_edit_add_level_fanout,     10) \
     X(gen_edit_level_numbering,      10) \
+    X(gen_edit_level_mixed_part,     10) \
     X(gen_edit_move_hand,            10) \
     X(gen_edit_split_root_hand,      10) \
     X(gen_edit_merge_hand,           10) \
@@ -452,6 +453,7 @@ static const tst_entry_t tst_list[] = {
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
     /* gen: pathgen compare (tests/pathgen/) */
     { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
+    { "pathgen_edit",          TST_SH, NULL, "sh tests/pathgen/edit.sh",               NULL, 0, 60 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },

@@ -25,13 +25,16 @@
  * add-level SUBTREE [FANOUT]: SUBTREE is a gred; its members are it and
  * the greds of the same part (gen_node_is_host_part) reached from it
  * through greds of that part (and, for the cluster-root part, through
- * proxies).  Each toplevel member (one with no member among its
+ * proxies; a gred of the other part named by the convention below counts
+ * too, as "cr1.0" over the root host's threads alone).  Each toplevel member (one with no member among its
  * contributors) of more than two contributors gets a new level: its
  * contributors are grouped in thread order into greds of `fanout`
  * consecutive ones (0: two groups, the first the larger), placed on its
  * host.  New greds are named by the subtree's convention: under "hN" level
  * L gred i is "hN.lL.i", under "cr0" "crL.i" (with a cluster prefix kept),
- * otherwise "NAME.lL.i"; i counts the level left to right.
+ * otherwise "NAME.lL.i"; i counts the level left to right (members
+ * already named so are renumbered).  A lone contributor left over by a
+ * fan-out is not wrapped.
  */
 cm_status_t gen_edit_add_level(gen_map_t *m, const char *subtree, uint32_t fanout,
                                cm_err_t *err);

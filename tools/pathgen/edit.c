@@ -359,11 +359,12 @@ static int run(gen_map_t **m_p, char **words, int n, const opts_t *o)
 {
     int start = 1, i, rc;
 
+    for (i = 1; i <= n; i++)        /* the shape of the list before any edit */
+        if ((i == n || strcmp(words[i], ",") == 0) && strcmp(words[i - 1], ",") == 0)
+            return bad_usage("an empty operator between ','%s", "");
     for (i = 1; i <= n; i++) {
         if (i < n && strcmp(words[i], ",") != 0)
             continue;
-        if (i == start)
-            return bad_usage("an empty operator between ','%s", "");
         if ((rc = apply_op(m_p, words + start, i - start, o)) != 0)
             return rc;
         start = i + 1;

@@ -120,6 +120,39 @@ void t_gen_edit_level_numbering(void)
         "threads 4 host=host4 enter=p4\n");
 }
 
+/* cr0 over the root host's two threads and a proxy: the new level's gred
+ * over threads 0-1 is host part by placement, a cluster-root level by its
+ * name, and remove-level takes it away again. */
+void t_gen_edit_level_mixed_part(void)
+{
+    static const char flat[] =
+        "host host0\nhost host1\n"
+        "tree sum type=int32 op=sum\n"
+        "core  root host=host0\n"
+        "gred  cr0  host=host0 parent=root\n"
+        "proxy p1   host=host1 parent=cr0\n"
+        "threads 0-1 host=host0 enter=cr0\n"
+        "threads 2 host=host1 enter=p1\n";
+    gen_map_t *m = etst_parse(flat);
+    cm_err_t err;
+
+    EOK(gen_edit_add_level(m, "cr0", 0, &err));
+    TST_TRUE(gen_node_is_host_part(m, gen_node_find(m, "cr1.0")));
+    EOK(gen_edit_remove_level(m, "cr0", &err));
+    etst_same_text(m, flat);
+    m = etst_parse(flat);
+    EOK(gen_edit_add_level(m, "cr0", 0, &err));
+    etst_same_text(m,
+        "host host0\nhost host1\n"
+        "tree sum type=int32 op=sum\n"
+        "core  root  host=host0\n"
+        "gred  cr0   host=host0 parent=root\n"
+        "gred  cr1.0 host=host0 parent=cr0\n"
+        "proxy p1    host=host1 parent=cr0\n"
+        "threads 0-1 host=host0 enter=cr1.0\n"
+        "threads 2 host=host1 enter=p1\n");
+}
+
 void t_gen_edit_move_hand(void)
 {
     gen_map_t *m = etst_load(L "nary-2x2.pathmap");
@@ -248,6 +281,18 @@ void t_gen_edit_merge_hand(void)
         "gred  hb0  host=b0 parent=pb0\n"
         "threads 0-1 host=a0 enter=ha0\n"
         "threads 2-3 host=b0 enter=hb0\n");
+    /* the same as local/gateway-3x2 as trees (its hosts are a, gw, b) */
+    {
+        gen_map_t *g = etst_load(L "gateway-3x2.pathmap");
+        char why[300];
+
+        EOK(gen_edit_merge(a, b, "gw", "a", "b", 0, &m, &err));
+        if (!gen_map_equal(m, g, 0, why, sizeof(why)))
+            TST_FAIL("gred-1x2 + gred-1x2 is not gateway-3x2 as trees: %s", why);
+        TST_FALSE(gen_map_equal(m, g, 1, why, sizeof(why)));
+        gen_map_destroy(g);
+        gen_map_destroy(m);
+    }
     gen_map_destroy(a);
     gen_map_destroy(b);
 }
