@@ -141,6 +141,56 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
     X(randtree_features,             30) \
+    /* gen: pathgen's model (tests/unit/gen/) */ \
+    X(gen_map_basics,                10) \
+    X(gen_map_thread_order,          10) \
+    X(gen_map_detach_remove,         10) \
+    X(gen_map_fix_routes_split,      10) \
+    X(gen_map_fix_routes_threads,    10) \
+    X(gen_map_fix_routes_gateway,    10) \
+    X(gen_map_fix_routes_algo,       10) \
+    X(gen_map_proxy_names,           10) \
+    X(gen_write_split,               10) \
+    X(gen_write_thread_proxies,      10) \
+    X(gen_write_gateway,             10) \
+    X(gen_write_algo,                10) \
+    X(gen_write_params,              10) \
+    X(gen_write_render_invalid,      10) \
+    X(gen_read_samples,              30) \
+    X(gen_read_split,                10) \
+    X(gen_read_gateway_algo,         10) \
+    X(gen_read_tree_names,           10) \
+    X(gen_read_errors,               10) \
+    X(gen_read_words,                10) \
+    X(gen_compare_samples,           10) \
+    X(gen_compare_names,             10) \
+    X(gen_compare_params,            10) \
+    X(gen_compare_moved,             10) \
+    X(gen_compare_order,             10) \
+    /* gen: the reconfiguration operators (tests/unit/gen/t_edit*.c) */ \
+    X(gen_edit_paper_8w,             10) \
+    X(gen_edit_paper_4w,             10) \
+    X(gen_edit_paper_links,          10) \
+    X(gen_edit_paper_now_blade,      10) \
+    X(gen_edit_paper_multicluster,   10) \
+    X(gen_edit_local,                10) \
+    X(gen_edit_algo_samples,         10) \
+    X(gen_edit_add_level_fanout,     10) \
+    X(gen_edit_level_numbering,      10) \
+    X(gen_edit_level_mixed_part,     10) \
+    X(gen_edit_move_hand,            10) \
+    X(gen_edit_split_root_hand,      10) \
+    X(gen_edit_merge_hand,           10) \
+    X(gen_edit_algo_hand,            10) \
+    X(gen_edit_roundtrip_level,      10) \
+    X(gen_edit_roundtrip_link,       10) \
+    X(gen_edit_roundtrip_move,       10) \
+    X(gen_edit_roundtrip_split_root, 10) \
+    X(gen_edit_refuse_level,         10) \
+    X(gen_edit_refuse_move,          10) \
+    X(gen_edit_refuse_link,          10) \
+    X(gen_edit_refuse_algo,          10) \
+    X(gen_edit_refuse_merge,         10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
@@ -291,7 +341,22 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(viz_schedule_bad,              10) \
     X(viz_schedule_no_algo,          10) \
     X(viz_timemap_algo,              10) \
-    X(bridge_algo,                   10)
+    X(bridge_algo,                   10) \
+    /* gen: pathgen's shapes, inputs and initial trees (tests/unit/gen/, build helper) */ \
+    X(gen_shape_eight,               10) \
+    X(gen_shape_ten,                 10) \
+    X(gen_shape_thirty,              10) \
+    X(gen_shape_small,               10) \
+    X(gen_shape_numbering,           10) \
+    X(gen_shape_words,               10) \
+    X(gen_input_simple,              10) \
+    X(gen_input_multicluster,        10) \
+    X(gen_input_fill_mixed,          10) \
+    X(gen_input_fill_leftover,       10) \
+    X(gen_build_sizes,               10) \
+    X(gen_build_options,             10) \
+    X(gen_build_header,              10) \
+    X(gen_build_multicluster,        10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
@@ -395,6 +460,9 @@ static const tst_entry_t tst_list[] = {
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
     { "netfit",                TST_SH, NULL, "sh tests/algo/netfit.sh",                NULL, 0, 120 },
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
+    /* gen: pathgen compare (tests/pathgen/) */
+    { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
+    { "pathgen_edit",          TST_SH, NULL, "sh tests/pathgen/edit.sh",               NULL, 0, 60 },
     { "check_layers",          TST_SH, NULL, "sh scripts/check-layers.sh",             NULL, 0, 60 },
     { "check_layers_selftest", TST_SH, NULL, "sh scripts/check-layers.sh --self-test", NULL, 0, 60 },
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },
@@ -436,10 +504,14 @@ static const tst_entry_t tst_list[] = {
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
     { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },
+    { "pathgen_regen",         TST_SH, NULL, "sh tests/pathgen/regen.sh",              NULL, 0, 60 },
+    { "pathgen_generate_args", TST_SH, NULL, "sh tests/pathgen/generate-args.sh",      NULL, 0, 60 },
 
     /* corpus: bad pathmaps, each with the exact message expected */
     { "pathmap_bad",      TST_CORPUS, NULL, "bin/pathmap-check",        "tests/pathmap/bad", 0, 10 },
     { "pathmap_bad_asan", TST_CORPUS, NULL, "build/asan/pathmap-check", "tests/pathmap/bad", 0, 20 },
+    /* corpus: bad pathgen mapping files (tests/pathgen/bad-one.sh puts each in its place) */
+    { "pathgen_bad_input", TST_CORPUS, NULL, "sh tests/pathgen/bad-one.sh", "tests/pathgen/bad-input", 0, 10 },
     /* good: every pathmap shipped must validate */
     { "pathmap_good",     TST_GOOD,   NULL, "bin/pathmap-check",        "pathmaps",          0, 10 },
     { "pathmap_good_examples", TST_GOOD, NULL, "bin/pathmap-check",   "examples",          0, 10 },

@@ -25,13 +25,16 @@
  * add-level SUBTREE [FANOUT]: SUBTREE is a gred; its members are it and
  * the greds of the same part (gen_node_is_host_part) reached from it
  * through greds of that part (and, for the cluster-root part, through
- * proxies).  Each toplevel member (one with no member among its
+ * proxies; a gred of the other part named by the convention below counts
+ * too, as "cr1.0" over the root host's threads alone).  Each toplevel member (one with no member among its
  * contributors) of more than two contributors gets a new level: its
  * contributors are grouped in thread order into greds of `fanout`
  * consecutive ones (0: two groups, the first the larger), placed on its
  * host.  New greds are named by the subtree's convention: under "hN" level
  * L gred i is "hN.lL.i", under "cr0" "crL.i" (with a cluster prefix kept),
- * otherwise "NAME.lL.i"; i counts the level left to right.
+ * otherwise "NAME.lL.i"; i counts the level left to right (members
+ * already named so are renumbered).  A lone contributor left over by a
+ * fan-out is not wrapped.
  */
 cm_status_t gen_edit_add_level(gen_map_t *m, const char *subtree, uint32_t fanout,
                                cm_err_t *err);
@@ -71,8 +74,12 @@ cm_status_t gen_edit_algo(gen_map_t *m, const char *params, cm_err_t *err);
 
 /* merge A B GATEWAY: a new tree: A's hosts, then the gateway host, then
  * B's; B's threads numbered after A's; every wrapper of A and B renamed
- * "<prefix>.<name>" (prefix_a, prefix_b; hosts too when their names
- * clash); A's and B's cores replaced by one gred "mc" on A's root host
+ * "<prefix>.<name>" (prefix_a, prefix_b; NULL or "": no renaming), except
+ * the names made from a host's label (h<L>..., p<L>...), which take the
+ * host's new label; hosts are renamed only when their names clash,
+ * "host3" to "<prefix>3" (so split4w + binary8w gives the sample's a0,
+ * ha0, pa3.a.cr2.1, a.cr0, b0, pb0); A's and B's cores replaced by one
+ * gred "mc" on A's root host
  * (gateway_root: on the gateway) under a new core "root", B's part
  * reaching it through a proxy on B's root host and one on the gateway.
  * A and B are not changed. */
