@@ -162,6 +162,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_read_tree_names,           10) \
     X(gen_read_errors,               10) \
     X(gen_read_words,                10) \
+    X(gen_read_deep_chain,           20) \
     X(gen_compare_samples,           10) \
     X(gen_compare_names,             10) \
     X(gen_compare_params,            10) \
