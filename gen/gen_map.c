@@ -314,6 +314,34 @@ int gen_attach_thread(gen_map_t *m, uint32_t parent, uint32_t tid, uint32_t host
     return 0;
 }
 
+/* Node n lost a contributor: its smallest thread may have grown.  Moves it
+ * to its place among its parent's contributors, and so on up while it was
+ * or becomes the first there (elsewhere the parent's smallest thread is
+ * unchanged). */
+static void reposition_up(gen_map_t *m, uint32_t n)
+{
+    uint32_t p, i;
+    int64_t pos;
+    gen_node_t *pn;
+    gen_contrib_t c;
+
+    for (; (p = m->nodes[n].parent) != GEN_NONE; n = p) {
+        pn = &m->nodes[p];
+        for (i = 0; i < pn->ncontribs; i++)
+            if (!pn->contribs[i].is_thread && pn->contribs[i].id == n)
+                break;
+        if (i == pn->ncontribs)
+            return;
+        c = pn->contribs[i];
+        memmove(&pn->contribs[i], &pn->contribs[i + 1],
+                (size_t)(pn->ncontribs - i - 1) * sizeof(c));
+        pn->ncontribs--;
+        pos = contrib_insert(m, p, &c, gen_node_min_thread(m, n));   /* has room */
+        if (i != 0 && pos != 0)
+            return;
+    }
+}
+
 void gen_detach_node(gen_map_t *m, uint32_t child)
 {
     uint32_t parent = m->nodes[child].parent, i;
@@ -332,6 +360,8 @@ void gen_detach_node(gen_map_t *m, uint32_t child)
         p->ncontribs--;
     }
     m->nodes[child].parent = GEN_NONE;
+    if (i == 0)
+        reposition_up(m, parent);
 }
 
 static uint32_t index_after_remove(uint32_t idx, uint32_t n)

@@ -19,7 +19,8 @@
  * contributor of a node, in thread order, as its route's proxies (the one
  * nearest the node first) followed by its subtree.  Kind, name and host=
  * are padded to columns; the comments start in one column.  A gred
- * without a comment gets "fan-in N", a proxy "HOST -> HOST".  Thread ranges
+ * without a comment (NULL) gets "fan-in N", a proxy "HOST -> HOST"; an
+ * empty comment ("") prints none.  Thread ranges
  * merge consecutive ids with the same host and entry wrapper (the first
  * proxy of the thread's route, else the node it contributes to).
  *
