@@ -144,6 +144,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     /* gen: pathgen's model (tests/unit/gen/) */ \
     X(gen_map_basics,                10) \
     X(gen_map_thread_order,          10) \
+    X(gen_map_detach_order,          10) \
     X(gen_map_detach_remove,         10) \
     X(gen_map_fix_routes_split,      10) \
     X(gen_map_fix_routes_threads,    10) \
@@ -162,6 +163,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_read_tree_names,           10) \
     X(gen_read_errors,               10) \
     X(gen_read_words,                10) \
+    X(gen_read_deep_chain,           20) \
     X(gen_compare_samples,           10) \
     X(gen_compare_names,             10) \
     X(gen_compare_params,            10) \
