@@ -190,6 +190,12 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
 bin/papbench: $(PAPBENCH_OBJ)
+# bench/sweep is a Python 3 script (configurations x rounds of gsum/papbench):
+# copied to bin/sweep, part of `all`.
+all: bin/sweep
+bin/sweep: bench/sweep
+	@mkdir -p bin
+	cp $< $@ && chmod +x $@
 
 # The analyser (no MPI).
 bin/papanalyze: $(ANA_LIB)

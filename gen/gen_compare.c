@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen/api/gen_map.h"
+#include "gen/gen_priv.h"
 
 typedef struct side {
     const gen_map_t *m;
@@ -49,43 +50,7 @@ static int differ(cmp_t *c, const char *fmt, ...)
     return 0;
 }
 
-/* ---- thread order, computed ------------------------------------------------- */
-
-/* min[] for every node reachable from the root: nodes in pre-order, then
- * taken in reverse so that every child comes before its parent. */
-static uint32_t *min_threads(const gen_map_t *m)
-{
-    uint32_t *min = malloc((size_t)(m->nnodes + 1) * sizeof(*min));
-    uint32_t *order = malloc((size_t)(m->nnodes + 1) * sizeof(*order));
-    uint32_t n = 0, i, j, k;
-
-    if (min == NULL || order == NULL) {
-        free(min);
-        free(order);
-        return NULL;
-    }
-    for (i = 0; i < m->nnodes; i++)
-        min[i] = GEN_NONE;
-    if (m->root != GEN_NONE)
-        order[n++] = m->root;
-    for (i = 0; i < n; i++)     /* breadth-first is as good: parents first */
-        for (j = 0; j < m->nodes[order[i]].ncontribs && n < m->nnodes; j++)
-            if (!m->nodes[order[i]].contribs[j].is_thread)
-                order[n++] = m->nodes[order[i]].contribs[j].id;
-    for (k = n; k-- > 0;) {
-        const gen_node_t *node = &m->nodes[order[k]];
-
-        for (j = 0; j < node->ncontribs; j++) {
-            const gen_contrib_t *c = &node->contribs[j];
-            uint32_t t = c->is_thread ? c->id : min[c->id];
-
-            if (t < min[order[k]])
-                min[order[k]] = t;
-        }
-    }
-    free(order);
-    return min;
-}
+/* ---- thread order, computed (gen_map_min_threads) ---------------------------- */
 
 static uint32_t contrib_key(const side_t *s, const gen_contrib_t *c)
 {
@@ -356,8 +321,8 @@ int gen_map_equal(const gen_map_t *a, const gen_map_t *b, int names, char *why, 
         why[0] = '\0';
     if (!same_frame(&c))
         return 0;
-    c.a.min = min_threads(a);
-    c.b.min = min_threads(b);
+    c.a.min = gen_map_min_threads(a);
+    c.b.min = gen_map_min_threads(b);
     eq = c.a.min != NULL && c.b.min != NULL ? same_tree(&c) : differ(&c, "out of memory");
     free(c.a.min);
     free(c.b.min);

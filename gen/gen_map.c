@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen/api/gen_map.h"
+#include "gen/gen_priv.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -235,8 +236,10 @@ uint32_t gen_contrib_host(const gen_map_t *m, const gen_contrib_t *c)
 }
 
 /* Inserts c into parent's contributors after every one whose smallest
- * thread is not above `key` (so equal keys keep their attach order). */
-static int contrib_insert(gen_map_t *m, uint32_t parent, const gen_contrib_t *c, uint32_t key)
+ * thread is not above `key` (so equal keys keep their attach order).
+ * Returns the position, or -1 when out of memory. */
+static int64_t contrib_insert(gen_map_t *m, uint32_t parent, const gen_contrib_t *c,
+                              uint32_t key)
 {
     gen_node_t *p = &m->nodes[parent];
     uint32_t pos = p->ncontribs;
@@ -255,13 +258,15 @@ static int contrib_insert(gen_map_t *m, uint32_t parent, const gen_contrib_t *c,
             (size_t)(p->ncontribs - pos) * sizeof(*p->contribs));
     p->contribs[pos] = *c;
     p->ncontribs++;
-    return 0;
+    return pos;
 }
 
-/* Node n's smallest thread may have changed: moves n (with its route) to
- * its place among its parent's contributors, and so on up to the root, so
- * that a subtree attached before its threads still ends in thread order. */
-static void reorder_up(gen_map_t *m, uint32_t n)
+/* Node n got a contributor first in its list: its smallest thread is now
+ * `key`.  Moves n (with its route) to its place among its parent's
+ * contributors, and so on up while it lands first there (elsewhere the
+ * parent's smallest thread is as it was), so that a subtree attached
+ * before its threads still ends in thread order. */
+static void reorder_up(gen_map_t *m, uint32_t n, uint32_t key)
 {
     uint32_t p, i;
     gen_node_t *pn;
@@ -278,29 +283,63 @@ static void reorder_up(gen_map_t *m, uint32_t n)
         memmove(&pn->contribs[i], &pn->contribs[i + 1],
                 (size_t)(pn->ncontribs - i - 1) * sizeof(c));
         pn->ncontribs--;
-        (void)contrib_insert(m, p, &c, gen_node_min_thread(m, n));   /* has room */
+        if (contrib_insert(m, p, &c, key) != 0)   /* not first (it has room) */
+            return;
     }
 }
 
 int gen_attach_node(gen_map_t *m, uint32_t parent, uint32_t child)
 {
     gen_contrib_t c = { 0, child, GEN_NONE, NULL, 0 };
+    uint32_t key = gen_node_min_thread(m, child);
+    int64_t pos = contrib_insert(m, parent, &c, key);
 
-    if (contrib_insert(m, parent, &c, gen_node_min_thread(m, child)) != 0)
+    if (pos < 0)
         return -1;
     m->nodes[child].parent = parent;
-    reorder_up(m, parent);
+    if (pos == 0)
+        reorder_up(m, parent, key);
     return 0;
 }
 
 int gen_attach_thread(gen_map_t *m, uint32_t parent, uint32_t tid, uint32_t host)
 {
     gen_contrib_t c = { 1, tid, host, NULL, 0 };
+    int64_t pos = contrib_insert(m, parent, &c, tid);
 
-    if (contrib_insert(m, parent, &c, tid) != 0)
+    if (pos < 0)
         return -1;
-    reorder_up(m, parent);
+    if (pos == 0)
+        reorder_up(m, parent, tid);
     return 0;
+}
+
+/* Node n lost a contributor: its smallest thread may have grown.  Moves it
+ * to its place among its parent's contributors, and so on up while it was
+ * or becomes the first there (elsewhere the parent's smallest thread is
+ * unchanged). */
+static void reposition_up(gen_map_t *m, uint32_t n)
+{
+    uint32_t p, i;
+    int64_t pos;
+    gen_node_t *pn;
+    gen_contrib_t c;
+
+    for (; (p = m->nodes[n].parent) != GEN_NONE; n = p) {
+        pn = &m->nodes[p];
+        for (i = 0; i < pn->ncontribs; i++)
+            if (!pn->contribs[i].is_thread && pn->contribs[i].id == n)
+                break;
+        if (i == pn->ncontribs)
+            return;
+        c = pn->contribs[i];
+        memmove(&pn->contribs[i], &pn->contribs[i + 1],
+                (size_t)(pn->ncontribs - i - 1) * sizeof(c));
+        pn->ncontribs--;
+        pos = contrib_insert(m, p, &c, gen_node_min_thread(m, n));   /* has room */
+        if (i != 0 && pos != 0)
+            return;
+    }
 }
 
 void gen_detach_node(gen_map_t *m, uint32_t child)
@@ -321,6 +360,8 @@ void gen_detach_node(gen_map_t *m, uint32_t child)
         p->ncontribs--;
     }
     m->nodes[child].parent = GEN_NONE;
+    if (i == 0)
+        reposition_up(m, parent);
 }
 
 static uint32_t index_after_remove(uint32_t idx, uint32_t n)
@@ -546,4 +587,99 @@ uint32_t gen_map_nwrappers(const gen_map_t *m)
         for (j = 0; j < m->nodes[i].ncontribs; j++)
             n += m->nodes[i].contribs[j].nroute;
     return n;
+}
+
+/* ---- whole-model thread order (gen/gen_priv.h) ---------------------------- */
+
+uint32_t *gen_map_min_threads(const gen_map_t *m)
+{
+    uint32_t *min = malloc((size_t)(m->nnodes + 1) * sizeof(*min));
+    uint32_t *order = malloc((size_t)(m->nnodes + 1) * sizeof(*order));
+    uint32_t n = 0, i, j, k;
+
+    if (min == NULL || order == NULL) {
+        free(min);
+        free(order);
+        return NULL;
+    }
+    /* breadth-first from every node without parent: parents before children */
+    for (i = 0; i < m->nnodes; i++) {
+        min[i] = GEN_NONE;
+        if (m->nodes[i].parent == GEN_NONE)
+            order[n++] = i;
+    }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m->nodes[order[i]].ncontribs && n < m->nnodes; j++)
+            if (!m->nodes[order[i]].contribs[j].is_thread)
+                order[n++] = m->nodes[order[i]].contribs[j].id;
+    for (k = n; k-- > 0;) {
+        const gen_node_t *node = &m->nodes[order[k]];
+
+        for (j = 0; j < node->ncontribs; j++) {
+            const gen_contrib_t *c = &node->contribs[j];
+            uint32_t t = c->is_thread ? c->id : min[c->id];
+
+            if (t < min[order[k]])
+                min[order[k]] = t;
+        }
+    }
+    free(order);
+    return min;
+}
+
+int gen_contrib_append(gen_map_t *m, uint32_t parent, const gen_contrib_t *c)
+{
+    gen_node_t *p = &m->nodes[parent];
+
+    if (grow((void **)&p->contribs, p->ncontribs, &p->cap, sizeof(*p->contribs)) != 0)
+        return -1;
+    p->contribs[p->ncontribs++] = *c;
+    if (!c->is_thread)
+        m->nodes[c->id].parent = parent;
+    return 0;
+}
+
+typedef struct keyed {
+    uint32_t      key, pos;
+    gen_contrib_t c;
+} keyed_t;
+
+static int keyed_cmp(const void *x, const void *y)
+{
+    const keyed_t *a = x, *b = y;
+
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+int gen_map_sort_contribs(gen_map_t *m)
+{
+    uint32_t *min = gen_map_min_threads(m), i, j, most = 0;
+    keyed_t *v;
+
+    for (i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].ncontribs > most)
+            most = m->nodes[i].ncontribs;
+    v = malloc((size_t)(most + 1) * sizeof(*v));
+    if (min == NULL || v == NULL) {
+        free(min);
+        free(v);
+        return -1;
+    }
+    for (i = 0; i < m->nnodes; i++) {
+        gen_node_t *node = &m->nodes[i];
+
+        for (j = 0; j < node->ncontribs; j++) {
+            v[j].c = node->contribs[j];
+            v[j].key = v[j].c.is_thread ? v[j].c.id : min[v[j].c.id];
+            v[j].pos = j;
+        }
+        qsort(v, node->ncontribs, sizeof(*v), keyed_cmp);
+        for (j = 0; j < node->ncontribs; j++)
+            node->contribs[j] = v[j].c;
+    }
+    free(min);
+    free(v);
+    return 0;
 }

@@ -13,11 +13,14 @@
  * all but the kind, the name, host= and parent=) and trailing comment.
  * The comments the writer makes itself ("fan-in N" on a gred, "A -> B" on
  * a proxy) are dropped so that an edited tree gets fresh ones.
+ * Contributors are appended as found and sorted into thread order once at
+ * the end, so that reading stays linear (a chain of 65536 greds included).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gen/api/gen_map.h"
+#include "gen/gen_priv.h"
 #include "runtime/api/rt_pathmap.h"
 
 /* ---- the text's lines ------------------------------------------------------- */
@@ -203,38 +206,20 @@ static int push_route(const rt_tree_t *t, const lines_t *l, uint32_t *p_io,
     return 0;
 }
 
-/* The node of p's contributors that is `id` (a thread when is_thread). */
-static gen_contrib_t *contrib_find(gen_map_t *m, uint32_t p, int is_thread, uint32_t id)
-{
-    uint32_t i;
-
-    for (i = 0; i < m->nodes[p].ncontribs; i++)
-        if (m->nodes[p].contribs[i].is_thread == is_thread && m->nodes[p].contribs[i].id == id)
-            return &m->nodes[p].contribs[i];
-    return NULL;
-}
-
-/* Attaches a contributor (node `gid`, or thread `tid` on `host`) that sits
- * below rt node `up`, through the proxies from `up` on. */
+/* Appends a contributor (node `gid`, or thread `tid` on `host`) that sits
+ * below rt node `up`, through the proxies from `up` on.  (Appended, not
+ * attached in order: the whole model is sorted once at the end.) */
 static int attach_through(gen_map_t *m, const rt_tree_t *t, const lines_t *l, const uint32_t *gidx,
                           uint32_t up, int is_thread, uint32_t id, uint32_t host)
 {
-    gen_contrib_t tmp = { is_thread, id, host, NULL, 0 }, *c;
+    gen_contrib_t c = { is_thread, id, host, NULL, 0 };
     uint32_t top = up;
 
-    /* the route is read into tmp first, then moved onto the attached edge */
-    if (push_route(t, l, &top, &tmp) != 0)
-        goto fail;
-    if ((is_thread ? gen_attach_thread(m, gidx[top], id, host)
-                   : gen_attach_node(m, gidx[top], id)) != 0)
-        goto fail;
-    c = contrib_find(m, gidx[top], is_thread, id);
-    c->route = tmp.route;
-    c->nroute = tmp.nroute;
+    if (push_route(t, l, &top, &c) != 0 || gen_contrib_append(m, gidx[top], &c) != 0) {
+        gen_route_clear(&c);
+        return -1;
+    }
     return 0;
-fail:
-    gen_route_clear(&tmp);
-    return -1;
 }
 
 static gen_kind_t kind_of(rt_node_kind_t k)
@@ -283,7 +268,7 @@ static int read_edges(gen_map_t *m, const rt_tree_t *t, const lines_t *l, const 
         if (attach_through(m, t, l, gidx, t->threads[i].enter, 1, t->threads[i].id,
                            t->threads[i].host) != 0)
             return -1;
-    return 0;
+    return gen_map_sort_contribs(m);
 }
 
 static int read_tree(gen_map_t *m, const rt_pathmap_t *pm, const rt_tree_t *t)

@@ -19,7 +19,8 @@
  * contributor of a node, in thread order, as its route's proxies (the one
  * nearest the node first) followed by its subtree.  Kind, name and host=
  * are padded to columns; the comments start in one column.  A gred
- * without a comment gets "fan-in N", a proxy "HOST -> HOST".  Thread ranges
+ * without a comment (NULL) gets "fan-in N", a proxy "HOST -> HOST"; an
+ * empty comment ("") prints none.  Thread ranges
  * merge consecutive ids with the same host and entry wrapper (the first
  * proxy of the thread's route, else the node it contributes to).
  *
@@ -206,35 +207,60 @@ static int rows_build(const gen_map_t *m, rows_t *r)
 }
 
 /* Why the model is no tree the writer can walk (into buf), or NULL: a
- * root, every other node with a parent that lists it, and every node
- * reaching the root. */
+ * root; every node listed at most once, by its parent; every node reached
+ * from the root through the lists (breadth-first: linear even for a chain
+ * of 65536 nodes). */
 static const char *map_problem(const gen_map_t *m, char *buf, size_t size)
 {
-    uint32_t i, j, n, steps;
+    uint32_t i, j, head = 0, tail = 0, *seen, *queue;
+    const char *why = NULL;
 
     if (m->root == GEN_NONE || m->root >= m->nnodes || m->nodes[m->root].parent != GEN_NONE) {
         snprintf(buf, size, "the tree has no root (a core or an algorithm node)");
         return buf;
     }
-    for (i = 0; i < m->nnodes; i++) {
-        for (j = 0; j < m->nodes[i].ncontribs; j++) {
+    seen = calloc(m->nnodes, sizeof(*seen));
+    queue = malloc((size_t)m->nnodes * sizeof(*queue));
+    if (seen == NULL || queue == NULL) {
+        snprintf(buf, size, "out of memory");
+        why = buf;
+        goto out;
+    }
+    for (i = 0; i < m->nnodes && why == NULL; i++)
+        for (j = 0; j < m->nodes[i].ncontribs && why == NULL; j++) {
             const gen_contrib_t *c = &m->nodes[i].contribs[j];
 
-            if (!c->is_thread && (c->id >= m->nnodes || m->nodes[c->id].parent != i)) {
-                snprintf(buf, size, "node %s lists a contributor that is not its child",
-                         m->nodes[i].name);
-                return buf;
+            if (!c->is_thread && (c->id >= m->nnodes || m->nodes[c->id].parent != i ||
+                                  seen[c->id]++ > 0)) {
+                snprintf(buf, size, "node %s lists a contributor that is not its child "
+                         "(or twice)", m->nodes[i].name);
+                why = buf;
             }
         }
-        for (n = i, steps = 0; n != m->root; n = m->nodes[n].parent, steps++)
-            if (m->nodes[n].parent == GEN_NONE || m->nodes[n].parent >= m->nnodes ||
-                steps > m->nnodes) {
-                snprintf(buf, size, "node %s is not connected to the root %s",
-                         m->nodes[i].name, m->nodes[m->root].name);
-                return buf;
+    if (why != NULL)
+        goto out;
+    memset(seen, 0, (size_t)m->nnodes * sizeof(*seen));
+    seen[m->root] = 1;
+    queue[tail++] = m->root;
+    while (head < tail) {
+        const gen_node_t *n = &m->nodes[queue[head++]];
+
+        for (j = 0; j < n->ncontribs; j++)
+            if (!n->contribs[j].is_thread && !seen[n->contribs[j].id]) {
+                seen[n->contribs[j].id] = 1;
+                queue[tail++] = n->contribs[j].id;
             }
     }
-    return NULL;
+    for (i = 0; i < m->nnodes && why == NULL; i++)
+        if (!seen[i]) {
+            snprintf(buf, size, "node %s is not connected to the root %s", m->nodes[i].name,
+                     m->nodes[m->root].name);
+            why = buf;
+        }
+out:
+    free(seen);
+    free(queue);
+    return why;
 }
 
 /* ---- the text ---------------------------------------------------------------- */

@@ -144,6 +144,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     /* gen: pathgen's model (tests/unit/gen/) */ \
     X(gen_map_basics,                10) \
     X(gen_map_thread_order,          10) \
+    X(gen_map_detach_order,          10) \
     X(gen_map_detach_remove,         10) \
     X(gen_map_fix_routes_split,      10) \
     X(gen_map_fix_routes_threads,    10) \
@@ -162,6 +163,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_read_tree_names,           10) \
     X(gen_read_errors,               10) \
     X(gen_read_words,                10) \
+    X(gen_read_deep_chain,           20) \
     X(gen_compare_samples,           10) \
     X(gen_compare_names,             10) \
     X(gen_compare_params,            10) \
@@ -224,6 +226,15 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(stats_memory_bound,            30) \
     X(model_algo_tree,               30) \
     X(model_algo_schedule,           30) \
+    /* advice (tests/unit/analyze/t_advise.c, issue 18) */ \
+    X(advise_remove_level,           10) \
+    X(advise_remove_level_not_worth, 10) \
+    X(advise_remove_link,            10) \
+    X(advise_root,                   10) \
+    X(advise_split,                  10) \
+    X(advise_unsplit,                10) \
+    X(advise_algo_root,              10) \
+    X(advise_nothing_applies,        10) \
     /* collective schedules (tests/unit/algo/) */ \
     X(sched_partitions,              10) \
     X(sched_build_sort,              10) \
@@ -333,7 +344,22 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(viz_schedule_bad,              10) \
     X(viz_schedule_no_algo,          10) \
     X(viz_timemap_algo,              10) \
-    X(bridge_algo,                   10)
+    X(bridge_algo,                   10) \
+    /* gen: pathgen's shapes, inputs and initial trees (tests/unit/gen/, build helper) */ \
+    X(gen_shape_eight,               10) \
+    X(gen_shape_ten,                 10) \
+    X(gen_shape_thirty,              10) \
+    X(gen_shape_small,               10) \
+    X(gen_shape_numbering,           10) \
+    X(gen_shape_words,               10) \
+    X(gen_input_simple,              10) \
+    X(gen_input_multicluster,        10) \
+    X(gen_input_fill_mixed,          10) \
+    X(gen_input_fill_leftover,       10) \
+    X(gen_build_sizes,               10) \
+    X(gen_build_options,             10) \
+    X(gen_build_header,              10) \
+    X(gen_build_multicluster,        10)
 
 #define TST_UNIT_DECLARE(name, timeout_s) void t_##name(void);
 TST_UNIT_TESTS(TST_UNIT_DECLARE)
@@ -463,6 +489,10 @@ static const tst_entry_t tst_list[] = {
        MPI_Allreduce at np 3-4, tables and CSV, a planted wrong element, refused pathmaps,
        --trace through papanalyze, bad options; about 20 s, 9 mpirun launches */
     { "papbench",              TST_SH, NULL, "sh tests/mpi/papbench.sh",               NULL, 0, 300 },
+    /* sh: bin/sweep (issue 18): a traced sweep of two local pathmaps (the table, CSV,
+       interleaved order), --vary/--analyze and --follow-advice through a fake pathgen;
+       usage errors, bad pathmaps; about 15 s, ~20 mpirun launches */
+    { "bench_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/bench/sweep.sh", NULL, 0, 120 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
     { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
@@ -471,14 +501,20 @@ static const tst_entry_t tst_list[] = {
     { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
     { "analyze_arrivals",      TST_SH, NULL, "sh tests/analyze/arrivals.sh",           NULL, 0, 180 },
     { "analyze_gsum",          TST_SH, NULL, "sh tests/analyze/gsum-analyze.sh",       NULL, 0, 300 },
+    /* advice (issue 18): synthetic traces by hand, the command lines, 3 Gsum runs */
+    { "analyze_advise",        TST_SH, NULL, "sh tests/analyze/advise.sh",             NULL, 0, 180 },
     { "analyze_bad_input",     TST_SH, NULL, "sh tests/analyze/bad-input.sh",          NULL, 0, 600 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
     { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },
+    { "pathgen_regen",         TST_SH, NULL, "sh tests/pathgen/regen.sh",              NULL, 0, 60 },
+    { "pathgen_generate_args", TST_SH, NULL, "sh tests/pathgen/generate-args.sh",      NULL, 0, 60 },
 
     /* corpus: bad pathmaps, each with the exact message expected */
     { "pathmap_bad",      TST_CORPUS, NULL, "bin/pathmap-check",        "tests/pathmap/bad", 0, 10 },
     { "pathmap_bad_asan", TST_CORPUS, NULL, "build/asan/pathmap-check", "tests/pathmap/bad", 0, 20 },
+    /* corpus: bad pathgen mapping files (tests/pathgen/bad-one.sh puts each in its place) */
+    { "pathgen_bad_input", TST_CORPUS, NULL, "sh tests/pathgen/bad-one.sh", "tests/pathgen/bad-input", 0, 10 },
     /* good: every pathmap shipped must validate */
     { "pathmap_good",     TST_GOOD,   NULL, "bin/pathmap-check",        "pathmaps",          0, 10 },
     { "pathmap_good_examples", TST_GOOD, NULL, "bin/pathmap-check",   "examples",          0, 10 },

@@ -3,6 +3,7 @@
  *
  *   papanalyze [options] TRACE/traces.otf2    analyse, write TRACE/traces.db, report
  *   papanalyze [options] DB                   report from an existing database
+ *   papanalyze --advise ...                   + the advice (docs/pathgen.md, "Advice")
  *
  * Exit status: 0 done, 1 bad input or a failure (nothing replaced), 2 usage.
  */
@@ -35,6 +36,10 @@ static void usage(FILE *fp)
 "  -q, --quiet          no report and no progress; errors only\n"
 "      --no-report      write the database, print one summary line\n"
 "      --force          replace an output file that is not a papanalyze database\n"
+"      --advise         the reconfigurations the hotspots point at, as pathgen\n"
+"                       edits (docs/pathgen.md, \"Advice\"): after the report of\n"
+"                       a trace (alone with --no-report), instead of the report\n"
+"                       of a database; text or csv (same as pathgen advise DB)\n"
 "  -h, --help           this text\n"
 "Exit status: 0 done, 1 bad input or failure (an existing database is left\n"
 "intact), 2 usage error.\n");
@@ -53,19 +58,33 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
+/* The advice of db on stdout; after a report, under a title of its own. */
+static cm_status_t print_advice(const char *db, an_format_t format, int after_report,
+                                cm_err_t *err)
+{
+    an_advise_opts_t aopts = { .format = format };
+
+    if (after_report)
+        fputs(format == AN_FMT_CSV ? "\n# table: advice\n"
+                                   : "\nAdvice: reconfigurations, best first (docs/pathgen.md)\n",
+              stdout);
+    return an_advise(db, &aopts, stdout, err);
+}
+
 int main(int argc, char **argv)
 {
-    enum { O_SKIP = 256, O_THREAD, O_WRAPPER, O_NOREPORT, O_FORCE };
+    enum { O_SKIP = 256, O_THREAD, O_WRAPPER, O_NOREPORT, O_FORCE, O_ADVISE };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' }, { "skip", required_argument, NULL, O_SKIP },
         { "format", required_argument, NULL, 'f' }, { "thread", required_argument, NULL, O_THREAD },
         { "wrapper", required_argument, NULL, O_WRAPPER }, { "quiet", no_argument, NULL, 'q' },
         { "no-report", no_argument, NULL, O_NOREPORT }, { "force", no_argument, NULL, O_FORCE },
+        { "advise", no_argument, NULL, O_ADVISE },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     an_opts_t opts = { .skip = 10, .progress = 1 };
     an_report_opts_t ropts = { .format = AN_FMT_TEXT, .thread = -1 };
-    int quiet = 0, report = 1, c;
+    int quiet = 0, report = 1, advise = 0, is_db, c;
     uint64_t v;
     an_result_t res;
     cm_err_t err;
@@ -79,6 +98,7 @@ int main(int argc, char **argv)
         case 'q': quiet = 1; break;
         case O_NOREPORT: report = 0; break;
         case O_FORCE: opts.force = 1; break;
+        case O_ADVISE: advise = 1; break;
         case O_WRAPPER: ropts.wrapper = optarg; break;
         case 'h': usage(stdout); return 0;
         case O_SKIP:
@@ -117,6 +137,11 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (advise && ropts.format == AN_FMT_JSON) {
+        fprintf(stderr, "papanalyze: --advise: the advice comes as text or csv, not json\n");
+        usage(stderr);
+        return 2;
+    }
     opts.trace = argv[optind];
     opts.progress = !quiet;
     /* a FIFO or device is refused before anything opens it */
@@ -125,7 +150,7 @@ int main(int argc, char **argv)
         cm_err_print(stderr, "papanalyze: ", &err);
         return 1;
     }
-    if (an_is_database(opts.trace)) {
+    if ((is_db = an_is_database(opts.trace)) != 0) {
         if (opts.db != NULL) {
             fprintf(stderr, "papanalyze: -o needs a trace, and %s is a database\n", opts.trace);
             return 2;
@@ -149,9 +174,14 @@ int main(int argc, char **argv)
                     (double)res.events / 1e6, res.ops, res.ops_used, res.seconds,
                     res.seconds > 0 ? (double)res.events / res.seconds / 1e6 : 0.0);
     }
-    if (quiet || !report)
+    if (quiet || (!report && !advise))
         return 0;
-    if (an_report(res.db, &ropts, stdout, &err) != CM_OK) {
+    if (report && !(advise && is_db) && an_report(res.db, &ropts, stdout, &err) != CM_OK) {
+        fflush(stdout);
+        cm_err_print(stderr, "papanalyze: ", &err);
+        return 1;
+    }
+    if (advise && print_advice(res.db, ropts.format, report && !is_db, &err) != CM_OK) {
         fflush(stdout);
         cm_err_print(stderr, "papanalyze: ", &err);
         return 1;

@@ -164,6 +164,43 @@ void t_gen_map_thread_order(void)
     gen_map_destroy(m);
 }
 
+/* Detaching the contributor with the smallest thread reorders the parents:
+ * cr0 = [A (X: thread 0; thread 5), B (thread 3)]; X out: cr0 = [B, A]. */
+void t_gen_map_detach_order(void)
+{
+    gen_map_t *m = gen_map_create();
+    uint32_t root, cr0, a, b, x;
+
+    gen_map_host_add(m, "host0");
+    root = gen_node_add(m, GEN_CORE, "root", 0, NULL, NULL);
+    cr0 = gen_node_add(m, GEN_GRED, "cr0", 0, NULL, NULL);
+    a = gen_node_add(m, GEN_GRED, "A", 0, NULL, NULL);
+    b = gen_node_add(m, GEN_GRED, "B", 0, NULL, NULL);
+    x = gen_node_add(m, GEN_GRED, "X", 0, NULL, NULL);
+    gen_attach_node(m, root, cr0);
+    gen_attach_node(m, cr0, a);
+    gen_attach_node(m, cr0, b);
+    gen_attach_node(m, a, x);
+    gen_attach_thread(m, x, 0, 0);
+    gen_attach_thread(m, a, 5, 0);
+    gen_attach_thread(m, b, 3, 0);
+    TST_EQ_UINT(m->nodes[cr0].contribs[0].id, a);
+    TST_EQ_UINT(m->nodes[cr0].contribs[1].id, b);
+    gen_detach_node(m, x);
+    TST_EQ_UINT(m->nodes[a].ncontribs, 1);
+    TST_EQ_UINT(m->nodes[cr0].contribs[0].id, b);
+    TST_EQ_UINT(m->nodes[cr0].contribs[1].id, a);
+    TST_EQ_UINT(gen_node_min_thread(m, root), 3);
+    /* and back: X under B puts B (now 0) first again, A stays second */
+    gen_attach_node(m, b, x);
+    TST_EQ_UINT(m->nodes[cr0].contribs[0].id, b);
+    TST_EQ_UINT(m->nodes[b].contribs[0].id, x);
+    gen_detach_node(m, x);
+    gen_attach_node(m, a, x);
+    TST_EQ_UINT(m->nodes[cr0].contribs[0].id, a);
+    gen_map_destroy(m);
+}
+
 void t_gen_map_detach_remove(void)
 {
     gen_map_t *m = binary_4x2();

@@ -285,3 +285,40 @@ void t_gen_read_words(void)
     TST_EQ_UINT(t->contribs[3].host, 1);
     gen_map_destroy(m);
 }
+
+/* A chain of 65000 greds (the parser takes 65536 nodes): reading, writing
+ * and comparing stay linear, and nothing recurses that deep. */
+void t_gen_read_deep_chain(void)
+{
+    enum { N = 65000 };
+    size_t cap = (size_t)N * 48 + 256, len = 0;
+    char *text = malloc(cap), *out;
+    gen_map_t *a, *b;
+    uint32_t i;
+    char why[256];
+
+    TST_NOT_NULL(text);
+    len += (size_t)snprintf(text + len, cap - len, "host a\nhost b\ntree t\ncore c host=a\n");
+    for (i = 0; i < N; i++) {
+        char parent[16];
+
+        snprintf(parent, sizeof(parent), i ? "g%u" : "c", (unsigned)(i - 1));
+        len += (size_t)snprintf(text + len, cap - len, "gred g%u host=a parent=%s\n",
+                                (unsigned)i, parent);
+    }
+    len += (size_t)snprintf(text + len, cap - len,
+                            "proxy p host=b parent=g%u\nthreads 0 host=a enter=g%u\n"
+                            "threads 1 host=b enter=p\n", N - 1, N - 1);
+    a = parse_ok(text, NULL);
+    b = parse_ok(text, NULL);
+    TST_EQ_UINT(a->nnodes, N + 1);
+    TST_EQ_UINT(gen_map_depth(a), N + 2);      /* p, the greds, c */
+    TST_TRUE(gen_map_equal(a, b, 1, why, sizeof(why)));
+    out = gen_map_format(a);
+    TST_NOT_NULL(out);
+    TST_TRUE(strstr(out, "proxy p      host=b parent=g64999  # b -> a\n") != NULL);
+    free(out);
+    gen_map_destroy(a);
+    gen_map_destroy(b);
+    free(text);
+}

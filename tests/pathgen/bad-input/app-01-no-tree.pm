@@ -1,0 +1,1 @@
+# no tree line at all

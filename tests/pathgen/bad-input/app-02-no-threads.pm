@@ -1,0 +1,1 @@
+tree sum type=int32

@@ -1,0 +1,1 @@
+tree sum threads=0

@@ -1,0 +1,1 @@
+trees sum threads=32

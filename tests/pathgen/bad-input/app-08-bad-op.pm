@@ -1,0 +1,1 @@
+tree sum op=prod threads=32

@@ -1,0 +1,1 @@
+tree sum threads=32 type=int32 threads=8

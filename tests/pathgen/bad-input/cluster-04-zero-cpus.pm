@@ -1,0 +1,2 @@
+cluster c
+host h0 cpus=0

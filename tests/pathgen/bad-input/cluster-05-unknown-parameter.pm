@@ -1,0 +1,2 @@
+cluster c
+host h0 cpu=4

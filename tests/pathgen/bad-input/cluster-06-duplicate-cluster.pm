@@ -1,0 +1,4 @@
+cluster a
+host x
+cluster a
+host y

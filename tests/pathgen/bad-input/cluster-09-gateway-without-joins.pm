@@ -1,0 +1,3 @@
+cluster a
+host a0
+gateway gw cpus=2

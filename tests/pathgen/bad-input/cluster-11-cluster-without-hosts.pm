@@ -1,0 +1,4 @@
+cluster a
+host a0
+  cluster   b
+gateway gw joins=a,b

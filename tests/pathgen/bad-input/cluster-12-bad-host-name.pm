@@ -1,0 +1,2 @@
+cluster a
+host 0h

@@ -1,0 +1,1 @@
+threads 0-3 host=a9

@@ -1,0 +1,2 @@
+threads 0-3 host=a0
+threads 3-5 host=a1

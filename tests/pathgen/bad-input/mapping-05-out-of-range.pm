@@ -1,0 +1,1 @@
+threads 60-64 host=b3

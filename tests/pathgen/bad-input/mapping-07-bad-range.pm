@@ -1,0 +1,1 @@
+threads 5-3 host=a0

@@ -1,0 +1,1 @@
+thread 0-3 host=a0

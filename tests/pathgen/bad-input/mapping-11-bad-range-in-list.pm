@@ -1,0 +1,1 @@
+threads 0-3,4-x host=a0

@@ -1,0 +1,1 @@
+threads 0-62 host=a0
