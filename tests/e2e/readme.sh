@@ -56,7 +56,7 @@ expect_count "$tmp/print" 1 "ENTER"
 # Every program answers --help with its usage and exit 0.
 for p in bin/pathmap-check bin/gredbench bin/tracebench bin/papanalyze bin/otf2-readbench \
          bin/papviz bin/papsim bin/clvbench bin/algobench bin/schedgen bin/papbench bin/cg \
-         bin/netfit; do
+         bin/netfit bin/pathgen bin/sweep; do
   "$p" --help > "$tmp/help" || fail "$p --help exited non-zero"
   expect_count "$tmp/help" 1 "usage:"
 done
