@@ -352,10 +352,14 @@ TSAN_ENV    = PAPTREE_SANITIZER=thread TSAN_OPTIONS="suppressions=$(SAN_SUPP)/ts
 #                                        would decide; what they run (create,
 #                                        allreduce, destroy) every other MPI
 #                                        test runs under ASan
+#   bench_sweep                          Python driving gsum, papanalyze and
+#                                        papviz, which other entries run under
+#                                        ASan (pathgen_follow_advice runs the
+#                                        sweep with the real pathgen there)
 ASAN_TESTS ?=
 ASAN_SKIP  ?= check_layers check_layers_selftest build_header_deps \
               mpi_launch_oversubscribed pathmap_bad_asan exec_idle_demo exec_idle_pair_2x1 \
-              random_trees_services random_trees_big
+              random_trees_services random_trees_big bench_sweep
 # Tests run at once in the sanitizer tiers (the runner's -j).
 ASAN_JOBS  ?= 2
 TSAN_JOBS  ?= 2
