@@ -128,7 +128,7 @@ help:
 	@echo "make check      unit tests only (no MPI), seconds"
 	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
 	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper,"
-	@echo "                algobench, algo-tree, schedgen, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce)"
+	@echo "                algobench, algo-tree, schedgen, pathgen-paper, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce)"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
@@ -296,6 +296,7 @@ bench: all
 	@bash bench/algobench.sh
 	@bash bench/algo-tree.sh
 	@bin/schedgen
+	@bash bench/pathgen-paper.sh
 	@if [ -n "$${OSU_ALLREDUCE:-}" ]; then bash bench/osu-compare.sh; \
 	 else echo "bench: OSU_ALLREDUCE unset: bench/osu-compare.sh skipped (docs/benchmarks.md, issue 15)"; fi
 

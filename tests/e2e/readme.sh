@@ -72,7 +72,7 @@ bench/ab-compare.sh -h > "$tmp/help" || fail "ab-compare -h"
 expect_count "$tmp/help" 1 "bench/ab-compare.sh [-r ROUNDS]"
 bench/papsim-paper.sh -h > "$tmp/help" || fail "papsim-paper -h"
 expect_count "$tmp/help" 1 "papsim-paper.sh - "
-for b in algobench osu-compare algo-tree perf-tree papbench-sweep papsim-measured; do
+for b in algobench osu-compare algo-tree perf-tree papbench-sweep papsim-measured pathgen-paper; do
   bash "bench/$b.sh" -h > "$tmp/help" || fail "$b -h"
   expect_count "$tmp/help" 1 "bench/$b.sh - "
 done
