@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen/gen_edit_int.h"
+#include "gen/gen_priv.h"
 
 /* ---- cloning ------------------------------------------------------------ */
 
@@ -385,15 +386,8 @@ int ge_insert_contrib(gen_map_t *m, uint32_t to, const gen_contrib_t *c)
     gen_node_t *t = &m->nodes[to];
     uint32_t key, pos;
 
-    if (t->ncontribs == t->cap) {
-        uint32_t ncap = t->cap ? t->cap * 2 : 8;
-        gen_contrib_t *p = realloc(t->contribs, (size_t)ncap * sizeof(*p));
-
-        if (p == NULL)
-            return -1;
-        t->contribs = p;
-        t->cap = ncap;
-    }
+    if (gen_contribs_reserve(t) != 0)
+        return -1;
     key = ge_contrib_key(m, c);
     for (pos = t->ncontribs; pos > 0 && ge_contrib_key(m, &t->contribs[pos - 1]) > key; pos--)
         ;
@@ -411,15 +405,8 @@ int ge_move_contrib(gen_map_t *m, uint32_t from, uint32_t j, uint32_t to)
     gen_node_t *t = &m->nodes[to], *f;
     gen_contrib_t c;
 
-    if (t->ncontribs == t->cap) {     /* room first: nothing changes on failure */
-        uint32_t ncap = t->cap ? t->cap * 2 : 8;
-        gen_contrib_t *p = realloc(t->contribs, (size_t)ncap * sizeof(*p));
-
-        if (p == NULL)
-            return -1;
-        t->contribs = p;
-        t->cap = ncap;
-    }
+    if (gen_contribs_reserve(t) != 0)     /* room first: nothing changes on failure */
+        return -1;
     f = &m->nodes[from];
     c = f->contribs[j];
     memmove(&f->contribs[j], &f->contribs[j + 1],

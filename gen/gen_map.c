@@ -48,6 +48,16 @@ static int grow(void **arr, uint32_t n, uint32_t *cap, size_t size)
     return 0;
 }
 
+int gen_contribs_reserve(gen_node_t *n)
+{
+    void *arr = n->contribs;
+
+    if (grow(&arr, n->ncontribs, &n->cap, sizeof(*n->contribs)) != 0)
+        return -1;
+    n->contribs = arr;
+    return 0;
+}
+
 static void node_free(gen_node_t *n)
 {
     uint32_t i;

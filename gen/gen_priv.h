@@ -19,6 +19,10 @@ uint32_t *gen_map_min_threads(const gen_map_t *m);
  * without ordering; a node contributor's parent becomes `parent`. */
 int gen_contrib_append(gen_map_t *m, uint32_t parent, const gen_contrib_t *c);
 
+/* Makes room for one more contributor of node n (nothing changes when
+ * it fails).  0, or -1 when out of memory. */
+int gen_contribs_reserve(gen_node_t *n);
+
 /* Puts every node's contributors in thread order (ties: as they were).
  * 0, or -1 when out of memory. */
 int gen_map_sort_contribs(gen_map_t *m);
