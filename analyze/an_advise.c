@@ -71,7 +71,7 @@ static cm_status_t compute(an_model_t *m, const char *path, an_adv_list_t *l, cm
     sqlite3 *db = NULL;
     int nh = m->tree.nhosts;
     double *last = calloc(3 * (size_t)nh + 1, sizeof(double));
-    an_adv_hosts_t hosts = { last, last + nh, last + 2 * nh };
+    an_adv_hosts_t hosts = { last, last + nh, last + 2 * nh, NULL, NULL, NULL, NULL, NULL };
     cm_status_t st = CM_OK;
 
     if (last == NULL)
