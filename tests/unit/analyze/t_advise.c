@@ -418,10 +418,11 @@ void t_advise_nothing_applies(void)
  *
  * Contributors in the database's numbering: cr1.0's are h0 (0) and p1 (1),
  * cr0's cr1.0 (0) and p2 (1).  At cr1.0, p1 (host1) arrives last in 90 %
- * of the operations; the others (h0) wait 25 us on average.  Threads 2, 3
- * arrive 25 us after threads 0, 1 (pap_threads a) and leave 10 us after
- * them (f): 10 us of the lateness is the loop's echo, 25 - 10 = 15 us their
- * own (>= 7).  Gain: min(p1's 30 us, 15) = 15 us, 21.4 % of T.
+ * of the operations; the others (h0) wait 40 us on average (25 us of
+ * lateness and p1's down half, 15).  Threads 2, 3 arrive 25 us after
+ * threads 0, 1 (pap_threads a) and leave 10 us after them (f): 10 us of the
+ * lateness is the loop's echo, 25 - 10 = 15 us their own (>= 7).  Gain:
+ * min(p1's 30 us, 15, the wait 40) = 15 us; 15 / 70 = 21.4 % of T.
  */
 static const tw_t move3[] = {
     { "root", "core", 0, NULL, "core", 0, 0, 0, 4 },
@@ -460,7 +461,7 @@ static void late_p1(mv_t *v)
     memset(v, 0, sizeof(*v));
     for (int n = 0; n < 8; n++)
         v->lastc[n] = -1;
-    v->lastc[2] = 1, v->lastf[2] = 0.9, v->owait[2] = 25000;
+    v->lastc[2] = 1, v->lastf[2] = 0.9, v->owait[2] = 40000;
     v->ta[2] = v->ta[3] = 25000, v->tf[2] = v->tf[3] = 10000;
 }
 
@@ -475,9 +476,16 @@ void t_advise_move(void)
     expect(&t, 0, "algo", "algo run=rd", 30);
     expect(&t, 1, "move", "move cr1.0 host1", 15);
     TST_CONTAINS(t.out.a[1].reason, "at gred cr1.0, p1 (from host1) arrives last in 90.0 % of "
-                 "the operations; the others wait 25.00 us for it on average, 15.00 us of it "
-                 "its own (its threads leave 10.00 us after the others', the loop's echo), "
-                 "21.4 % of the slowest thread's time (70.00 us); its route costs 30.00 us");
+                 "the operations and the others wait 40.00 us for it on average; its threads "
+                 "arrive 25.00 us after the others' and leave 10.00 us after them (the loop's "
+                 "echo): 15.00 us of lateness their own, 21.4 % of the slowest thread's time "
+                 "(70.00 us); its route costs 30.00 us per allreduce: with cr1.0 on host1");
+    /* a wait of 12 us caps the gain (min(30, 15, 12)) */
+    v.owait[2] = 12000;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 2);
+    expect(&t, 1, "move", "move cr1.0 host1", 12);
+    v.owait[2] = 40000;
     /* exactly 75 %: still fires */
     v.lastf[2] = 0.75;
     run_move(&t, &v);
@@ -508,6 +516,37 @@ void t_advise_move_not(void)
     v.owait[2] = 6000;
     run_move(&t, &v);
     TST_EQ_INT(t.out.n, 1);
+    /* p1's route costs 5 us: T is now thread 4's 62 us (thread 2: 20 + 5 +
+     * 8 + 8 + 4 = 45), the share 6.2; gain min(5, 15, 40) = 5 < 6.2.  algo
+     * alone: thread 4's 30 of 62 us = 48.4 % */
+    {
+        tw_t w[8];
+        tree_t u;
+        memcpy(w, move3, sizeof(w));
+        w[4].lat = 5;
+        build(&u, three_hosts, 3, w, 8, move3_th, 6);
+        late_p1(&v);
+        run_move(&u, &v);
+        TST_EQ_INT(u.out.n, 1);
+        expect(&u, 0, "algo", "algo run=rd", 30);
+        done(&u);
+    }
+    /* every other contributor from host1 too (rule 3's case): h0's threads
+     * moved to host1 on paper: threads 0, 1 and h0 on host1 */
+    {
+        tw_t w[8];
+        tt_t th[6];
+        tree_t u;
+        memcpy(w, move3, sizeof(w));
+        memcpy(th, move3_th, sizeof(th));
+        w[3].host = 1, th[0].host = th[1].host = 1;
+        build(&u, three_hosts, 3, w, 8, th, 6);
+        late_p1(&v);
+        run_move(&u, &v);
+        for (int i = 0; i < u.out.n; i++)
+            TST_TRUE(strcmp(u.out.a[i].rule, "move") != 0);
+        done(&u);
+    }
     /* the echo: threads 2, 3 leave 20 us late, 25 - 20 = 5 us own < 7 */
     late_p1(&v);
     v.tf[2] = v.tf[3] = 20000;
@@ -555,7 +594,7 @@ void t_advise_move_root_child(void)
     expect(&t, 0, "algo", "algo run=rd", 30);
     expect(&t, 1, "root", "root host2", 30);
     /* with cr1.0's late p1 too: its move stays */
-    v.lastc[2] = 1, v.lastf[2] = 0.9, v.owait[2] = 25000;
+    v.lastc[2] = 1, v.lastf[2] = 0.9, v.owait[2] = 40000;
     v.ta[2] = v.ta[3] = 25000, v.tf[2] = v.tf[3] = 10000;
     run_move(&t, &v);
     TST_EQ_INT(t.out.n, 3);
