@@ -13,7 +13,8 @@
  * fires.  T is the slowest thread's mean time per allreduce; a rule fires
  * when its hotspot reaches AN_ADV_SHARE of T (AN_ADV_PROXY for the
  * algorithm node).  gain_ns is the hotspot's time: an upper bound of what
- * the edit can save.
+ * the edit can save.  Rules 1-7 run first; rule 8 (move) last, since it
+ * defers to rule 7's `root` on the core's child.
  */
 #include <stdio.h>
 #include <stdlib.h>

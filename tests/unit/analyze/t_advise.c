@@ -2,7 +2,7 @@
  * t_advise.c - the rules of the advice (analyze/an_advise_rules.c) on trees
  * built in memory, for the rules the synthetic traces of
  * tests/analyze/advise.sh do not reach: remove-level, remove-link, split,
- * unsplit, root, and an algorithm node at the root.
+ * unsplit, root, move, and an algorithm node at the root.
  *
  * Each tree is a table of wrappers (kind, host, parent, the database's part,
  * and the means of its stages: gred down, up and departure wait, proxy and
