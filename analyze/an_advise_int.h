@@ -1,12 +1,12 @@
 /*
  * an_advise_int.h - the advice's private parts, shared by its two files:
  *
- *   an_advise_rules.c  the five rules, on a model (an_model.h) of one tuple
+ *   an_advise_rules.c  the rules, on a model (an_model.h) of one tuple
  *                      size: what fires, its edit, gain and reason
  *   an_advise.c        opening the database, the per-host last arrivals
  *                      (SQL), merging the sizes, ranking, printing
  *
- * The rules see only the model and the last-arrival fractions, so a unit
+ * The rules see only the model and the figures of an_adv_hosts_t, so a unit
  * test can hand them a tree built in memory (tests/unit/analyze/t_advise.c).
  * Thresholds and their reasons: docs/pathgen.md, "Advice".
  */
@@ -39,6 +39,19 @@ typedef struct an_adv_hosts {
     const double *last;
     const double *arrival;
     const double *departure;
+    /* Per wrapper (index = node), for the move rule; NULL: unknown (the
+     * rule is skipped).  lastc[n]: the contributor (the database's
+     * numbering: child wrappers in node order, then threads by number)
+     * that arrived last in the most used operations (orders: arrival =
+     * fan-in), -1 for none; lastf[n] that fraction; owait[n] the mean
+     * arrival wait of n's other contributors (stats scope contributor). */
+    const int    *lastc;
+    const double *lastf;
+    const double *owait;
+    /* Per thread (index = tree.threads), the means of a and f over the used
+     * operations (pap_threads): the loop's echo of the move rule. */
+    const double *ta;
+    const double *tf;
 } an_adv_hosts_t;
 
 /*

@@ -13,7 +13,8 @@
  * fires.  T is the slowest thread's mean time per allreduce; a rule fires
  * when its hotspot reaches AN_ADV_SHARE of T (AN_ADV_PROXY for the
  * algorithm node).  gain_ns is the hotspot's time: an upper bound of what
- * the edit can save.
+ * the edit can save.  Rules 1-7 run first; rule 8 (move) last, since it
+ * defers to rule 7's `root` on the core's child.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ typedef struct adv {
     int                    slowest;  /* its thread number */
     an_adv_list_t         *out;
     cm_err_t              *err;
+    int                    root_to;  /* host of rule 7's `root HOST`, -1: none */
 } adv_t;
 
 /* ---------------------------------------------------------------- the tree */
@@ -526,7 +528,142 @@ static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
              "root on %.64s that hop leaves the critical path (PATHS/EventSpace paper, section "
              "7.2)", host_name(a, h), 100.0 * hs->last[h], US(late), US(own), pct(a, own),
              US(a->T), US(cost), a->t->threads[th].thread, host_name(a, h));
+    a->root_to = h;
     return emit(a, "root", cost, edit, why);
+}
+
+/* ------------------------------------------------------- rule 8: move */
+
+/* Contributor k of gred g in the database's numbering (child wrappers in
+ * node order, then the threads that enter g by number): *node or *thread
+ * (index into tree.threads) set, the other -1.  0 if there is none. */
+static int contributor(const adv_t *a, int g, int k, int *node, int *thread)
+{
+    *node = *thread = -1;
+    for (int c = 0; c < a->nw; c++)
+        if (W(a, c)->parent == g && k-- == 0)
+            return *node = c, 1;
+    for (int i = 0; i < a->t->nthreads; i++)
+        if (a->t->threads[i].enter == g && k-- == 0)
+            return *thread = i, 1;
+    return 0;
+}
+
+/* Where contributor (node, thread) comes from: down its proxies to the gred
+ * or thread below them; returns that one's host and adds the proxies' mean
+ * latencies to *lat. */
+static int origin(const adv_t *a, int node, int thread, double *lat)
+{
+    while (thread < 0 && is_kind(a, node, AN_KIND_PROXY)) {
+        int below = -1;
+        *lat += mean(ws(a, node)->latency);
+        for (int c = 0; c < a->nw && below < 0; c++)
+            if (W(a, c)->parent == node)
+                below = c;
+        for (int i = 0; i < a->t->nthreads && below < 0 && thread < 0; i++)
+            if (a->t->threads[i].enter == node)
+                thread = i;
+        node = below;
+    }
+    return thread >= 0 ? a->t->threads[thread].host : node >= 0 ? W(a, node)->host : -1;
+}
+
+/* 1 if every contributor of g but k comes from host h (rule 3's case). */
+static int others_from(const adv_t *a, int g, int k, int h)
+{
+    int node, thread;
+    double l = 0;
+    for (int j = 0; contributor(a, g, j, &node, &thread); j++)
+        if (j != k && origin(a, node, thread, &l) != h)
+            return 0;
+    return 1;
+}
+
+/* The loop's echo at g: the mean a (*late) and f (*echo) of the threads
+ * below contributor (node, thread), less those of g's other threads'.
+ * 0 when one side has no thread. */
+static int echo_of(const adv_t *a, int g, int node, int thread, const an_adv_hosts_t *hs,
+                   double *late, double *echo)
+{
+    double sa[2] = { 0, 0 }, sf[2] = { 0, 0 };
+    int n[2] = { 0, 0 };
+    for (int i = 0; i < a->t->nthreads; i++) {
+        if (!passes(a, i, g))
+            continue;
+        int mine = i == thread || (node >= 0 && passes(a, i, node));
+        sa[mine] += hs->ta[i], sf[mine] += hs->tf[i], n[mine]++;
+    }
+    if (n[0] == 0 || n[1] == 0)
+        return 0;
+    *late = sa[1] / n[1] - sa[0] / n[0];
+    *echo = sf[1] / n[1] - sf[0] / n[0];
+    return 1;
+}
+
+/* 1 if gred g is the core's own child (through proxies only). */
+static int core_child(const adv_t *a, int g, int core)
+{
+    int p = W(a, g)->parent;
+    while (is_kind(a, p, AN_KIND_PROXY))
+        p = W(a, p)->parent;
+    return p == core;
+}
+
+/*
+ * move G HOST: at gred G, one contributor c arrives last in AN_ADV_LAST of
+ * the operations or more and reaches G through proxies from HOST, G is not
+ * on HOST, and some other contributor is not from HOST (else rule 3's case).
+ * The others' mean arrival wait at G must reach the share, and so must the
+ * lateness that is c's own: in a loop, a contributor that leaves last
+ * (behind its proxies) arrives last next time, so the lateness of c's
+ * threads (mean a) less their late leaving (mean f) is what a move can hide
+ * (rule 7's reasoning); after the move the early contributors cross the
+ * hop while they would have waited anyway.  Gain: c's proxy latency capped
+ * by that own part and by the wait, and it must reach the share too.  Not the core's own child when
+ * rule 7 advises `root HOST`: that edit moves it already.  Sections 4
+ * (arrival wait is improved by load balance "or by improving another part
+ * of the tree") and 6.2, Fig. 15 (toplevel wrappers moved to other hosts).
+ */
+static cm_status_t move_one(adv_t *a, int g, int core, const an_adv_hosts_t *hs)
+{
+    int node, thread, k = hs->lastc[g];
+    double lat = 0, late, echo, wait = hs->owait[g];
+    if (k < 0 || hs->lastf[g] < AN_ADV_LAST || !contributor(a, g, k, &node, &thread))
+        return CM_OK;
+    int h = origin(a, node, thread, &lat);
+    if (h < 0 || h == W(a, g)->host || lat <= 0 || others_from(a, g, k, h)
+        || (h == a->root_to && core_child(a, g, core)) || wait < AN_ADV_SHARE * a->T
+        || !echo_of(a, g, node, thread, hs, &late, &echo))
+        return CM_OK;
+    double own = late - echo, gain = lat < own ? lat : own;
+    gain = gain < wait ? gain : wait;
+    if (own < AN_ADV_SHARE * a->T || gain < AN_ADV_SHARE * a->T)
+        return CM_OK;
+    char edit[256], why[1024], who[96];
+    if (node >= 0)
+        snprintf(who, sizeof(who), "%.64s", W(a, node)->name);
+    else
+        snprintf(who, sizeof(who), "thread %d", a->t->threads[thread].thread);
+    snprintf(edit, sizeof(edit), "move %s %s", W(a, g)->name, host_name(a, h));
+    snprintf(why, sizeof(why), "at gred %.64s, %s (from %.64s) arrives last in %.1f %% of the "
+             "operations and the others wait %.2f us for it on average; its threads arrive "
+             "%.2f us after the others' and leave %.2f us after them (the loop's echo): %.2f us "
+             "of lateness their own, %.1f %% of the slowest thread's time (%.2f us); its route "
+             "costs %.2f us per allreduce: with %.64s on %.64s that hop leaves the late path for "
+             "the early ones' (PATHS/EventSpace paper, sections 4 and 6.2, Fig. 15)",
+             W(a, g)->name, who, host_name(a, h), 100.0 * hs->lastf[g], US(wait), US(late),
+             US(echo), US(own), pct(a, own), US(a->T), US(lat), W(a, g)->name,
+             host_name(a, h));
+    return emit(a, "move", gain, edit, why);
+}
+
+static cm_status_t rule_move(adv_t *a, int core, const an_adv_hosts_t *hs)
+{
+    cm_status_t st = CM_OK;
+    for (int g = 0; g < a->nw && st == CM_OK; g++)
+        if (is_kind(a, g, AN_KIND_GRED))
+            st = move_one(a, g, core, hs);
+    return st;
 }
 
 cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
@@ -534,7 +671,7 @@ cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
                              an_adv_list_t *out, cm_err_t *err)
 {
     adv_t a = { m, &m->tree, sz, suffix ? suffix : "", m->tree.nwrappers, NULL, 0, 0, -1, out,
-                err };
+                err, -1 };
     cm_status_t st = CM_OK;
     if (a.nw == 0 || a.t->nthreads == 0)
         return CM_OK;
@@ -559,6 +696,9 @@ cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
         if ((st = rule_links(&a)) == CM_OK && (st = rule_unsplit(&a, root)) == CM_OK
             && (st = rule_split(&a, root)) == CM_OK && (st = rule_algo(&a)) == CM_OK)
             st = hosts ? rule_root(&a, root, hosts) : CM_OK;
+        if (st == CM_OK && hosts && hosts->lastc && hosts->lastf && hosts->owait && hosts->ta
+            && hosts->tf)
+            st = rule_move(&a, root, hosts);
     }
     free(a.hp);
     return st;
@@ -569,7 +709,7 @@ cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
 static int rule_order(const char *r)
 {
     static const char *const order[] = { "add-level", "remove-level", "remove-link", "unsplit",
-                                         "split", "algo", "root" };
+                                         "split", "algo", "root", "move" };
     for (int i = 0; i < (int)(sizeof(order) / sizeof(order[0])); i++)
         if (strcmp(r, order[i]) == 0)
             return i;

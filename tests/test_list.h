@@ -235,6 +235,9 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(advise_unsplit,                10) \
     X(advise_algo_root,              10) \
     X(advise_nothing_applies,        10) \
+    X(advise_move,                   10) \
+    X(advise_move_not,               10) \
+    X(advise_move_root_child,        10) \
     /* collective schedules (tests/unit/algo/) */ \
     X(sched_partitions,              10) \
     X(sched_build_sort,              10) \

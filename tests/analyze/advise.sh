@@ -10,6 +10,10 @@
 # ("Advice"), each expected advice, gain and figure is worked out below with
 # the arithmetic next to it, never from the program's output.  T is the
 # slowest thread's mean time per allreduce (t4 - t1 at its entry wrapper).
+# The move rule (8) does not fire on these traces (gred3 with --skip 2 comes
+# closest: it checks the conditions one by one); its firing cases are in
+# t_advise.c, and here its edit on their tree must apply and give the tree
+# worked out by hand.
 # Part 2: the command lines (formats, --max, --pathmap, refusals, usage).
 # Part 3: three small Gsum runs (mpirun, about 2 s each): whatever fires
 # must name wrappers and hosts of the pathmap, and edits that cannot apply
@@ -81,6 +85,11 @@ names() {
         root)
             awk -v n="$a1" '$1 == "host" && $2 == n { f = 1 } END { exit !f }' "$1" ||
                 fail "$2: root $a1: no host $a1 in $1" ;;
+        move)
+            awk -v n="$a1" '$1 == "gred" && $2 == n { f = 1 } END { exit !f }' "$1" ||
+                fail "$2: move $a1: no gred $a1 in $1"
+            awk -v n="$a2" '$1 == "host" && $2 == n { f = 1 } END { exit !f }' "$1" ||
+                fail "$2: move $a1 $a2: no host $a2 in $1" ;;
         split)
             case "$a1 $a2" in [1-9]*" last" | [1-9]*" first") ;; *) fail "$2: split $a1 $a2" ;; esac ;;
         unsplit) ;;
@@ -122,6 +131,25 @@ grep -qx '  run: pathgen edit synthetic/gred3.pathmap algo run=rd -o NEW.pathmap
 $PG advise --pathmap "my dir/x.pathmap" "$DB" | grep -qx "  run: pathgen edit 'my dir/x.pathmap' algo run=rd -o NEW.pathmap" ||
     fail "[gred3] --pathmap with a space is not quoted for the shell"
 ok
+
+# gred3 with --skip 2 (op 2 alone; times below relative to its first
+# arrival, th2's 20050): rule 8 (move) sees its conditions met but one.  At
+# top (on A), p1 (contributor 1, from B) arrives last (20450 > g0's 20330:
+# 100 % >= 75 %) and g0 waits 120 ns for it; T = th3's 20850 - 20100 =
+# 750, 10 % = 75 <= 120.  Its own lateness: threads 3, 4 arrive at a = 50,
+# 150 (mean 100), threads 0-2 at 100, 250, 0 (mean 116.67): -16.67; they
+# leave at f = 800, 770 (mean 785) and 590, 550, 590 (576.67): the echo
+# 208.33; own -16.67 - 208.33 = -225 < 75: no move.  g0's last arrival is
+# thread 1 and g1's thread 4, local: nothing to move there.  The rest:
+# algo, p1's 20800 - 20220 - (20570 - 20450) = 460 of th3's 750 (61.3 %);
+# add-level g0: up 20600 - 20580 = 20 + departure waits (40 + 0 + 40) / 3 =
+# 46.67 < 75; root: host A's last thread (20300) arrives after B's (20200).
+$PA --skip 2 -q -o "$T/gred3-skip2.db" "$T/gred3/traces.otf2" || fail "[gred3 --skip 2] papanalyze"
+DB=$T/gred3-skip2.db
+csv gred3-skip2
+rows gred3-skip2 1
+row gred3-skip2 1 "1,algo,0.460,algo run=rd"
+reason gred3-skip2 1 "proxy stages take 0.46 us of thread 3's 0.75 us per allreduce (61.3 % of the slowest thread's time"
 
 # wide: g (gred, A) has 100 contributors: c0 = q (proxy from B, thread 99),
 # c1..c99 = threads 0..98; per operation (r0 = its start):
@@ -198,6 +226,61 @@ applies() {
     ok
 }
 for s in gred3 wide lastarr; do applies "$T/$s.pathmap" "$T/$s.csv"; done
+
+# move (rule 8): the tree of tests/unit/analyze/t_advise.c's move cases,
+# where the rule advises "move cr1.0 host1"; the edit must apply and give the
+# tree worked out by hand: cr1.0 on host1, reached from cr0 through a proxy
+# of host1; h1 enters it directly, h0 through a proxy of host0 (proxies
+# are declared on the contributor's host, as p1 and p2 here); moving it back
+# gives the original (gen_edit.h: move then move back).
+if edit_built; then
+    cat >"$T/move3.pathmap" <<'PM'
+host host0
+host host1
+host host2
+tree sum type=int32 op=sum
+core  root  host=host0
+gred  cr0   host=host0 parent=root
+gred  cr1.0 host=host0 parent=cr0
+gred  h0    host=host0 parent=cr1.0
+proxy p1    host=host1 parent=cr1.0
+gred  h1    host=host1 parent=p1
+proxy p2    host=host2 parent=cr0
+gred  h2    host=host2 parent=p2
+threads 0-1 host=host0 enter=h0
+threads 2-3 host=host1 enter=h1
+threads 4-5 host=host2 enter=h2
+PM
+    cat >"$T/move3-want.pathmap" <<'PM'
+host host0
+host host1
+host host2
+tree sum type=int32 op=sum
+core  root  host=host0
+gred  cr0   host=host0 parent=root
+proxy x     host=host1 parent=cr0
+gred  cr1.0 host=host1 parent=x
+proxy y     host=host0 parent=cr1.0
+gred  h0    host=host0 parent=y
+gred  h1    host=host1 parent=cr1.0
+proxy p2    host=host2 parent=cr0
+gred  h2    host=host2 parent=p2
+threads 0-1 host=host0 enter=h0
+threads 2-3 host=host1 enter=h1
+threads 4-5 host=host2 enter=h2
+PM
+    printf '%s\n' "rank,rule,gain_us,edit,reason" "1,move,15.000,move cr1.0 host1,\"\"" >"$T/move3.csv"
+    names "$T/move3.pathmap" "$T/move3.csv"
+    $PG edit "$T/move3.pathmap" move cr1.0 host1 -o "$T/move3-got.pathmap" 2>"$T/edit.err" ||
+        fail "[move] pathgen edit move cr1.0 host1: $(cat "$T/edit.err")"
+    $PG compare "$T/move3-want.pathmap" "$T/move3-got.pathmap" >/dev/null 2>"$T/cmp.err" ||
+        fail "[move] the moved tree differs: $(cat "$T/cmp.err")"
+    $PG edit "$T/move3-got.pathmap" move cr1.0 host0 -o "$T/move3-back.pathmap" 2>"$T/edit.err" ||
+        fail "[move] moving back: $(cat "$T/edit.err")"
+    $PG compare --names "$T/move3.pathmap" "$T/move3-back.pathmap" >/dev/null 2>"$T/cmp.err" ||
+        fail "[move] moved back, not the original: $(cat "$T/cmp.err")"
+    ok
+fi
 
 # ============================================================ part 2: commands
 DB=$T/gred3/traces.db

@@ -2,7 +2,7 @@
  * t_advise.c - the rules of the advice (analyze/an_advise_rules.c) on trees
  * built in memory, for the rules the synthetic traces of
  * tests/analyze/advise.sh do not reach: remove-level, remove-link, split,
- * unsplit, root, and an algorithm node at the root.
+ * unsplit, root, move, and an algorithm node at the root.
  *
  * Each tree is a table of wrappers (kind, host, parent, the database's part,
  * and the means of its stages: gred down, up and departure wait, proxy and
@@ -243,7 +243,7 @@ void t_advise_remove_link(void)
 void t_advise_root(void)
 {
     double last[2] = { 0, 1 }, arr[2] = { 0, 3000 }, dep[2] = { 0, 3000 };
-    an_adv_hosts_t hs = { last, arr, dep };
+    an_adv_hosts_t hs = { last, arr, dep, NULL, NULL, NULL, NULL, NULL };
     tree_t t;
     build(&t, two_hosts, 2, links, 6, links_th, 4);
     run(&t, &hs);
@@ -369,7 +369,7 @@ static const tt_t algo2_th[] = {
 void t_advise_algo_root(void)
 {
     double last[2] = { 0, 1 }, arr[2] = { 0, 50000 }, dep[2] = { 0, 0 };
-    an_adv_hosts_t hs = { last, arr, dep };
+    an_adv_hosts_t hs = { last, arr, dep, NULL, NULL, NULL, NULL, NULL };
     tree_t t;
     build(&t, two_hosts, 2, algo2, 3, algo2_th, 8);
     run(&t, &hs);
@@ -397,10 +397,207 @@ static const tt_t pair1_th[] = { { 0, 0, "h0" }, { 1, 0, "h0" } };
 void t_advise_nothing_applies(void)
 {
     double last[1] = { 1 }, arr[1] = { 0 }, dep[1] = { 0 };
-    an_adv_hosts_t hs = { last, arr, dep };
+    an_adv_hosts_t hs = { last, arr, dep, NULL, NULL, NULL, NULL, NULL };
     tree_t t;
     build(&t, one_host, 1, pair1, 2, pair1_th, 2);
     run(&t, &hs);
     TST_EQ_INT(t.out.n, 0);
+    done(&t);
+}
+
+/*
+ * Rule 8, move: three hosts, binary cluster root on host0: cr0 over cr1.0
+ * (h0 <- threads 0, 1; p1 <- h1, threads 2, 3 of host1) and p2 (<- h2,
+ * threads 4, 5 of host2).  Greds cr0, cr1.0 cost 2 + 4 + 2 = 8 us, host
+ * subtrees 5 + 10 + 5 = 20, proxies 30, core 4.  T = thread 2: 20 + 30 + 8
+ * + 8 + 4 = 70 (thread 4: 20 + 30 + 8 + 4 = 62; thread 0: 40); 10 % = 7.
+ * algo: 30 / 70 = 42.9 % >= 40 %: gain 30, always first.  No other rule:
+ * fan-in 2 everywhere (add-level), remove-level cr0: 8 - (2 x 2 / 1) x (3
+ * - 2) / 2 = 6 < 7; split: cr1.0 holds the root host's threads; no links,
+ * no split greds.
+ *
+ * Contributors in the database's numbering: cr1.0's are h0 (0) and p1 (1),
+ * cr0's cr1.0 (0) and p2 (1).  At cr1.0, p1 (host1) arrives last in 90 %
+ * of the operations; the others (h0) wait 40 us on average (25 us of
+ * lateness and p1's down half, 15).  Threads 2, 3 arrive 25 us after
+ * threads 0, 1 (pap_threads a) and leave 10 us after them (f): 10 us of the
+ * lateness is the loop's echo, 25 - 10 = 15 us their own (>= 7).  Gain:
+ * min(p1's 30 us, 15, the wait 40) = 15 us; 15 / 70 = 21.4 % of T.
+ */
+static const tw_t move3[] = {
+    { "root", "core", 0, NULL, "core", 0, 0, 0, 4 },
+    { "cr0", "gred", 0, "root", "cluster", 2, 4, 2, 0 },
+    { "cr1.0", "gred", 0, "cr0", "cluster", 2, 4, 2, 0 },
+    { "h0", "gred", 0, "cr1.0", "host", 5, 10, 5, 0 },
+    { "p1", "proxy", 1, "cr1.0", "proxy", 0, 0, 0, 30 },
+    { "h1", "gred", 1, "p1", "host", 5, 10, 5, 0 },
+    { "p2", "proxy", 2, "cr0", "proxy", 0, 0, 0, 30 },
+    { "h2", "gred", 2, "p2", "host", 5, 10, 5, 0 },
+};
+static const tt_t move3_th[] = {
+    { 0, 0, "h0" }, { 1, 0, "h0" }, { 2, 1, "h1" }, { 3, 1, "h1" }, { 4, 2, "h2" }, { 5, 2, "h2" },
+};
+static const char *const three_hosts[] = { "host0", "host1", "host2" };
+
+/* The figures of one case of rule 8: per host (rule 7), per wrapper and per
+ * thread (ns). */
+typedef struct mv {
+    double last[3], arr[3], dep[3];
+    int    lastc[8];
+    double lastf[8], owait[8], ta[6], tf[6];
+} mv_t;
+
+static void run_move(tree_t *t, mv_t *v)
+{
+    an_adv_hosts_t hs = { v->last, v->arr, v->dep, v->lastc, v->lastf, v->owait, v->ta, v->tf };
+    free(t->out.a);
+    t->out = (an_adv_list_t){ NULL, 0, 0 };
+    run(t, &hs);
+}
+
+/* cr1.0's late contributor p1, as in the comment above */
+static void late_p1(mv_t *v)
+{
+    memset(v, 0, sizeof(*v));
+    for (int n = 0; n < 8; n++)
+        v->lastc[n] = -1;
+    v->lastc[2] = 1, v->lastf[2] = 0.9, v->owait[2] = 40000;
+    v->ta[2] = v->ta[3] = 25000, v->tf[2] = v->tf[3] = 10000;
+}
+
+void t_advise_move(void)
+{
+    tree_t t;
+    mv_t v;
+    build(&t, three_hosts, 3, move3, 8, move3_th, 6);
+    late_p1(&v);
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 2);
+    expect(&t, 0, "algo", "algo run=rd", 30);
+    expect(&t, 1, "move", "move cr1.0 host1", 15);
+    TST_CONTAINS(t.out.a[1].reason, "at gred cr1.0, p1 (from host1) arrives last in 90.0 % of "
+                 "the operations and the others wait 40.00 us for it on average; its threads "
+                 "arrive 25.00 us after the others' and leave 10.00 us after them (the loop's "
+                 "echo): 15.00 us of lateness their own, 21.4 % of the slowest thread's time "
+                 "(70.00 us); its route costs 30.00 us per allreduce: with cr1.0 on host1");
+    /* a wait of 12 us caps the gain (min(30, 15, 12)) */
+    v.owait[2] = 12000;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 2);
+    expect(&t, 1, "move", "move cr1.0 host1", 12);
+    v.owait[2] = 40000;
+    /* exactly 75 %: still fires */
+    v.lastf[2] = 0.75;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 2);
+    expect(&t, 1, "move", "move cr1.0 host1", 15);
+    done(&t);
+}
+
+/* Where rule 8 must stay silent (the tree and figures of t_advise_move,
+ * one thing changed each time; algo alone remains). */
+void t_advise_move_not(void)
+{
+    tree_t t;
+    mv_t v;
+    build(&t, three_hosts, 3, move3, 8, move3_th, 6);
+    /* the late contributor is h0, local to cr1.0's host */
+    late_p1(&v);
+    v.lastc[2] = 0;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 1);
+    /* last in 74 % of the operations: < 75 % */
+    late_p1(&v);
+    v.lastf[2] = 0.74;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 1);
+    /* the others wait 6 us: < 7 */
+    late_p1(&v);
+    v.owait[2] = 6000;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 1);
+    /* p1's route costs 5 us: T is now thread 4's 62 us (thread 2: 20 + 5 +
+     * 8 + 8 + 4 = 45), the share 6.2; gain min(5, 15, 40) = 5 < 6.2.  algo
+     * alone: thread 4's 30 of 62 us = 48.4 % */
+    {
+        tw_t w[8];
+        tree_t u;
+        memcpy(w, move3, sizeof(w));
+        w[4].lat = 5;
+        build(&u, three_hosts, 3, w, 8, move3_th, 6);
+        late_p1(&v);
+        run_move(&u, &v);
+        TST_EQ_INT(u.out.n, 1);
+        expect(&u, 0, "algo", "algo run=rd", 30);
+        done(&u);
+    }
+    /* every other contributor from host1 too (rule 3's case): h0's threads
+     * moved to host1 on paper: threads 0, 1 and h0 on host1 */
+    {
+        tw_t w[8];
+        tt_t th[6];
+        tree_t u;
+        memcpy(w, move3, sizeof(w));
+        memcpy(th, move3_th, sizeof(th));
+        w[3].host = 1, th[0].host = th[1].host = 1;
+        build(&u, three_hosts, 3, w, 8, th, 6);
+        late_p1(&v);
+        run_move(&u, &v);
+        for (int i = 0; i < u.out.n; i++)
+            TST_TRUE(strcmp(u.out.a[i].rule, "move") != 0);
+        done(&u);
+    }
+    /* the echo: threads 2, 3 leave 20 us late, 25 - 20 = 5 us own < 7 */
+    late_p1(&v);
+    v.tf[2] = v.tf[3] = 20000;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 1);
+    /* no per-wrapper figures (an older caller): nothing */
+    late_p1(&v);
+    {
+        an_adv_hosts_t hs = { v.last, v.arr, v.dep, NULL, NULL, NULL, NULL, NULL };
+        free(t.out.a);
+        t.out = (an_adv_list_t){ NULL, 0, 0 };
+        run(&t, &hs);
+        TST_EQ_INT(t.out.n, 1);
+    }
+    done(&t);
+}
+
+/*
+ * The core's own child: at cr0, p2 (host2, contributor 1) arrives last in
+ * 90 % of the operations, the others wait 25 us, threads 4, 5 arrive 25 us
+ * and leave 10 us after threads 0..3: own 15, gain min(30, 15) = 15:
+ * "move cr0 host2".  When host2 also arrives last of all hosts in 90 % of
+ * the operations, 25 us after the first and leaving 10 us after it (own 15
+ * >= 7), rule 7 advises "root host2" (gain: host2's proxy stages, 30 us),
+ * which moves the core and cr0 there: the same fix, so no "move cr0 host2".
+ * cr1.0's move (late_p1) is not the core's child: it stays.
+ */
+void t_advise_move_root_child(void)
+{
+    tree_t t;
+    mv_t v;
+    build(&t, three_hosts, 3, move3, 8, move3_th, 6);
+    late_p1(&v);
+    v.lastc[2] = -1;
+    v.lastc[1] = 1, v.lastf[1] = 0.9, v.owait[1] = 25000;
+    v.ta[2] = v.ta[3] = v.tf[2] = v.tf[3] = 0;
+    v.ta[4] = v.ta[5] = 25000, v.tf[4] = v.tf[5] = 10000;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 2);
+    expect(&t, 0, "algo", "algo run=rd", 30);
+    expect(&t, 1, "move", "move cr0 host2", 15);
+    v.last[2] = 0.9, v.arr[2] = 25000, v.dep[2] = 10000;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 2);
+    expect(&t, 0, "algo", "algo run=rd", 30);
+    expect(&t, 1, "root", "root host2", 30);
+    /* with cr1.0's late p1 too: its move stays */
+    v.lastc[2] = 1, v.lastf[2] = 0.9, v.owait[2] = 40000;
+    v.ta[2] = v.ta[3] = 25000, v.tf[2] = v.tf[3] = 10000;
+    run_move(&t, &v);
+    TST_EQ_INT(t.out.n, 3);
+    expect(&t, 2, "move", "move cr1.0 host1", 15);
     done(&t);
 }
