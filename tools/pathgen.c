@@ -23,8 +23,9 @@ static void usage(FILE *fp)
     fprintf(fp,
 "usage: pathgen [generate] [options]       an initial pathmap (pathgen generate --help)\n"
 "       pathgen edit FILE OP [ARGS]... [-o OUT]   reconfigure a pathmap (pathgen edit --help)\n"
-"       pathgen compare A B [--names]      exit 0 if A and B are the same tree\n"
-"       pathgen advise DB                  the edits a papanalyze database advises\n"
+"       pathgen compare A B [--names] [--tree NAME]   exit 0 if A and B are the same tree\n"
+"       pathgen advise DB [--format text|csv] [--max N] [--pathmap FILE]\n"
+"                                          the edits a papanalyze database advises\n"
 "Builds allreduce trees as the PATHS generator did (PATHS/EventSpace paper,\n"
 "section 3.1) and applies the reconfigurations of its section 6.  Formats,\n"
 "shapes, operators and examples: docs/pathgen.md.\n"
