@@ -271,6 +271,24 @@ static int64_t contrib_insert(gen_map_t *m, uint32_t parent, const gen_contrib_t
     return pos;
 }
 
+/* Takes node n's entry (with its route) out of its parent's contributors
+ * into *c; returns its index there, or -1 if n is not among them. */
+static int64_t take_from_parent(gen_map_t *m, uint32_t n, gen_contrib_t *c)
+{
+    gen_node_t *pn = &m->nodes[m->nodes[n].parent];
+    uint32_t i;
+
+    for (i = 0; i < pn->ncontribs; i++)
+        if (!pn->contribs[i].is_thread && pn->contribs[i].id == n)
+            break;
+    if (i == pn->ncontribs)
+        return -1;
+    *c = pn->contribs[i];
+    memmove(&pn->contribs[i], &pn->contribs[i + 1], (size_t)(pn->ncontribs - i - 1) * sizeof(*c));
+    pn->ncontribs--;
+    return i;
+}
+
 /* Node n got a contributor first in its list: its smallest thread is now
  * `key`.  Moves n (with its route) to its place among its parent's
  * contributors, and so on up while it lands first there (elsewhere the
@@ -278,21 +296,12 @@ static int64_t contrib_insert(gen_map_t *m, uint32_t parent, const gen_contrib_t
  * before its threads still ends in thread order. */
 static void reorder_up(gen_map_t *m, uint32_t n, uint32_t key)
 {
-    uint32_t p, i;
-    gen_node_t *pn;
+    uint32_t p;
     gen_contrib_t c;
 
     for (; (p = m->nodes[n].parent) != GEN_NONE; n = p) {
-        pn = &m->nodes[p];
-        for (i = 0; i < pn->ncontribs; i++)
-            if (!pn->contribs[i].is_thread && pn->contribs[i].id == n)
-                break;
-        if (i == pn->ncontribs)
+        if (take_from_parent(m, n, &c) < 0)
             return;
-        c = pn->contribs[i];
-        memmove(&pn->contribs[i], &pn->contribs[i + 1],
-                (size_t)(pn->ncontribs - i - 1) * sizeof(c));
-        pn->ncontribs--;
         if (contrib_insert(m, p, &c, key) != 0)   /* not first (it has room) */
             return;
     }
@@ -330,22 +339,13 @@ int gen_attach_thread(gen_map_t *m, uint32_t parent, uint32_t tid, uint32_t host
  * unchanged). */
 static void reposition_up(gen_map_t *m, uint32_t n)
 {
-    uint32_t p, i;
-    int64_t pos;
-    gen_node_t *pn;
+    uint32_t p;
+    int64_t i, pos;
     gen_contrib_t c;
 
     for (; (p = m->nodes[n].parent) != GEN_NONE; n = p) {
-        pn = &m->nodes[p];
-        for (i = 0; i < pn->ncontribs; i++)
-            if (!pn->contribs[i].is_thread && pn->contribs[i].id == n)
-                break;
-        if (i == pn->ncontribs)
+        if ((i = take_from_parent(m, n, &c)) < 0)
             return;
-        c = pn->contribs[i];
-        memmove(&pn->contribs[i], &pn->contribs[i + 1],
-                (size_t)(pn->ncontribs - i - 1) * sizeof(c));
-        pn->ncontribs--;
         pos = contrib_insert(m, p, &c, gen_node_min_thread(m, n));   /* has room */
         if (i != 0 && pos != 0)
             return;
