@@ -10,9 +10,10 @@
 # ("Advice"), each expected advice, gain and figure is worked out below with
 # the arithmetic next to it, never from the program's output.  T is the
 # slowest thread's mean time per allreduce (t4 - t1 at its entry wrapper).
-# The move rule (8) does not fire on these traces (gred3 with --skip 2 comes
-# closest: it checks the conditions one by one); its firing cases are in
-# t_advise.c, and here its edit on their tree must apply and give the tree
+# The move rule (8) fires on movable, a scenario made for it (every
+# condition and figure worked out below); gred3 with --skip 2 meets all its
+# conditions but the lateness of its own.  Its edit must apply to movable's
+# pathmap and to the tree of t_advise.c's move cases, and give the trees
 # worked out by hand.
 # Part 2: the command lines (formats, --max, --pathmap, refusals, usage).
 # Part 3: three small Gsum runs (mpirun, about 2 s each): whatever fires
@@ -26,8 +27,9 @@ set -eu
 PA=bin/papanalyze
 PG=bin/pathgen
 SYNTH=build/tests/synth_trace
+CHECK=build/tests/trace_check
 ME=advise.sh
-for p in $PA $PG $SYNTH; do
+for p in $PA $PG $SYNTH $CHECK; do
     [ -x "$p" ] || fail "$p is not built (run make first)"
 done
 T=$(mktemp -d "${TMPDIR:-/tmp}/advise.XXXXXX")
@@ -210,6 +212,49 @@ $PA --advise "$DB" >"$T/algo.pa" 2>&1 || fail "[algo] papanalyze --advise DB fai
 cmp -s "$T/algo.pa" "$T/algo.txt" || fail "[algo] papanalyze --advise DB: $(cat "$T/algo.pa")"
 ok
 
+# movable: root (core, A) <- cr0 (A) <- cr1.0 (A) <- pB (proxy, B; thread 1)
+# and thread 0 (A); pC (proxy, C; thread 2) <- cr0.  2 ops; times of op 1
+# after its r0 = 10000 (the table in synth_trace.c).
+#   thread totals (t4 - t1 at the entry wrapper): th0 (750 - 100 + 950 -
+#   100) / 2 = 750, th1 (840 - 340 + 1040 - 340) / 2 = 600, th2 (830 - 50 +
+#   1000 - 700) / 2 = 540: T = 750 (thread 0), 10 % = 75, 40 % = 300.
+#   proxy latencies: pB (840 - 340) - (740 - 440) = 200, (1040 - 340) - (940
+#   - 440) = 200; pC (830 - 50) - (730 - 150) = 200, (1000 - 700) - (900 -
+#   800) = 200.
+#   move (rule 8) at cr1.0: pB (contributor 0) continues in both ops: last
+#   in 100 % >= 75 %; it comes from B (thread 1 enters pB), cr1.0 is on A,
+#   and thread 0 is from A; cr1.0 is not the core's child.  Thread 0 waits
+#   440 - 100 = 340 in both ops: 340 >= 75.  pap_threads (t0 = the first
+#   thread's t1: 50, th2's, in op 0; 10100, th0's, in op 1): a th0 50, 0
+#   (mean 25), th1 290, 240 (mean 265): late 265 - 25 = 240; f th0 700, 850
+#   (mean 775), th1 790, 940 (mean 865): echo 865 - 775 = 90; own 240 - 90 =
+#   150 = 20.0 % of 750 >= 75.  gain min(200, 150, 340) = 150: 0.150 us.
+#   algo: each thread's proxy stages (down + up = latency) 200 < 300: no.
+#   root (rule 7): the last host (pap_hosts a, = the threads' a) is B in op 0
+#   (290 > 50 > 0) and C in op 1 (600 > 240 > 0): 50 % each < 75 %: no.
+#   move at cr0: the last arrival is cr1.0 in op 0 and pC in op 1: 50 %: no.
+#   remove-level cr0 (cr1.0, toplevel, on cr0's host A): cr1.0's down 460 -
+#   440 = 20 (both ops), up t4,f - t3 = 740 - 720 = 20 and 940 - 910 = 30
+#   (25), departure waits 0, 10, 0, 10 (5): cost 50; minus cr0's added wait
+#   (departure waits 0, 10, 10, 0: mean 5, gap 2 x 5 / 1 = 10; fan-in 2 -> 3:
+#   10 x 1 / 2 = 5): 45 < 75: no.  add-level: no gred has 3 contributors;
+#   split: cr1.0, the only toplevel member, holds thread 0 of the root host;
+#   no host subtree (remove-link) and nothing off A (unsplit).
+synth movable
+$CHECK --ops 2 "$T/movable" "$T/movable.pathmap" >/dev/null 2>"$T/check.err" ||
+    fail "[movable] trace_check rejects the trace: $(cat "$T/check.err")"
+csv movable
+rows movable 1
+row movable 1 "1,move,0.150,move cr1.0 B"
+reason movable 1 "at gred cr1.0, pB (from B) arrives last in 100.0 % of the operations and the others wait 0.34 us for it on average; its threads arrive 0.24 us after the others' and leave 0.09 us after them (the loop's echo): 0.15 us of lateness their own, 20.0 % of the slowest thread's time (0.75 us); its route costs 0.20 us per allreduce: with cr1.0 on B that hop"
+names "$T/movable.pathmap" "$T/movable.csv"
+$PG advise "$DB" >"$T/movable.txt" || fail "[movable] text"
+[ "$(sed -n 1p "$T/movable.txt")" = "advice 1: move cr1.0 B" ] || fail "[movable] text line 1: $(sed -n 1p "$T/movable.txt")"
+[ "$(sed -n 2p "$T/movable.txt")" = "  gain: at most 0.15 us per allreduce" ] || fail "[movable] text gain: $(sed -n 2p "$T/movable.txt")"
+grep -qx '  run: pathgen edit synthetic/movable.pathmap move cr1.0 B -o NEW.pathmap' "$T/movable.txt" ||
+    fail "[movable] text run: $(grep run: "$T/movable.txt")"
+ok
+
 # When `pathgen edit` is built, each advised edit applies to its pathmap.
 edit_built() {
     ! $PG edit --help 2>&1 | grep -q "not built yet"
@@ -225,7 +270,38 @@ applies() {
     done
     ok
 }
-for s in gred3 wide lastarr; do applies "$T/$s.pathmap" "$T/$s.csv"; done
+for s in gred3 wide lastarr movable; do applies "$T/$s.pathmap" "$T/$s.csv"; done
+
+# move on movable's pathmap, as advised: cr1.0 on B, reached from cr0
+# through a proxy of B; thread 1 enters it directly, thread 0 through a proxy
+# of A; cr0, pC and thread 2 as they were.  Moving it back to A gives the
+# original tree, names included (pB: the proxy of thread 1's host).
+if edit_built; then
+    cat >"$T/movable-want.pathmap" <<'PM'
+host A
+host B
+host C
+tree sum type=int32 op=sum
+core  root  host=A
+gred  cr0   host=A parent=root
+proxy x     host=B parent=cr0
+gred  cr1.0 host=B parent=x
+proxy y     host=A parent=cr1.0
+proxy pC    host=C parent=cr0
+threads 0 host=A enter=y
+threads 1 host=B enter=cr1.0
+threads 2 host=C enter=pC
+PM
+    $PG edit "$T/movable.pathmap" move cr1.0 B -o "$T/movable-got.pathmap" 2>"$T/edit.err" ||
+        fail "[movable] pathgen edit move cr1.0 B: $(cat "$T/edit.err")"
+    $PG compare "$T/movable-want.pathmap" "$T/movable-got.pathmap" >/dev/null 2>"$T/cmp.err" ||
+        fail "[movable] the moved tree differs: $(cat "$T/cmp.err")"
+    $PG edit "$T/movable-got.pathmap" move cr1.0 A -o "$T/movable-back.pathmap" 2>"$T/edit.err" ||
+        fail "[movable] moving back: $(cat "$T/edit.err")"
+    $PG compare --names "$T/movable.pathmap" "$T/movable-back.pathmap" >/dev/null 2>"$T/cmp.err" ||
+        fail "[movable] moved back, not the original: $(cat "$T/cmp.err")"
+    ok
+fi
 
 # move (rule 8): the tree of tests/unit/analyze/t_advise.c's move cases,
 # where the rule advises "move cr1.0 host1"; the edit must apply and give the
