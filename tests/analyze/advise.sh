@@ -270,7 +270,7 @@ for s in gred3 wide lastarr movable; do applies "$T/$s.pathmap" "$T/$s.csv"; don
 # through a proxy of B; thread 1 enters it directly, thread 0 through a proxy
 # of A; cr0, pC and thread 2 as they were.  Moving it back to A gives the
 # original tree, names included (pB: the proxy of thread 1's host).
-if edit_built; then
+{
     cat >"$T/movable-want.pathmap" <<'PM'
 host A
 host B
@@ -295,7 +295,7 @@ PM
     $PG compare --names "$T/movable.pathmap" "$T/movable-back.pathmap" >/dev/null 2>"$T/cmp.err" ||
         fail "[movable] moved back, not the original: $(cat "$T/cmp.err")"
     ok
-fi
+}
 
 # move (rule 8): the tree of tests/unit/analyze/t_advise.c's move cases,
 # where the rule advises "move cr1.0 host1"; the edit must apply and give the
@@ -303,7 +303,7 @@ fi
 # of host1; h1 enters it directly, h0 through a proxy of host0 (proxies
 # are declared on the contributor's host, as p1 and p2 here); moving it back
 # gives the original (gen_edit.h: move then move back).
-if edit_built; then
+{
     cat >"$T/move3.pathmap" <<'PM'
 host host0
 host host1
@@ -350,7 +350,7 @@ PM
     $PG compare --names "$T/move3.pathmap" "$T/move3-back.pathmap" >/dev/null 2>"$T/cmp.err" ||
         fail "[move] moved back, not the original: $(cat "$T/cmp.err")"
     ok
-fi
+}
 
 # ============================================================ part 2: commands
 DB=$T/gred3/traces.db
