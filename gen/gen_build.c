@@ -52,6 +52,7 @@ void gen_build_opts_init(gen_build_opts_t *o)
     o->root_shape.kind = GEN_SHAPE_NARY;
     o->root_host = GEN_NONE;
     o->split_cluster = GEN_NONE;
+    o->split_to_last = 1;     /* split4W's placement, as gen_edit_split is used by pathgen edit */
 }
 
 static cm_status_t oom(cm_err_t *err)

@@ -106,14 +106,15 @@ typedef struct gen_build_opts {
     uint32_t          nhost_shapes;
     uint32_t          root_host;       /* GEN_NONE: each cluster's first host */
     uint32_t          split_span;      /* 0: no split (gen_edit_split) */
-    int               split_to_last;   /* split: to the group's last host (else first) */
+    int               split_to_last;   /* split: to the group's last host (default), else first */
     uint32_t          split_cluster;   /* split only this cluster (GEN_NONE: every one) */
     int               extra_links;     /* gen_edit_add_link on every other host subtree */
     const char       *algo;            /* an algorithm node across the hosts, or NULL */
     const char       *command;         /* the command line, for the header */
 } gen_build_opts_t;
 
-/* Default options: nary host and root subtrees, no split, no links. */
+/* Default options: nary host and root subtrees, no split (a split to the
+ * last host when one is asked), no links. */
 void gen_build_opts_init(gen_build_opts_t *o);
 
 /*

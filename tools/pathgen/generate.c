@@ -49,7 +49,7 @@ static void usage(FILE *fp)
 "  --root-host H          the cluster-root host (index or name; default each cluster's\n"
 "                         first host; the gateway puts the multi-cluster root there)\n"
 "  --split SPAN[:first|last][@CLUSTER]  move each cluster-root gred over at most SPAN\n"
-"                         host subtrees to its first (default) or last host\n"
+"                         host subtrees to its first or last (default) host\n"
 "  --extra-links          a link per contributor of each host subtree off the root host\n"
 "  --algo 'run=NAME ...'  an algorithm node across the hosts (a bare NAME: run=NAME)\n"
 "  --type T, --op O       the tree's type (int32 int64 float double) and operation\n"
