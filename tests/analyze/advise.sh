@@ -266,6 +266,22 @@ applies() {
 }
 for s in gred3 wide lastarr movable; do applies "$T/$s.pathmap" "$T/$s.csv"; done
 
+# moved TAG STEM WRAPPER TO FROM: `pathgen edit STEM.pathmap move WRAPPER TO`
+# gives the tree of STEM-want.pathmap (written by hand), and moving it back
+# to FROM gives STEM.pathmap again, names included (gen_edit.h: move then
+# move back).
+moved() {
+    $PG edit "$T/$2.pathmap" move "$3" "$4" -o "$T/$2-got.pathmap" 2>"$T/edit.err" ||
+        fail "[$1] pathgen edit move $3 $4: $(cat "$T/edit.err")"
+    $PG compare "$T/$2-want.pathmap" "$T/$2-got.pathmap" >/dev/null 2>"$T/cmp.err" ||
+        fail "[$1] the moved tree differs: $(cat "$T/cmp.err")"
+    $PG edit "$T/$2-got.pathmap" move "$3" "$5" -o "$T/$2-back.pathmap" 2>"$T/edit.err" ||
+        fail "[$1] moving back: $(cat "$T/edit.err")"
+    $PG compare --names "$T/$2.pathmap" "$T/$2-back.pathmap" >/dev/null 2>"$T/cmp.err" ||
+        fail "[$1] moved back, not the original: $(cat "$T/cmp.err")"
+    ok
+}
+
 # move on movable's pathmap, as advised: cr1.0 on B, reached from cr0
 # through a proxy of B; thread 1 enters it directly, thread 0 through a proxy
 # of A; cr0, pC and thread 2 as they were.  Moving it back to A gives the
@@ -286,15 +302,7 @@ threads 0 host=A enter=y
 threads 1 host=B enter=cr1.0
 threads 2 host=C enter=pC
 PM
-    $PG edit "$T/movable.pathmap" move cr1.0 B -o "$T/movable-got.pathmap" 2>"$T/edit.err" ||
-        fail "[movable] pathgen edit move cr1.0 B: $(cat "$T/edit.err")"
-    $PG compare "$T/movable-want.pathmap" "$T/movable-got.pathmap" >/dev/null 2>"$T/cmp.err" ||
-        fail "[movable] the moved tree differs: $(cat "$T/cmp.err")"
-    $PG edit "$T/movable-got.pathmap" move cr1.0 A -o "$T/movable-back.pathmap" 2>"$T/edit.err" ||
-        fail "[movable] moving back: $(cat "$T/edit.err")"
-    $PG compare --names "$T/movable.pathmap" "$T/movable-back.pathmap" >/dev/null 2>"$T/cmp.err" ||
-        fail "[movable] moved back, not the original: $(cat "$T/cmp.err")"
-    ok
+    moved movable movable cr1.0 B A
 }
 
 # move (rule 8): the tree of tests/unit/analyze/t_advise.c's move cases,
@@ -341,15 +349,7 @@ threads 4-5 host=host2 enter=h2
 PM
     printf '%s\n' "rank,rule,gain_us,edit,reason" "1,move,15.000,move cr1.0 host1,\"\"" >"$T/move3.csv"
     names "$T/move3.pathmap" "$T/move3.csv"
-    $PG edit "$T/move3.pathmap" move cr1.0 host1 -o "$T/move3-got.pathmap" 2>"$T/edit.err" ||
-        fail "[move] pathgen edit move cr1.0 host1: $(cat "$T/edit.err")"
-    $PG compare "$T/move3-want.pathmap" "$T/move3-got.pathmap" >/dev/null 2>"$T/cmp.err" ||
-        fail "[move] the moved tree differs: $(cat "$T/cmp.err")"
-    $PG edit "$T/move3-got.pathmap" move cr1.0 host0 -o "$T/move3-back.pathmap" 2>"$T/edit.err" ||
-        fail "[move] moving back: $(cat "$T/edit.err")"
-    $PG compare --names "$T/move3.pathmap" "$T/move3-back.pathmap" >/dev/null 2>"$T/cmp.err" ||
-        fail "[move] moved back, not the original: $(cat "$T/cmp.err")"
-    ok
+    moved move move3 cr1.0 host1 host0
 }
 
 # ============================================================ part 2: commands
