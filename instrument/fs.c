@@ -4,7 +4,12 @@
  * An archive is written to "<dir>.partial" and renamed to <dir> only when
  * complete, so a reader never sees half an archive at <dir>.  An existing
  * <dir> is replaced only with --force, and only if it holds an OTF2 anchor
- * (so that a mistyped --trace cannot delete an unrelated directory).
+ * and nothing but a trace's own files: the archive (traces.otf2,
+ * traces.def, traces/, traces.pathmap) and the database papanalyze made from
+ * it next to it (traces.db, SQLite's companions of it, an interrupted
+ * papanalyze's traces.db.partial-*), which describes the old archive and
+ * goes with it.  Anything else in <dir> (a report, a picture, a user's file)
+ * makes --force refuse, so that a rerun never deletes what it did not write.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -35,26 +40,78 @@ static bool is_archive(const char *dir)
 }
 
 /*
- * Something only an OTF2 writer of ours leaves: a directory holding
- * nothing but traces.otf2, traces.def, traces/ and traces.pathmap (any of
- * them).  The only kind of leftover directory --force may delete.
+ * A name that only a trace of ours puts in its directory: the archive's
+ * files, written by the tracer, and the database papanalyze derives from
+ * the anchor's name (TRACE/traces.otf2 -> TRACE/traces.db).
  */
-static bool is_ours(const char *dir)
+static bool is_trace_name(const char *name)
+{
+    static const char *const exact[] = {
+        ".", "..", INS_ARCHIVE_NAME, INS_ANCHOR_FILE, INS_ARCHIVE_NAME ".def",
+        INS_PATHMAP_FILE, INS_ARCHIVE_NAME ".db", INS_ARCHIVE_NAME ".db-journal",
+        INS_ARCHIVE_NAME ".db-wal", INS_ARCHIVE_NAME ".db-shm",
+    };
+    static const char db_partial[] = INS_ARCHIVE_NAME ".db.partial-";
+
+    for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+        if (strcmp(name, exact[i]) == 0)
+            return true;
+    return strncmp(name, db_partial, sizeof(db_partial) - 1) == 0;
+}
+
+/*
+ * The first name (in byte order, so that messages are stable) in dir that
+ * is not a trace's, into name; 1 if there is one, 0 if dir holds nothing
+ * else, -1 (errno set) if dir cannot be read.
+ */
+static int first_foreign(const char *dir, char *name, size_t len)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    bool ok = d != NULL;
+    int found = 0;
 
-    while (ok && (e = readdir(d)) != NULL) {
-        ok = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-             strcmp(e->d_name, INS_ARCHIVE_NAME) == 0 ||
-             strcmp(e->d_name, INS_ANCHOR_FILE) == 0 ||
-             strcmp(e->d_name, INS_ARCHIVE_NAME ".def") == 0 ||
-             strcmp(e->d_name, INS_PATHMAP_FILE) == 0;
+    if (d == NULL)
+        return -1;
+    while ((e = readdir(d)) != NULL) {
+        if (is_trace_name(e->d_name) || (found && strcmp(e->d_name, name) >= 0))
+            continue;
+        snprintf(name, len, "%s", e->d_name);
+        found = 1;
     }
-    if (d != NULL)
-        closedir(d);
-    return ok;
+    closedir(d);
+    return found;
+}
+
+/* A directory that holds nothing but a trace's files (or cannot be read: no). */
+static bool is_ours(const char *dir)
+{
+    char name[256];
+
+    return first_foreign(dir, name, sizeof(name)) == 0;
+}
+
+/*
+ * Whether --force may replace the archive at dir: 0, or -1 with msg naming
+ * the first file that is not a trace's and what to do about it.
+ */
+static int check_replaceable(const char *dir, char *msg, size_t msglen)
+{
+    char name[256];
+    int rc = first_foreign(dir, name, sizeof(name));
+
+    if (rc < 0) {
+        snprintf(msg, msglen, "cannot read '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    if (rc > 0) {
+        snprintf(msg, msglen, "'%s' holds '%s', which is not a trace's file; --force "
+                 "replaces only a trace (%s, %s/, %s.def, %s, %s.db), never other files: "
+                 "move '%s' out of it, or trace to another directory", dir, name,
+                 INS_ANCHOR_FILE, INS_ARCHIVE_NAME, INS_ARCHIVE_NAME, INS_PATHMAP_FILE,
+                 INS_ARCHIVE_NAME, name);
+        return -1;
+    }
+    return 0;
 }
 
 static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -103,6 +160,8 @@ int ins__fs_prepare(const char *dir, const char *partial, int force, char *msg, 
                      "not replacing it, even with --force", dir, INS_ANCHOR_FILE);
             return -1;
         }
+        if (check_replaceable(dir, msg, msglen) != 0)
+            return -1;
     }
     if (access(partial, F_OK) == 0) {
         if (!force || !is_ours(partial)) {
@@ -136,6 +195,9 @@ int ins__fs_commit(const char *dir, const char *partial, char *msg, size_t msgle
 
     snprintf(old, sizeof(old), "%s.old", partial);
     if (access(dir, F_OK) == 0) {
+        /* Checked again: files may have appeared in dir while the job ran. */
+        if (check_replaceable(dir, msg, msglen) != 0)
+            return -1;
         if (access(old, F_OK) == 0 && !is_ours(old)) {
             snprintf(msg, msglen, "cannot move the old '%s' aside: '%s' exists and is not "
                      "an OTF2 archive", dir, old);

@@ -245,14 +245,19 @@ OTF2_ErrorCode ins__defs_write_globals(ins_trace_t *tr, double rate);
 
 /*
  * Rank 0, before opening: checks that dir may be written (absent, or
- * present with force and an OTF2 archive), removes a stale partial with
+ * present with force, an OTF2 archive and holding nothing but a trace's
+ * files: the archive and its traces.db), removes a stale partial with
  * force, creates dir's parent directories and probes that partial can be
  * created.  Returns 0, or -1 with msg set.
  */
 int ins__fs_prepare(const char *dir, const char *partial, int force,
                     char *msg, size_t msglen);
 
-/* Rank 0, after a complete write: moves partial to dir (replacing it). */
+/*
+ * Rank 0, after a complete write: moves partial to dir, replacing the old
+ * trace (checked again to hold nothing but a trace's files); on failure dir
+ * is as it was.
+ */
 int ins__fs_commit(const char *dir, const char *partial, char *msg, size_t msglen);
 
 /* Creates (or truncates) path and writes len bytes of data; 0, or -1 with msg set. */

@@ -2,7 +2,8 @@
 # gsum --trace DIR when DIR cannot or must not be written: a clear message
 # on every rank, a non-zero exit, no hang, and nothing destroyed or left
 # half-written.  An existing archive is kept without --force and replaced
-# with it; a directory that is not an archive is never replaced; a stale
+# with it (with the traces.db made from it), unless the directory holds any
+# other file; a directory that is not an archive is never replaced; a stale
 # DIR.partial is refused without --force, and with it unless it holds only
 # an archive's files; a read-only file system, a path
 # under a file, a full disk; --trace-mem below the minimum; usage errors.
@@ -55,6 +56,28 @@ expect_count "$tmp/out" 1 "# trace: $d/traces.otf2: 4960 events from 6 threads"
 build/tests/trace_check --ops 310 "$d" pathmaps/demo.pathmap > "$tmp/tc" 2>&1 ||
   { cat "$tmp/tc" >&2; fail "--force: trace_check"; }
 [ ! -e "$d.partial" ] && [ ! -e "$d.partial.old" ] || fail "--force left $d.partial or $d.partial.old"
+
+# ---- --force replaces a trace, never anything else -------------------------
+# The archive and the database made from it (traces.db, which described the
+# old archive): both replaced, the old database gone.
+echo "the old archive's database" > "$d/traces.db"
+timeout 120 $MPIRUN -np 2 bin/gsum $DEMO --trace "$d" --force > "$tmp/out" 2>&1 ||
+  { cat "$tmp/out" >&2; fail "--force over an archive and its traces.db failed"; }
+[ "$(events "$d")" -eq 4960 ] || fail "--force over archive + traces.db: no new archive"
+[ ! -e "$d/traces.db" ] || fail "--force kept the old archive's traces.db"
+# Anything else beside the archive (a report folder, a user's file): refused
+# on every rank, naming the first such file in byte order, nothing changed.
+mkdir "$d/report"; echo page > "$d/report/index.html"; echo mine > "$d/notes.txt"
+sums "$d" > "$tmp/sums.before"
+run_fails 60 "$tmp/out" $MPIRUN -np 2 bin/gsum $DEMO --trace "$d" --force
+expect_count "$tmp/out" 2 "'$d' holds 'notes.txt', which is not a trace's file; --force replaces only a trace (traces.otf2, traces/, traces.def, traces.pathmap, traces.db), never other files: move 'notes.txt' out of it, or trace to another directory"
+sums "$d" | diff "$tmp/sums.before" - || fail "--force changed a trace directory holding a user's file"
+[ ! -e "$d.partial" ] && [ ! -e "$d.partial.old" ] || fail "refused --force left $d.partial or $d.partial.old"
+rm "$d/notes.txt"
+run_fails 60 "$tmp/out" $MPIRUN -np 2 bin/gsum $DEMO --trace "$d" --force
+expect_count "$tmp/out" 2 "'$d' holds 'report', which is not a trace's file"
+[ "$(cat "$d/report/index.html")" = page ] || fail "--force changed $d/report"
+rm -r "$d/report"
 
 # ---- not an archive: never replaced, even with --force ---------------------
 na=$tmp/notarchive
