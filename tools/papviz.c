@@ -55,7 +55,8 @@ static void usage(FILE *fp)
 "\n"
 "Options:\n"
 "  -o, --output F        the SVG (default: standard output); report: the directory\n"
-"                        (default: report/ beside DB)\n"
+"                        (default: DIR-report/ for DIR/traces.db, beside the\n"
+"                        trace; report/ beside any other DB)\n"
 "  -b, --bytes N         tuple size (default: the smallest in the database)\n"
 "  -t, --thread T        timemap: draw thread T (repeatable; default: every thread)\n"
 "      --with-arrival-wait  timemap: draw the arrival waits too\n"
@@ -73,6 +74,8 @@ static void usage(FILE *fp)
 "      --instance I      schedule: the tree instance of --op (default 0)\n"
 "      --mean            schedule: the mean over the operations in the statistics\n"
 "                        (the default; no message lines)\n"
+"  -q, --quiet           print nothing on success (default: the path written,\n"
+"                        \"Timemap: F\", \"Report: DIR/index.html\")\n"
 "  -h, --help            this text\n"
 "Exit status: 0 done, 1 bad input or failure (no partial file), 2 usage error.\n");
 }
@@ -81,7 +84,7 @@ typedef struct args {
     const char *cmd, *output, *tree, *db, *wrapper;
     const char *inputs[MAX_MODELS];
     const char *labels[MAX_MODELS];
-    int         ninputs, nlabels, subtree, with_wait;
+    int         ninputs, nlabels, subtree, with_wait, quiet;
     int         has_op, has_instance, mean, instance;
     int64_t     op;
     int         threads[MAX_THREADS], nthreads;
@@ -121,6 +124,7 @@ static int parse_args(int argc, char **argv, args_t *a)
         { "label", required_argument, NULL, 'l' }, { "wrapper", required_argument, NULL, 'w' },
         { "subtree", required_argument, NULL, 's' }, { "tree", required_argument, NULL, O_TREE },
         { "db", required_argument, NULL, O_DB }, { "help", no_argument, NULL, 'h' },
+        { "quiet", no_argument, NULL, 'q' },
         { "with-arrival-wait", no_argument, NULL, O_WAIT }, { "op", required_argument, NULL, O_OP },
         { "instance", required_argument, NULL, O_INSTANCE }, { "mean", no_argument, NULL, O_MEAN },
         { NULL, 0, NULL, 0 },
@@ -130,7 +134,7 @@ static int parse_args(int argc, char **argv, args_t *a)
     long long v;
 
     a->bytes = -1;
-    while ((c = getopt_long(argc, argv, "o:b:t:c:l:w:s:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:b:t:c:l:w:s:hq", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': a->output = optarg; break;
         case 'w': a->wrapper = optarg; a->subtree = 0; break;
@@ -152,6 +156,7 @@ static int parse_args(int argc, char **argv, args_t *a)
             a->has_instance = 1;
             break;
         case 'h': return -1;
+        case 'q': a->quiet = 1; break;
         case 'b':
             if (parse_int("--bytes", optarg, 1ll << 40, &v) != 0)
                 return 2;
@@ -312,22 +317,24 @@ static cm_status_t draw_tree(FILE *out, an_model_t *const *m, int n, const args_
     return viz_tree(out, m[0], a->db != NULL, o, err);
 }
 
-/* What each command needs (inputs: how many databases it takes). */
+/* What each command needs (inputs: how many databases it takes) and what
+   its success line calls what it wrote ("Timemap: out/x.svg"). */
 typedef struct command {
     const char *name;
     draw_fn_t  *draw;
     int         max_inputs;
     int         needs_wrapper;
+    const char *title;
 } command_t;
 
 static const command_t commands[] = {
-    { "timemap",    draw_timemap,    MAX_MODELS, 0 },
-    { "departures", draw_departures, MAX_MODELS, 1 },
-    { "orders",     draw_orders,     1,          1 },
-    { "pap",        draw_pap,        1,          0 },
-    { "tree",       draw_tree,       1,          0 },
-    { "schedule",   draw_schedule,   1,          0 },
-    { "report",     NULL,            1,          0 },
+    { "timemap",    draw_timemap,    MAX_MODELS, 0, "Timemap" },
+    { "departures", draw_departures, MAX_MODELS, 1, "Departures" },
+    { "orders",     draw_orders,     1,          1, "Orders" },
+    { "pap",        draw_pap,        1,          0, "Arrival pattern" },
+    { "tree",       draw_tree,       1,          0, "Tree" },
+    { "schedule",   draw_schedule,   1,          0, "Schedule" },
+    { "report",     NULL,            1,          0, "Report" },
 };
 
 /* Opens the models of a command: databases, or for tree a pathmap/--db. */
@@ -429,6 +436,29 @@ fail:
     return 1;
 }
 
+/*
+ * Where report goes without -o: beside a trace directory for its database
+ * (out/split/traces.db -> out/split-report), because gsum --force replaces a
+ * trace directory only while it holds nothing but the trace; report/ beside
+ * any other database.
+ */
+static void default_report_dir(const char *db, char *dir, size_t len)
+{
+    const char *slash = strrchr(db, '/'), *parent = slash;
+    int in_trace = slash != NULL && slash != db && strcmp(slash + 1, "traces.db") == 0;
+
+    while (in_trace && parent > db && parent[-1] != '/')
+        parent--;
+    /* ./traces.db, ../traces.db: no name to put "-report" after. */
+    if (in_trace && (strncmp(parent, "./", 2) == 0 || strncmp(parent, "../", 3) == 0))
+        in_trace = 0;
+
+    if (in_trace)
+        snprintf(dir, len, "%.*s-report", (int)(slash - db), db);
+    else
+        snprintf(dir, len, "%.*sreport", slash ? (int)(slash - db + 1) : 0, db);
+}
+
 /* papviz report: the text report into memory, then viz_report. */
 static cm_status_t run_report(const args_t *a, an_model_t *m, cm_err_t *err)
 {
@@ -440,16 +470,13 @@ static cm_status_t run_report(const args_t *a, an_model_t *m, cm_err_t *err)
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
     cm_status_t ret = an_report(a->inputs[0], &ropts, mem, err);
     fclose(mem);
-    if (a->output != NULL) {
+    if (a->output != NULL)
         snprintf(dir, sizeof dir, "%s", a->output);
-    } else {
-        const char *slash = strrchr(a->inputs[0], '/');
-        snprintf(dir, sizeof dir, "%.*sreport", slash ? (int)(slash - a->inputs[0] + 1) : 0,
-                 a->inputs[0]);
-    }
+    else
+        default_report_dir(a->inputs[0], dir, sizeof dir);
     if (ret == CM_OK)
         ret = viz_report(dir, m, text, err);
-    if (ret == CM_OK)
+    if (ret == CM_OK && !a->quiet)
         printf("Report: %s/index.html\n", dir);
     free(text);
     return ret;
@@ -491,6 +518,10 @@ int main(int argc, char **argv)
     else if (ret == CM_OK) {
         job_t job = { c->draw, models, strcmp(a.cmd, "tree") ? nmodels : 1, &a, &o };
         ret = write_svg(a.output, &job, &err);
+        /* The path on success, as report prints its page's; not when the SVG
+           itself went to standard output. */
+        if (ret == CM_OK && !a.quiet && a.output != NULL && strcmp(a.output, "-") != 0)
+            printf("%s: %s\n", c->title, a.output);
     }
     if (ret != CM_OK)
         cm_err_print(stderr, "papviz: ", &err);

@@ -83,7 +83,14 @@ mkdir -p "$W/svg"
 [ "${RECORD:-0}" = 1 ] && mkdir -p "$EXPECTED"
 while IFS='|' read -r name args; do
     # shellcheck disable=SC2086 # word splitting of $args is wanted
-    "$PAPVIZ" $args -o "$W/svg/$name.svg" || fail "papviz $args"
+    "$PAPVIZ" $args -o "$W/svg/$name.svg" > "$W/said" || fail "papviz $args"
+    # Its one line on success: what it drew and where.
+    case $args in
+    timemap*) what=Timemap ;; departures*) what=Departures ;; orders*) what=Orders ;;
+    pap*) what="Arrival pattern" ;; tree*) what=Tree ;; schedule*) what=Schedule ;;
+    esac
+    [ "$(cat "$W/said")" = "$what: $W/svg/$name.svg" ] \
+        || fail "papviz $args -o: said '$(cat "$W/said")', expected '$what: $W/svg/$name.svg'"
     xmllint --noout "$W/svg/$name.svg" || fail "$name.svg is not well-formed XML"
     # shellcheck disable=SC2086
     "$PAPVIZ" $args > "$W/svg/$name.again.svg" || fail "papviz $args (stdout)"
@@ -356,6 +363,22 @@ done
 # ---- 6. the report page in headless Chromium ----------------------------------
 "$PAPVIZ" report "$G" -o "$W/report" > "$W/out" || fail "papviz report"
 has "$W/out" "Report: $W/report/index.html"
+# -q: nothing on success, for every command.
+"$PAPVIZ" -q report "$G" -o "$W/report-q" > "$W/out" || fail "papviz -q report"
+"$PAPVIZ" timemap -q "$G" -o "$W/q.svg" >> "$W/out" || fail "papviz timemap -q"
+"$PAPVIZ" tree --quiet "$W/gred3.pathmap" -o "$W/q.svg" >> "$W/out" || fail "papviz tree --quiet"
+[ ! -s "$W/out" ] || { cat "$W/out" >&2; fail "papviz -q printed something"; }
+[ -s "$W/report-q/index.html" ] && [ -s "$W/q.svg" ] || fail "papviz -q wrote nothing"
+# Without -o, a trace directory's database gets its report beside the
+# directory (gsum --force replaces a trace directory only while it holds
+# nothing but the trace), any other database report/ beside it.
+rm -rf "$W/tdir" "$W/tdir-report"; mkdir "$W/tdir"; cp "$G" "$W/tdir/traces.db"
+"$PAPVIZ" report "$W/tdir/traces.db" > "$W/out" || fail "papviz report DIR/traces.db"
+[ "$(cat "$W/out")" = "Report: $W/tdir-report/index.html" ] || fail "papviz report: said $(cat "$W/out")"
+[ -s "$W/tdir-report/index.html" ] && [ ! -e "$W/tdir/report" ] || fail "report not beside $W/tdir"
+cp "$G" "$W/tdir/other.db"
+"$PAPVIZ" report "$W/tdir/other.db" > "$W/out" || fail "papviz report other.db"
+[ "$(cat "$W/out")" = "Report: $W/tdir/report/index.html" ] || fail "papviz report other.db: said $(cat "$W/out")"
 for f in $(sed -n 's/.*data="\([^"]*\)".*/\1/p' "$W/report/index.html"); do
     [ -s "$W/report/$f" ] || fail "index.html shows $f, which was not written"
     xmllint --noout "$W/report/$f" || fail "report/$f is not well-formed"
