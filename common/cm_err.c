@@ -2,6 +2,7 @@
  * cm_err.c - status names and the located error of cm_err.h.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include "common/cm_err.h"
 
@@ -64,12 +65,23 @@ void cm_err_format(const cm_err_t *err, char *buf, size_t size)
                  err->col, err->msg);
 }
 
+/*
+ * The C source that detected an error helps us and is noise to a user, who
+ * sees it only when asked: PAPTREE_DEBUG set to anything but "" or "0".
+ */
+int cm_err_debug(void)
+{
+    const char *v = getenv("PAPTREE_DEBUG");
+
+    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
 void cm_err_print(FILE *fp, const char *prefix, const cm_err_t *err)
 {
     char text[CM_ERR_PATH_MAX + CM_ERR_MSG_MAX + 64];
 
     cm_err_format(err, text, sizeof(text));
-    if (err->src_file != NULL)
+    if (err->src_file != NULL && cm_err_debug())
         fprintf(fp, "%s%s [%s:%d]\n", prefix ? prefix : "", text,
                 err->src_file, err->src_line);
     else

@@ -53,10 +53,15 @@ cm_status_t cm_err_set(cm_err_t *err, cm_status_t status, const char *path,
     cm_err_set((err), (status), NULL, 0, 0, __FILE__, __LINE__, __VA_ARGS__)
 
 /*
- * Writes "path:line:col: error: msg [src:line]\n" to fp.  `prefix`, when not
- * NULL, is written first (a program name, "rank 3: ").
+ * Writes "path:line:col: error: msg\n" to fp, the one way every program
+ * prints an error; with PAPTREE_DEBUG set (cm_err_debug) it adds the C
+ * source that detected it: "... msg [runtime/core/pathmap_parse.c:922]".
+ * `prefix`, when not NULL, is written first (a program name, "rank 3: ").
  */
 void cm_err_print(FILE *fp, const char *prefix, const cm_err_t *err);
+
+/* 1 if PAPTREE_DEBUG is set to anything but "" or "0": errors name their C source. */
+int cm_err_debug(void);
 
 /* The same text without the trailing [src:line] and newline, into buf. */
 void cm_err_format(const cm_err_t *err, char *buf, size_t size);

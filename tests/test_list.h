@@ -124,6 +124,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_params_and_ranges,     10) \
     X(pathmap_crlf_tabs_comments,    10) \
     X(pathmap_error_location,        10) \
+    X(pathmap_error_source_debug,    10) \
     X(pathmap_hash,                  10) \
     X(pathmap_deep_chain,            20) \
     X(pathmap_names,                 10) \

@@ -182,15 +182,15 @@ no_partials
 # papanalyze DB refuses them as papviz does: exit 1, the same message.
 PV=bin/papviz
 # same_error DB TEXT: papanalyze (every format) and papviz exit 1 with the same
-# error line, less the program name and the [source] tag, and it says TEXT
+# error line, less the program name, and it says TEXT
 same_error() {
     run_rc 10 "$T/pv.out" $PV timemap "$1"
     [ "$rc" -eq 1 ] || { cat "$T/pv.out" >&2; fail "papviz timemap $1: exit $rc, expected 1"; }
     grep -qF -- "$2" "$T/pv.out" || { cat "$T/pv.out" >&2; fail "papviz: no '$2'"; }
-    pv=$(sed -n 's/^papviz: \(.*error: .*\) \[.*\]$/\1/p' "$T/pv.out")
+    pv=$(sed -n 's/^papviz: \(.*error: .*\)$/\1/p' "$T/pv.out")
     for fmt in text csv json; do
         expect_quick 1 "$2" $PA -f $fmt "$1"
-        pa=$(sed -n 's/^papanalyze: \(.*error: .*\) \[.*\]$/\1/p' "$T/out")
+        pa=$(sed -n 's/^papanalyze: \(.*error: .*\)$/\1/p' "$T/out")
         [ -n "$pa" ] && [ "$pa" = "$pv" ] || fail "papanalyze -f $fmt and papviz differ on $1: '$pa' / '$pv'"
     done
 }

@@ -3,6 +3,7 @@
  * (runtime/core).  Expected values are worked out by hand from the texts
  * below; the bad-input corpus (tests/pathmap/bad) covers the error messages.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tests/tst.h"
@@ -163,6 +164,45 @@ void t_pathmap_error_location(void)
     cm_err_format(&err, line, sizeof(line));
     TST_EQ_STR(line, "x.pm:4:26: error: unknown parent 'nope' in tree 't'");
     TST_NOT_NULL(err.src_file);
+}
+
+/* cm_err_print into a string, with PAPTREE_DEBUG as given (NULL: unset). */
+static void print_with_debug(const cm_err_t *err, const char *debug, char *out, size_t len)
+{
+    FILE *fp = fmemopen(out, len, "w");
+
+    TST_NOT_NULL(fp);
+    if (debug == NULL)
+        unsetenv("PAPTREE_DEBUG");
+    else
+        setenv("PAPTREE_DEBUG", debug, 1);
+    cm_err_print(fp, "prog: ", err);
+    fclose(fp);
+    unsetenv("PAPTREE_DEBUG");
+}
+
+/* The C source of an error is printed only when PAPTREE_DEBUG asks for it. */
+void t_pathmap_error_source_debug(void)
+{
+    const char *text = "host h0\ntree t\ncore c host=h0\n  gred\tg  host=h0 parent=nope\n";
+    const char *plain = "prog: x.pm:4:26: error: unknown parent 'nope' in tree 't'\n";
+    rt_pathmap_t *pm = NULL;
+    cm_err_t err;
+    char out[2048], want[2048];
+
+    cm_err_clear(&err);
+    TST_EQ_STATUS(rt_pathmap_parse("x.pm", text, strlen(text), &pm, &err), CM_ERR_NAME);
+    print_with_debug(&err, NULL, out, sizeof(out));
+    TST_EQ_STR(out, plain);
+    print_with_debug(&err, "", out, sizeof(out));
+    TST_EQ_STR(out, plain);
+    print_with_debug(&err, "0", out, sizeof(out));
+    TST_EQ_STR(out, plain);
+    snprintf(want, sizeof(want), "prog: x.pm:4:26: error: unknown parent 'nope' in tree 't' "
+             "[%s:%d]\n", err.src_file, err.src_line);
+    print_with_debug(&err, "1", out, sizeof(out));
+    TST_EQ_STR(out, want);
+    TST_TRUE(strstr(out, " [runtime/core/") != NULL);
 }
 
 void t_pathmap_hash(void)
