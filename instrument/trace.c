@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "instrument/ins_int.h"
-#include "runtime/api/rt_exec.h"   /* rt_mpi_agree */
+#include "runtime/api/rt_exec.h"   /* rt_mpi_agree, rt_exec_check_size */
 
 size_t ins_trace_mem_min(const rt_pathmap_t *pm, const rt_tree_t *tree, unsigned ninstances,
                          int rank)
@@ -193,9 +193,13 @@ static cm_status_t trace_init(ins_trace_t *tr, const rt_pathmap_t *pm, const cha
         return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
     if (opts->dir == NULL || opts->dir[0] == '\0')
         return CM_ERR(err, CM_ERR_INVALID, "no trace directory given");
-    if (tr->tree == NULL || ninstances == 0 || (unsigned)tr->size != pm->nhosts)
-        return CM_ERR(err, CM_ERR_INVALID, "trace: no tree '%s', no instances, or not one "
-                      "rank per host", tree ? tree : "(first)");
+    if (rt_exec_check_size(pm, tr->size, err) != CM_OK)
+        return err->status;
+    if (tr->tree == NULL)
+        return CM_ERR(err, CM_ERR_NAME, "pathmap '%s' has no tree '%s'", pm->path,
+                      tree ? tree : "");
+    if (ninstances == 0)
+        return CM_ERR(err, CM_ERR_INVALID, "trace: no tree instances");
     return trace_alloc(tr, opts->mem, err);
 }
 

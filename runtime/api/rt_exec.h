@@ -91,6 +91,14 @@ cm_status_t rt_mpi_init(int *argc, char ***argv, cm_err_t *err);
 cm_status_t rt_mpi_agree(MPI_Comm comm, cm_status_t local, cm_err_t *err);
 
 /*
+ * Local: whether a job of nranks ranks runs pm (one rank per host).
+ * CM_ERR_MISMATCH with "the job has N ranks but pathmap 'P' declares H
+ * hosts; run one rank per host (mpirun -np H)" otherwise: the executor and
+ * the tracer say it in the same words, whichever is set up first.
+ */
+cm_status_t rt_exec_check_size(const rt_pathmap_t *pm, int nranks, cm_err_t *err);
+
+/*
  * Collective over comm: checks that comm has one rank per host and that
  * every rank parsed the same pathmap text (hash), sets up the tree's state
  * and starts this host's service threads (and the watchdog's, if asked).

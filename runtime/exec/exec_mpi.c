@@ -62,6 +62,16 @@ static cm_status_t exec_check_hash(const rt_pathmap_t *pm, MPI_Comm comm, cm_err
     return CM_OK;
 }
 
+cm_status_t rt_exec_check_size(const rt_pathmap_t *pm, int nranks, cm_err_t *err)
+{
+    if (nranks < 0 || (unsigned)nranks != pm->nhosts)
+        return CM_ERR(err, CM_ERR_MISMATCH,
+                      "the job has %d ranks but pathmap '%s' declares %u hosts; run "
+                      "one rank per host (mpirun -np %u)", nranks, pm->path,
+                      pm->nhosts, pm->nhosts);
+    return CM_OK;
+}
+
 /* Checks that depend only on the pathmap and the job's shape. */
 static cm_status_t exec_check_job(rt_exec_t *ex, const rt_exec_params_t *params,
                                   cm_err_t *err)
@@ -69,11 +79,8 @@ static cm_status_t exec_check_job(rt_exec_t *ex, const rt_exec_params_t *params,
     int level = 0, *tag_ub = NULL, flag = 0;
     size_t elem;
 
-    if ((unsigned)ex->size != ex->pm->nhosts)
-        return CM_ERR(err, CM_ERR_MISMATCH,
-                      "the job has %d ranks but pathmap '%s' declares %u hosts; run "
-                      "one rank per host (mpirun -np %u)", ex->size, ex->pm->path,
-                      ex->pm->nhosts, ex->pm->nhosts);
+    if (rt_exec_check_size(ex->pm, ex->size, err) != CM_OK)
+        return err->status;
     MPI_Query_thread(&level);
     if (level < MPI_THREAD_MULTIPLE)
         return CM_ERR(err, CM_ERR_UNSUPPORTED,

@@ -2,7 +2,7 @@
 # Job-level errors must reach every rank with a clear message, exit
 # non-zero and never hang: wrong rank count, ranks reading different
 # pathmaps, a pathmap that fails to parse on one rank only, a tree that
-# does not exist.
+# does not exist; the rank count with --trace too.
 set -eu
 . tests/lib.sh
 MPIRUN=$(mpirun_cmd)
@@ -15,6 +15,14 @@ expect_count "$tmp/out" 3 "the job has 3 ranks but pathmap 'pathmaps/demo.pathma
 # 1 rank for a 2-host pathmap.
 run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/demo.pathmap -n 10
 expect_count "$tmp/out" 1 "the job has 1 ranks but pathmap 'pathmaps/demo.pathmap' declares 2 hosts"
+
+# The same mistakes with --trace: the same words (the tracer is set up
+# before the executor and used to say "not one rank per host"), no archive.
+run_fails 60 "$tmp/out" $MPIRUN -np 3 bin/gsum -p pathmaps/demo.pathmap -n 10 --trace "$tmp/t3"
+expect_count "$tmp/out" 3 "the job has 3 ranks but pathmap 'pathmaps/demo.pathmap' declares 2 hosts; run one rank per host (mpirun -np 2)"
+run_fails 60 "$tmp/out" $MPIRUN -np 1 bin/gsum -p pathmaps/demo.pathmap -n 10 --trace "$tmp/t1"
+expect_count "$tmp/out" 1 "the job has 1 ranks but pathmap 'pathmaps/demo.pathmap' declares 2 hosts; run one rank per host (mpirun -np 2)"
+[ ! -e "$tmp/t3" ] && [ ! -e "$tmp/t3.partial" ] && [ ! -e "$tmp/t1" ] || fail "a refused job left a trace"
 
 # Ranks that parsed different (both valid) pathmaps: every rank says so.
 cp pathmaps/demo.pathmap "$tmp/pm0"
