@@ -31,14 +31,43 @@ size_t ins_trace_mem_min(const rt_pathmap_t *pm, const rt_tree_t *tree, unsigned
 }
 
 /*
+ * How many shares of the buffers a location gets: 1, except the host's part
+ * in an algorithm node, which records four events per message (send, its
+ * completion, receive posted, receive complete) while a thread records a
+ * few visits per operation; a host sends and receives up to about as many
+ * messages per operation as the node has hosts (ring: 2 (P - 1)), so it gets
+ * that many shares.  (README's PRR 4x2 run: the algorithm location records
+ * about 8 times a thread's events; with an equal split it flushed.)
+ */
+static uint32_t trace_loc_weight(const ins_trace_t *tr, uint32_t i)
+{
+    const rt_node_t *algo = rt_tree_algo(tr->tree);
+
+    if (algo == NULL || i + 1 != tr->nloc ||
+        rt_algo_host_index(algo->algo, (rt_host_id_t)tr->rank) < 0)
+        return 1;
+    return algo->algo->nhosts;     /* the algorithm location is listed last */
+}
+
+/* The sum of the locations' shares. */
+static uint64_t trace_shares(const ins_trace_t *tr)
+{
+    uint64_t n = 0;
+
+    for (uint32_t i = 0; i < tr->nloc; i++)
+        n += trace_loc_weight(tr, i);
+    return n;
+}
+
+/*
  * opts.mem = 0 (ins_trace.h): enough for every location of a big host,
  * bounded by this rank's share of the machine's memory, but never below
  * what a run needs; a smaller buffer only means more flushes.
  */
-static size_t trace_mem_default(size_t min, uint32_t nloc, int node_ranks)
+static size_t trace_mem_default(size_t min, uint64_t shares, int node_ranks)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    size_t want = min + (size_t)nloc * INS_TRACE_MEM_PER_LOC, cap = SIZE_MAX;
+    size_t want = min + (size_t)shares * INS_TRACE_MEM_PER_LOC, cap = SIZE_MAX;
 
     if (want < INS_TRACE_MEM_DEFAULT)
         want = INS_TRACE_MEM_DEFAULT;
@@ -97,11 +126,13 @@ static void trace_free(ins_trace_t *tr)
 /* Local checks and allocations: the buffers and the interrupt file list. */
 static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
 {
-    size_t min = ins_trace_mem_min(tr->pm, tr->tree, tr->ninst, tr->rank), per_loc;
+    size_t min = ins_trace_mem_min(tr->pm, tr->tree, tr->ninst, tr->rank), surplus;
+    uint64_t shares;
 
     tr->nloc = rt_location_list(tr->tree, tr->ninst, (rt_host_id_t)tr->rank, NULL);
+    shares = trace_shares(tr);
     if (mem == 0)
-        mem = trace_mem_default(min, tr->nloc, tr->node_ranks);
+        mem = trace_mem_default(min, shares, tr->node_ranks);
     if (tr->nloc >= INS_LOC_MAX_PER_RANK)
         return CM_ERR(err, CM_ERR_RANGE, "host %s has %u threads to trace; at most %u",
                       tr->pm->hosts[tr->rank].name, tr->nloc, INS_LOC_MAX_PER_RANK - 1);
@@ -115,8 +146,8 @@ static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
         return CM_ERR(err, CM_ERR_RANGE, "--trace-mem %zu is too small for the %u locations "
                       "(threads, links, algorithm node) of host %s: at least %zu bytes (%zu KiB)", mem, tr->nloc,
                       tr->pm->hosts[tr->rank].name, min, (min + 1023) / 1024);
-    per_loc = tr->nloc ? (mem - INS_GLOBAL_RES) / tr->nloc - INS_EVT_CHUNKS * INS_EVT_CHUNK
-                       : 0;
+    /* Every location gets the minimum's INS_BUF_MIN, and the surplus by shares. */
+    surplus = mem - min;
     tr->where = calloc(tr->nloc + 1, sizeof(*tr->where));
     tr->locs = aligned_alloc(64, (tr->nloc + 1) * sizeof(*tr->locs));
     if (tr->where == NULL || tr->locs == NULL)
@@ -124,12 +155,14 @@ static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
     memset(tr->locs, 0, (tr->nloc + 1) * sizeof(*tr->locs));
     for (uint32_t i = 0; i < tr->nloc; i++) {
         ins_loc_t *loc = &tr->locs[i];
+        size_t bytes = INS_BUF_MIN + (size_t)((double)surplus * trace_loc_weight(tr, i) /
+                                              (double)shares);
 
         loc->tr = tr;
         loc->nnodes = tr->tree->nnodes;
         loc->id = ins__loc_id(tr->rank, i);
         loc->attrs = OTF2_AttributeList_New();
-        if (ins__collect_buffer(loc, per_loc) != 0 || loc->attrs == NULL)
+        if (ins__collect_buffer(loc, bytes) != 0 || loc->attrs == NULL)
             return CM_ERR(err, CM_ERR_NOMEM, "out of memory for trace buffers (%zu bytes)",
                           mem);
     }

@@ -39,10 +39,12 @@ typedef struct ins_trace ins_trace_t;
 /*
  * The default opts.mem, per process: INS_TRACE_MEM_DEFAULT, or, for a host
  * with many threads, the minimum (ins_trace_mem_min) plus
- * INS_TRACE_MEM_PER_LOC per location when that is more; at most
+ * INS_TRACE_MEM_PER_LOC per share when that is more; at most
  * INS_TRACE_MEM_PHYS_SHARE of the machine's physical memory divided among
- * the ranks on it, but never below the minimum.  Past its buffer a
- * location flushes (and goes on).
+ * the ranks on it, but never below the minimum.  Above the minimum, the
+ * buffers split the memory by shares: one per location, as many as the
+ * node has hosts for the host's part in an algorithm node (its messages).
+ * Past its buffer a location flushes (and goes on).
  */
 #define INS_TRACE_MEM_DEFAULT    ((size_t)64 << 20)
 #define INS_TRACE_MEM_PER_LOC    ((size_t)1 << 20)

@@ -311,6 +311,15 @@ props=$(awk '/^LOCATION_PROPERTY/ && /"paptree::flushes"/ { v = $NF; s += v } EN
 [ "$props" -eq "$1" ] || fail "flush: paptree::flushes of the locations sum to $props, summary $1"
 trace_check flush pathmaps/demo.pathmap 20010
 
+# ---- the default --trace-mem fits README's PRR command ----------------------
+# pathmaps/local/algo/prr-4x2, -n 20000 -s 4,256: each host's part in the
+# algorithm node records about 8 times a thread's events (four per message);
+# split evenly, 64 MiB made it flush during the measured loops.
+timeout 120 $MPIRUN -np 4 bin/gsum -p pathmaps/local/algo/prr-4x2.pathmap -n 20000 -s 4,256 \
+  --trace "$tmp/prr" > "$tmp/prr.out" 2>&1 || { cat "$tmp/prr.out" >&2; fail "prr: traced gsum failed"; }
+expect_count "$tmp/prr.out" 1 "# trace: 0 buffer flushes, 0 of them during the measured loops"
+rm -rf "$tmp/prr"
+
 # ---- PAPTREE_TRACE_CLOCK=monotonic_raw ------------------------------------
 plain=$MPIRUN
 MPIRUN="$MPIRUN -x PAPTREE_TRACE_CLOCK=monotonic_raw"
