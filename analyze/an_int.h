@@ -300,6 +300,18 @@ cm_status_t an_db_check_ours(struct sqlite3 *db, const char *path, cm_err_t *err
 /* 1 if an SQLite result code means another connection holds a lock. */
 int an_db_is_busy(int rc);
 
+/* ---- the fastest and the slowest thread (an_report.c) ---- */
+
+/*
+ * The one definition of "the fastest" and "the slowest" thread of a tuple
+ * size, for the report's tables and Table 2's default thread, and for the
+ * model papviz draws (an_model_size_t.fastest/slowest): by mean time per
+ * allreduce without arrival waits (thread_parts.total_no_wait: the time the
+ * tree costs the thread, not how early it came), ties to the lower thread
+ * number.  The thread's pathmap number, or -1 if the size has none.
+ */
+int64_t an__thread_end(struct sqlite3 *db, int64_t bytes, int slowest);
+
 /* ---- files (an_file.c) ---- */
 
 /* One file of an archive: its identity (device, inode) and path. */

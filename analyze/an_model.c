@@ -339,6 +339,8 @@ static cm_status_t load_sizes(an_model_t *m, cm_err_t *err)
         sz->ops_used = ops[m->nsizes];
         if (load_paths(m, sz, err) != CM_OK || load_stats(m, sz, err) != CM_OK)
             return err->status;
+        sz->fastest = (int)an__thread_end(P(m)->db, sz->bytes, 0);
+        sz->slowest = (int)an__thread_end(P(m)->db, sz->bytes, 1);
     }
     return CM_OK;
 }

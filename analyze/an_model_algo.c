@@ -281,8 +281,15 @@ static const char *const mean_sql[] = {
     "SELECT COUNT(*), AVG(span) FROM algo_ops WHERE node = ?1 AND bytes = ?2 AND used",
     "SELECT MAX(round) + 1 FROM algo_round_means WHERE node = ?1 AND bytes = ?2",
     "SELECT rank, a, f FROM algo_host_means WHERE node = ?1 AND bytes = ?2",
-    ("SELECT rank, round, n, first_post, last_done, wait FROM algo_round_means"
-     " WHERE node = ?1 AND bytes = ?2"),   /* one string (clang's -Wstring-concatenation) */
+    /* Each round relative to its host's own arrival t1 in each operation;
+       sched_mean adds the host's mean arrival.  (The mean of first_post - t0
+       over the operations with the host in the round, beside the mean
+       arrival over all of them, drew rounds that began before it arrived.) */
+    ("SELECT r.rank, r.round, COUNT(*), AVG(r.first_post - v.t1), AVG(r.last_done - v.t1),"
+     " AVG(r.wait) FROM algo_rounds r JOIN algo_ops o ON o.instance = r.instance"
+     " AND o.op = r.op AND o.node = r.node JOIN algo_visits v ON v.instance = r.instance"
+     " AND v.op = r.op AND v.node = r.node AND v.rank = r.rank"
+     " WHERE o.used AND r.node = ?1 AND o.bytes = ?2 GROUP BY r.rank, r.round"),
 };
 
 /* The mean over the used operations of one tuple size. */
@@ -301,9 +308,16 @@ static cm_status_t sched_mean(an_model_t *m, an_model_schedule_t *s, const an_mo
         return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "'%s': no used operations of %lld "
                          "bytes", m->tree.wrappers[s->node].name, (long long)s->bytes);
     if (sched_alloc(m, s, a, (int)one_int(m, mean_sql[1], args, 2, 0), err) != CM_OK
-        || sched_ranks(m, s, an__model_prepare(m, mean_sql[2], args, 2), err) != CM_OK)
+        || sched_ranks(m, s, an__model_prepare(m, mean_sql[2], args, 2), err) != CM_OK
+        || sched_rounds(m, s, an__model_prepare(m, mean_sql[3], args, 2), err) != CM_OK)
         return err->status;
-    return sched_rounds(m, s, an__model_prepare(m, mean_sql[3], args, 2), err);
+    for (int r = 0; r < s->nranks; r++)
+        for (int k = 0; k < s->nrounds; k++)
+            if (s->ranks[r].rounds[k].n > 0) {
+                s->ranks[r].rounds[k].start += s->ranks[r].t1;
+                s->ranks[r].rounds[k].end += s->ranks[r].t1;
+            }
+    return CM_OK;
 }
 
 cm_status_t an_model_schedule(an_model_t *m, int64_t bytes, int node, int instance,

@@ -323,6 +323,24 @@ static cm_status_t section_pap(rep_t *r, int64_t bytes, const char *sfx)
                  (long long)bytes, (long long)bytes, (long long)bytes, (long long)bytes);
 }
 
+int64_t an__thread_end(sqlite3 *db, int64_t bytes, int slowest)
+{
+    const char *sql = slowest
+        ? "SELECT thread FROM thread_parts WHERE bytes = ? AND total_no_wait IS NOT NULL"
+          " ORDER BY total_no_wait DESC, thread LIMIT 1"
+        : "SELECT thread FROM thread_parts WHERE bytes = ? AND total_no_wait IS NOT NULL"
+          " ORDER BY total_no_wait, thread LIMIT 1";
+    sqlite3_stmt *st = NULL;
+    int64_t t = -1;
+
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK
+        && sqlite3_bind_int64(st, 1, bytes) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW
+        && sqlite3_column_type(st, 0) != SQLITE_NULL)
+        t = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return t;
+}
+
 static cm_status_t section_threads(rep_t *r, int64_t bytes, const char *sfx)
 {
     char title[160];
@@ -360,11 +378,9 @@ static cm_status_t section_parts(rep_t *r, int64_t bytes, const char *sfx)
     char *sql;
     cm_status_t st;
 
-    cols[ncols] = query_int(r, -1, "SELECT thread FROM thread_parts WHERE bytes = %lld ORDER BY"
-                            " total_no_wait, thread LIMIT 1", (long long)bytes);
+    cols[ncols] = an__thread_end(r->db, bytes, 0);
     snprintf(labels[ncols++], 80, "fastest (%lld)", (long long)cols[0]);
-    cols[ncols] = query_int(r, -1, "SELECT thread FROM thread_parts WHERE bytes = %lld ORDER BY"
-                            " total_no_wait DESC, thread LIMIT 1", (long long)bytes);
+    cols[ncols] = an__thread_end(r->db, bytes, 1);
     snprintf(labels[ncols], 80, "slowest (%lld)", (long long)cols[ncols]);
     ncols++;
     for (int64_t p = 0; maxp > 0 && p <= maxp && ncols + 2 <= 16; p++) {
@@ -401,8 +417,7 @@ static cm_status_t section_stages(rep_t *r, int64_t bytes, const char *sfx)
     char title[200];
 
     if (t < 0)
-        t = query_int(r, -1, "SELECT thread FROM thread_parts WHERE bytes = %lld ORDER BY"
-                      " total_no_wait DESC, thread LIMIT 1", (long long)bytes);
+        t = an__thread_end(r->db, bytes, 1);
     else if (query_int(r, 0, "SELECT COUNT(*) FROM threads WHERE thread = %lld", (long long)t) == 0)
         return CM_ERR(r->err, CM_ERR_INVALID, "--thread %lld: no such thread in this trace",
                       (long long)t);

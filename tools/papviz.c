@@ -7,6 +7,7 @@
  *   papviz tree PATHMAP | DB [--db DB]
  *   papviz pap DB
  *   papviz schedule DB [--op N [--instance I] | --mean] [--wrapper NAME]
+ *                      (default: the used operation of median span)
  *   papviz report DB -o DIR
  *
  * The glue between the command line, analyze's model (an_model.h) and the
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/api/an_analyze.h"
 #include "analyze/api/an_model.h"
@@ -48,7 +50,8 @@ static void usage(FILE *fp)
 "  tree PATHMAP|DB  the tree: hosts, wrappers, threads, proxies (Figures 4, 5, 8);\n"
 "                   an algorithm node spans the hosts it joins\n"
 "  pap DB           process arrival pattern and elapsed times (Proficz 2018, Fig. 1)\n"
-"  schedule DB      one operation of the algorithm node (or the mean): a band per\n"
+"  schedule DB      one operation of the algorithm node (default: the one of\n"
+"                   median span; or the mean): a band per\n"
 "                   host, a bar per round, late-sender waits in red, messages as\n"
 "                   lines from send post to receive completion (where does it wait?)\n"
 "  report DB        all of them and DIR/index.html with papanalyze's report\n"
@@ -72,8 +75,9 @@ static void usage(FILE *fp)
 "      --op N            schedule: operation N (numbered per instance, as in\n"
 "                        papanalyze's tables)\n"
 "      --instance I      schedule: the tree instance of --op (default 0)\n"
-"      --mean            schedule: the mean over the operations in the statistics\n"
-"                        (the default; no message lines)\n"
+"      --mean            schedule: the mean over the operations in the statistics,\n"
+"                        rounds after each host's own arrival (no message lines;\n"
+"                        default: the operation of median span)\n"
 "  -q, --quiet           print nothing on success (default: the path written,\n"
 "                        \"Timemap: F\", \"Report: DIR/index.html\")\n"
 "  -h, --help            this text\n"
@@ -459,6 +463,20 @@ static void default_report_dir(const char *db, char *dir, size_t len)
         snprintf(dir, len, "%.*sreport", slash ? (int)(slash - db + 1) : 0, db);
 }
 
+/*
+ * 1 if the chart went to a regular file of its own at path: not to standard
+ * output ("-", or -o naming a link to it, a FIFO, a device), where a line
+ * after the SVG would corrupt it.
+ */
+static int wrote_file(const char *path)
+{
+    struct stat sb, so;
+
+    if (path == NULL || strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return 0;
+    return fstat(STDOUT_FILENO, &so) != 0 || so.st_dev != sb.st_dev || so.st_ino != sb.st_ino;
+}
+
 /* papviz report: the text report into memory, then viz_report. */
 static cm_status_t run_report(const args_t *a, an_model_t *m, cm_err_t *err)
 {
@@ -510,7 +528,7 @@ int main(int argc, char **argv)
         .bytes = a.bytes, .threads = a.threads, .nthreads = a.nthreads,
         .with_arrival_wait = a.with_wait, .wrapper = a.wrapper, .subtree = a.subtree,
         .labels = a.nlabels ? a.labels : NULL,
-        .has_op = a.has_op, .instance = a.instance, .op = a.op,
+        .has_op = a.has_op, .instance = a.instance, .op = a.op, .mean = a.mean,
     };
     cm_status_t ret = open_models(&a, models, &nmodels, &err);
     if (ret == CM_OK && c->draw == NULL)
@@ -518,9 +536,8 @@ int main(int argc, char **argv)
     else if (ret == CM_OK) {
         job_t job = { c->draw, models, strcmp(a.cmd, "tree") ? nmodels : 1, &a, &o };
         ret = write_svg(a.output, &job, &err);
-        /* The path on success, as report prints its page's; not when the SVG
-           itself went to standard output. */
-        if (ret == CM_OK && !a.quiet && a.output != NULL && strcmp(a.output, "-") != 0)
+        /* The path on success, as report prints its page's. */
+        if (ret == CM_OK && !a.quiet && wrote_file(a.output))
             printf("%s: %s\n", c->title, a.output);
     }
     if (ret != CM_OK)

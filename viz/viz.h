@@ -23,9 +23,11 @@ typedef struct viz_opts {
     const char *wrapper;            /* departures, orders: the gred */
     int         subtree;            /* departures, orders: the subtree rooted at wrapper */
     const char *const *labels;      /* a label per model (legend); NULL: derived from paths */
-    int         has_op;             /* schedule: draw operation (instance, op); 0: the mean */
+    int         has_op;             /* schedule: draw operation (instance, op) */
     int         instance;
     int64_t     op;
+    int         mean;               /* schedule without has_op: the mean over the
+                                       operations; 0: the operation of median span */
 } viz_opts_t;
 
 /* Timemap (paper Figures 12-14, 17-20): x = mean time relative to entering
@@ -48,18 +50,24 @@ cm_status_t viz_orders(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *
 cm_status_t viz_tree(FILE *out, an_model_t *m, int with_latency, const viz_opts_t *o,
                      cm_err_t *err);
 
-/* One operation of an algorithm node (o->has_op: o->instance, o->op), or
- * the mean over the used operations: a band per host with its visit, a bar
- * per round, Late Sender waits in red and (one operation) a line per
- * message from send post to receive completion.  o->wrapper names the
- * node; NULL: the tree's algorithm node.  CM_ERR_INVALID "this database has
- * no algorithm node" when the tree has none. */
+/* One operation of an algorithm node (o->has_op: o->instance, o->op; by
+ * default the used operation of median span, a typical one), or with
+ * o->mean the mean over the used operations (each round relative to its
+ * host's own arrival): a band per host with its visit, a bar per round,
+ * Late Sender waits in red and (one operation) a line per message from send
+ * post to receive completion.  o->wrapper names the node; NULL: the tree's
+ * algorithm node.  CM_ERR_INVALID "this database has no algorithm node"
+ * when the tree has none. */
 cm_status_t viz_schedule(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *err);
 
 /* The same chart from a schedule already loaded (or built by hand): s->node
  * indexes m's wrappers, s->op < 0 marks the mean. */
 cm_status_t viz_schedule_draw(FILE *out, const an_model_t *m, const an_model_schedule_t *s,
                               cm_err_t *err);
+/* The same with `why` (may be NULL) after the operation in the title: how
+ * it was chosen ("the median span of 80"). */
+cm_status_t viz_schedule_draw_why(FILE *out, const an_model_t *m, const an_model_schedule_t *s,
+                                  const char *why, cm_err_t *err);
 
 /* Process arrival pattern (Proficz 2018, Figure 1) and the distribution of
  * the operations' average elapsed time. */
@@ -84,8 +92,13 @@ cm_status_t viz_report(const char *dir, an_model_t *m, const char *report_text,
 typedef cm_status_t viz_write_fn_t(FILE *out, void *ctx, cm_err_t *err);
 cm_status_t viz_write_file(const char *path, viz_write_fn_t *write, void *ctx, cm_err_t *err);
 
-/* A short label for a model: the database's directory name, or the path. */
-const char *viz_model_label(const an_model_t *m, const viz_opts_t *o, int i, char *buf,
-                            size_t len);
+/* A short label for models[i] among the n drawn together (a legend's
+ * entry): --label's, else its pathmap's file name without ".pathmap"
+ * (pathmaps/local/split-4x2.pathmap -> "split-4x2"), else, when another
+ * model's pathmap has the same name, its database's directory name
+ * (out/split/traces.db -> "split"), else, when that is shared too, the
+ * database's path.  Written into buf; returns buf. */
+const char *viz_model_label(an_model_t *const *models, int n, const viz_opts_t *o, int i,
+                            char *buf, size_t len);
 
 #endif /* VIZ_H */

@@ -121,7 +121,8 @@ static cm_status_t load(dp_t *dp, cm_err_t *err)
         dp->bytes = sz->bytes;
     }
     for (int i = 0; i < dp->nmodels; i++)
-        dp->mlabel[i] = viz_model_label(dp->models[i], dp->o, i, dp->buf[i], LABEL_MAX);
+        dp->mlabel[i] = viz_model_label(dp->models, dp->nmodels, dp->o, i, dp->buf[i],
+                                        LABEL_MAX);
     for (int i = 0; i < dp->nmodels && st == CM_OK; i++)
         st = load_model(dp, i, err);
     if (st != CM_OK)

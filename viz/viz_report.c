@@ -21,14 +21,22 @@
 
 #define PATH_MAX_LEN 4096
 
-const char *viz_model_label(const an_model_t *m, const viz_opts_t *o, int i, char *buf,
-                            size_t len)
+/* pathmaps/local/split-4x2.pathmap -> "split-4x2"; "" when the database
+   records no pathmap path. */
+static void pathmap_label(const an_model_t *m, char *buf, size_t len)
 {
-    if (o != NULL && o->labels != NULL && o->labels[i] != NULL) {
-        snprintf(buf, len, "%s", o->labels[i]);
-        return buf;
-    }
-    /* out/split4/traces.db -> "split4"; out/x.db -> "x" */
+    const char *path = m->pathmap_path != NULL ? m->pathmap_path : "";
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    size_t n = strlen(base), ext = strlen(".pathmap");
+
+    if (n > ext && strcmp(base + n - ext, ".pathmap") == 0)
+        n -= ext;
+    snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+/* out/split4/traces.db -> "split4"; out/x.db -> "x" */
+static void db_label(const an_model_t *m, char *buf, size_t len)
+{
     const char *path = m->db, *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     if (strcmp(base, "traces.db") == 0 && slash != NULL) {
@@ -44,6 +52,41 @@ const char *viz_model_label(const an_model_t *m, const viz_opts_t *o, int i, cha
     }
     if (buf[0] == '\0')
         snprintf(buf, len, "%s", path);
+}
+
+/* 1 if label() gives models[i] the same text as another of the n models. */
+static int shared(an_model_t *const *models, int n, int i,
+                  void (*label)(const an_model_t *, char *, size_t))
+{
+    char mine[256], other[256];
+
+    label(models[i], mine, sizeof mine);
+    for (int j = 0; j < n; j++) {
+        if (j == i)
+            continue;
+        label(models[j], other, sizeof other);
+        if (strcmp(mine, other) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+const char *viz_model_label(an_model_t *const *models, int n, const viz_opts_t *o, int i,
+                            char *buf, size_t len)
+{
+    const an_model_t *m = models[i];
+
+    if (o != NULL && o->labels != NULL && o->labels[i] != NULL) {
+        snprintf(buf, len, "%s", o->labels[i]);
+        return buf;
+    }
+    pathmap_label(m, buf, len);
+    if (buf[0] != '\0' && !shared(models, n, i, pathmap_label))
+        return buf;
+    db_label(m, buf, len);
+    if (!shared(models, n, i, db_label))
+        return buf;
+    snprintf(buf, len, "%s", m->db);
     return buf;
 }
 
@@ -283,23 +326,15 @@ static void page_head(FILE *out, const an_model_t *m)
           " means over the operations in the statistics (see docs/analysis-db.md).</p>\n", out);
 }
 
-/* The fastest and slowest thread of a size, by mean time per allreduce. */
-static int ends(const an_model_t *m, const an_model_size_t *sz, int out[2])
+/* The fastest and slowest thread of a size, as papanalyze's report names
+   them (the model carries analyze's one definition). */
+static int ends(const an_model_size_t *sz, int out[2])
 {
-    int lo = -1, hi = -1;
-    for (int i = 0; i < m->tree.nthreads; i++) {
-        if (sz->paths[i].total.n == 0)
-            continue;
-        if (lo < 0 || sz->paths[i].total.mean < sz->paths[lo].total.mean)
-            lo = i;
-        if (hi < 0 || sz->paths[i].total.mean > sz->paths[hi].total.mean)
-            hi = i;
-    }
-    if (lo < 0)
+    if (sz->fastest < 0 || sz->slowest < 0)
         return 0;
-    out[0] = m->tree.threads[lo].thread;
-    out[1] = m->tree.threads[hi].thread;
-    return lo == hi ? 1 : 2;
+    out[0] = sz->fastest;
+    out[1] = sz->slowest;
+    return sz->fastest == sz->slowest ? 1 : 2;
 }
 
 /* Writes one chart and shows it on the page. */
@@ -338,8 +373,8 @@ static cm_status_t report_greds(FILE *page, const char *dir, an_model_t *m, int6
     return ret;
 }
 
-/* An algorithm node's schedule: the mean over the operations and the
- * slowest operation (largest span at the node).  A database without the
+/* An algorithm node's schedule: a typical operation (the median span) and
+ * the slowest operation (largest span at the node).  A database without the
  * node's operations (none of that size) gets a line saying so. */
 static cm_status_t report_algo(FILE *page, const char *dir, an_model_t *m, int64_t bytes,
                                cm_err_t *err)
@@ -370,8 +405,8 @@ static cm_status_t report_algo(FILE *page, const char *dir, an_model_t *m, int64
     o.wrapper = m->tree.wrappers[node].name;
     snprintf(name[0], sizeof name[0], "schedule-%lld.svg", (long long)bytes);
     snprintf(name[1], sizeof name[1], "schedule-slowest-%lld.svg", (long long)bytes);
-    snprintf(cap, sizeof cap, "Schedule of the algorithm node %s: the mean over the operations",
-             o.wrapper);
+    snprintf(cap, sizeof cap, "Schedule of the algorithm node %s: a typical operation (the "
+             "median span)", o.wrapper);
     cm_status_t ret = emit(page, dir, m, &o, R_SCHEDULE, name[0], cap, err);
     if (ret != CM_OK || slow < 0)
         return ret;
@@ -389,7 +424,7 @@ static cm_status_t report_size(FILE *page, const char *dir, an_model_t *m,
 {
     long long b = (long long)sz->bytes;
     viz_opts_t o = { .bytes = sz->bytes };
-    char name[4][96];
+    char name[4][96], cap[200];
     int two[2];
     cm_status_t ret;
 
@@ -401,11 +436,16 @@ static cm_status_t report_size(FILE *page, const char *dir, an_model_t *m,
             (long long)sz->ops_used);
     ret = emit(page, dir, m, &o, R_TIMEMAP, name[0], "Timemap: every thread, no arrival waits",
                err);
-    o.nthreads = ends(m, sz, two);
+    o.nthreads = ends(sz, two);
     o.threads = two;
+    if (o.nthreads == 2)
+        snprintf(cap, sizeof cap, "Timemap: the fastest thread (%d) and the slowest (%d), as "
+                 "in the report's tables (mean time per allreduce without arrival waits)",
+                 two[0], two[1]);
+    else
+        snprintf(cap, sizeof cap, "Timemap: thread %d, the fastest and the slowest", two[0]);
     if (ret == CM_OK && o.nthreads > 0)
-        ret = emit(page, dir, m, &o, R_TIMEMAP, name[1],
-                   "Timemap: the fastest and the slowest thread", err);
+        ret = emit(page, dir, m, &o, R_TIMEMAP, name[1], cap, err);
     o.threads = NULL;
     o.nthreads = 0;
     o.subtree = 1;

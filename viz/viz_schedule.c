@@ -45,7 +45,7 @@
 #define LEFT      150.0   /* px: plot's left edge (host labels to its left) */
 #define PLOT_W    700.0   /* px: plot width */
 #define RIGHT_W   250.0   /* px: the per-host column right of the plot */
-#define TOP       128.0   /* px: title and caption above the plot */
+#define TOP       156.0   /* px: title and caption above the plot */
 #define BAND_H    46.0    /* px: a host's band */
 #define BAR_PAD   11.0    /* px: a round bar from the band's edges */
 #define PARAMS_MAX 160    /* bytes of the algorithm's description */
@@ -236,6 +236,12 @@ static void draw_titles(viz_svg_t *sv, const sc_t *c, const char *title)
     viz_us(a, sizeof a, s->span);
     viz_us(b, sizeof b, t1max);
     viz_us(w, sizeof w, c->total_wait);
+    viz_svg_text(sv, 16, 114, VIZ_START, "subtitle", "e = t4 - t1: how long the host was in "
+                 "the node, from its arrival (t1) to its departure with the result (t4).");
+    if (s->op < 0)
+        viz_svg_text(sv, 16, 130, VIZ_START, "subtitle", "Means over the operations: t1 and t4 "
+                     "of each host; a round starts after its host's own arrival (the mean of "
+                     "post - t1 over the operations the host had messages in that round).");
     if (c->worst_rank >= 0) {
         viz_us(wr, sizeof wr, c->worst_wait);
         viz_svg_text(sv, 16, 96, VIZ_START, "s-red", "Span %s µs, %s %s µs; late senders "
@@ -402,6 +408,12 @@ static void sc_free(sc_t *c)
 cm_status_t viz_schedule_draw(FILE *out, const an_model_t *m, const an_model_schedule_t *s,
                               cm_err_t *err)
 {
+    return viz_schedule_draw_why(out, m, s, NULL, err);
+}
+
+cm_status_t viz_schedule_draw_why(FILE *out, const an_model_t *m, const an_model_schedule_t *s,
+                                  const char *why, cm_err_t *err)
+{
     if (m == NULL || s == NULL)
         return CM_ERR(err, CM_ERR_INVALID, "schedule: no schedule");
     sc_t c = { .m = m, .s = s };
@@ -416,9 +428,10 @@ cm_status_t viz_schedule_draw(FILE *out, const an_model_t *m, const an_model_sch
     describe(c.w, c.params, sizeof c.params);
     char title[512];
     if (s->op >= 0)
-        snprintf(title, sizeof title, "Schedule of %s (%s): operation %lld of instance %d, "
+        snprintf(title, sizeof title, "Schedule of %s (%s): operation %lld of instance %d%s%s%s, "
                  "%lld bytes", c.w->name ? c.w->name : "?", c.params, (long long)s->op,
-                 s->instance, (long long)s->bytes);
+                 s->instance, why ? " (" : "", why ? why : "", why ? ")" : "",
+                 (long long)s->bytes);
     else
         snprintf(title, sizeof title, "Schedule of %s (%s): mean of %lld operation%s, %lld "
                  "bytes", c.w->name ? c.w->name : "?", c.params, (long long)s->ops,
@@ -466,6 +479,48 @@ static cm_status_t find_node(const an_model_t *m, const viz_opts_t *o, int *node
                      "(its tree's root is a core; schedule draws trees with an algo node)");
 }
 
+/* Orders operations by span, then instance and op. */
+static int by_span(const void *x, const void *y)
+{
+    const an_model_algo_op_t *a = x, *b = y;
+    if (a->span != b->span)
+        return a->span < b->span ? -1 : 1;
+    if (a->instance != b->instance)
+        return a->instance < b->instance ? -1 : 1;
+    return a->op < b->op ? -1 : a->op > b->op;
+}
+
+/*
+ * The default operation: the used one of median span (the lower median),
+ * a real operation, so that every bar of the chart is one interval of one
+ * operation (means of separately averaged times need not nest).
+ */
+static cm_status_t median_op(an_model_t *m, int64_t bytes, int node, int *instance,
+                             int64_t *op, char *why, size_t len, cm_err_t *err)
+{
+    const an_model_algo_ops_t *ops = NULL;
+    if (an_model_algo_ops(m, bytes, node, &ops, err) != CM_OK)
+        return err->status;
+    an_model_algo_op_t *used = malloc((size_t)(ops->nops > 0 ? ops->nops : 1) * sizeof *used);
+    int64_t n = 0;
+    if (used == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "schedule: out of memory");
+    for (int64_t i = 0; i < ops->nops; i++)
+        if (ops->ops[i].used && isfinite(ops->ops[i].span))
+            used[n++] = ops->ops[i];
+    if (n == 0) {
+        free(used);
+        return CM_ERR_AT(err, CM_ERR_INVALID, m->db, 0, 0, "schedule: '%s' has no used "
+                         "operation of this size", m->tree.wrappers[node].name);
+    }
+    qsort(used, (size_t)n, sizeof *used, by_span);
+    *instance = used[(n - 1) / 2].instance;
+    *op = used[(n - 1) / 2].op;
+    snprintf(why, len, "the median span of %lld", (long long)n);
+    free(used);
+    return CM_OK;
+}
+
 cm_status_t viz_schedule(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *err)
 {
     int node = -1;
@@ -492,10 +547,14 @@ cm_status_t viz_schedule(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t
                                       (long long)o->op, o->instance,
                                       m->tree.wrappers[node].name, (long long)last);
     }
+    int instance = o->has_op ? o->instance : -1;
+    int64_t op = o->has_op ? o->op : -1;
+    char why[96] = "";
+    if (st == CM_OK && !o->has_op && !o->mean)
+        st = median_op(m, o->bytes, node, &instance, &op, why, sizeof why, err);
     if (st == CM_OK)
-        st = an_model_schedule(m, o->bytes, node, o->has_op ? o->instance : -1,
-                               o->has_op ? o->op : -1, &s, err);
+        st = an_model_schedule(m, o->bytes, node, instance, op, &s, err);
     if (st == CM_OK)
-        st = viz_schedule_draw(out, m, s, err);
+        st = viz_schedule_draw_why(out, m, s, why[0] ? why : NULL, err);
     return st;
 }

@@ -401,7 +401,7 @@ static cm_status_t make_legend(tm_t *tm, cm_err_t *err)
         return CM_ERR(err, CM_ERR_NOMEM, "timemap: out of memory");
     for (int i = 0; i < tm->nmodels; i++) {   /* model labels at the end of label[] */
         char *buf = tm->label[cap - tm->nmodels + i];
-        tm->mlabel[i] = viz_model_label(tm->models[i], tm->o, i, buf, LABEL_MAX);
+        tm->mlabel[i] = viz_model_label(tm->models, tm->nmodels, tm->o, i, buf, LABEL_MAX);
     }
     int nsel = distinct_threads(tm->o);
     if (tm->nmodels > 1)
@@ -521,14 +521,18 @@ static void threads_text(const tm_t *tm, char *buf, size_t len)
         snprintf(buf, len, "all %d threads", tm->models[0]->tree.nthreads);
         return;
     }
+    /* "thread 5", "threads 1 and 2", "threads 1, 2 and 7": the last joined
+       by "and", so that the tuple size after the list is not read as one. */
     size_t at = (size_t)snprintf(buf, len, "thread%s", nsel > 1 ? "s" : "");
     for (int k = 0, shown = 0; k < o->nthreads && at < len; k++) {
         int seen = 0;
         for (int j = 0; j < k; j++)
             seen |= o->threads[j] == o->threads[k];
-        if (!seen)
-            at += (size_t)snprintf(buf + at, len - at, "%s %d", shown++ ? "," : "",
-                                   o->threads[k]);
+        if (seen)
+            continue;
+        shown++;
+        at += (size_t)snprintf(buf + at, len - at, "%s %d",
+                               shown == 1 ? "" : shown == nsel ? " and" : ",", o->threads[k]);
     }
 }
 
@@ -751,7 +755,7 @@ static cm_status_t draw(FILE *out, const tm_t *tm, cm_err_t *err)
         return CM_ERR(err, CM_ERR_NOMEM, "timemap: out of memory");
     char thr[160], title[256];
     threads_text(tm, thr, sizeof thr);
-    snprintf(title, sizeof title, "Timemap: %s%s, %lld bytes", thr,
+    snprintf(title, sizeof title, "Timemap: %s%s; %lld-byte tuples", thr,
              tm->nmodels > 1 ? " in each configuration" : "", (long long)tm->bytes);
     viz_svg_t s;
     viz_svg_begin(&s, out, ly.width, ly.height, title, tm_css);

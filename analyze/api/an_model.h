@@ -139,6 +139,8 @@ typedef struct an_model_size {
     int64_t            ops_used;   /* operations in the statistics */
     an_model_path_t   *paths;      /* index i = tree.threads[i] */
     an_model_wstats_t *wstats;     /* index = node */
+    int                fastest;    /* thread numbers, as papanalyze's report ranks */
+    int                slowest;    /*   them (mean time without arrival waits); -1: none */
 } an_model_size_t;
 
 /* A gred's (or subtree's) arrival order x departure order distribution:
@@ -225,8 +227,11 @@ typedef struct an_model_sched_host {
 } an_model_sched_host_t;
 
 /* One operation (op >= 0), or the mean over the used operations of the
- * tuple size (op = -1, instance = -1: every time is the mean over the
- * operations of the time relative to each one's t0; no messages). */
+ * tuple size (op = -1, instance = -1: a host's t1 and t4 are the means over
+ * the operations of the times relative to each one's t0; a round's start
+ * and end are the host's mean t1 plus the mean, over the operations in
+ * which the host had messages in that round, of the time after the host's
+ * own t1, so a round never starts before its host arrived; no messages). */
 typedef struct an_model_schedule {
     int                    node;
     int64_t                bytes;

@@ -78,6 +78,7 @@ algo-timemap|timemap $A
 algo-schedule|schedule $A
 algo-schedule-op0|schedule $A --op 0
 algo-schedule-op1|schedule $A --op 1 --instance 0 --wrapper across
+algo-schedule-mean|schedule $A --mean
 EOF
 mkdir -p "$W/svg"
 [ "${RECORD:-0}" = 1 ] && mkdir -p "$EXPECTED"
@@ -363,6 +364,67 @@ done
 # ---- 6. the report page in headless Chromium ----------------------------------
 "$PAPVIZ" report "$G" -o "$W/report" > "$W/out" || fail "papviz report"
 has "$W/out" "Report: $W/report/index.html"
+# --compare's legend names each configuration by its pathmap's file name
+# (synthetic/gred3.pathmap -> gred3), by its trace directory when the
+# pathmaps' names are equal, by its database's path when those are too.
+# (Labels from the directory alone made the demo's legend "trace", "trace".)
+mkdir -p "$W/cmpA" "$W/cmpB" "$W/x/cmpA"
+cp "$G" "$W/cmpA/traces.db"; cp "$C" "$W/cmpB/traces.db"
+"$PAPVIZ" -q timemap "$W/cmpA/traces.db" --compare "$W/cmpB/traces.db" -o "$W/l.svg" || fail "compare (1)"
+has "$W/l.svg" ">gred3</text>"
+has "$W/l.svg" ">chain</text>"
+cp "$G" "$W/cmpB/traces.db"
+"$PAPVIZ" -q timemap "$W/cmpA/traces.db" --compare "$W/cmpB/traces.db" -o "$W/l.svg" || fail "compare (2)"
+has "$W/l.svg" ">cmpA</text>"
+has "$W/l.svg" ">cmpB</text>"
+cp "$G" "$W/x/cmpA/traces.db"
+"$PAPVIZ" -q timemap "$W/cmpA/traces.db" --compare "$W/x/cmpA/traces.db" -o "$W/l.svg" || fail "compare (3)"
+has "$W/l.svg" ">$W/cmpA/traces.db</text>"
+has "$W/l.svg" ">$W/x/cmpA/traces.db</text>"
+
+# schedule draws intervals that nest.  By default one real operation, the
+# used one of median span: A's spans are 2800 (op 0) and 2420 (op 1), so op
+# 1 (the lower median of 2); C's round 2 there: 11250 - 10200 to 11600 - 10200.
+"$PAPVIZ" -q schedule "$A" -o "$W/sched.svg" || fail "papviz schedule (median)"
+has "$W/sched.svg" "operation 1 of instance 0 (the median span of 2), 4 bytes</title>"
+has "$W/sched.svg" "C (rank 2), round 2
+from 1.050 to 1.400 µs"
+has "$W/sched.svg" "e = t4 - t1: how long the host was in the node, from its arrival (t1) to its departure with the result (t4)."
+# --mean: a round starts after its host's own arrival.  C (rank 2) had
+# round 1 only in op 0 once op 1's row is gone: its mean arrival is
+# (0 + 700) / 2 = 350 ns after t0, and its round 1 ran 300 - 200 = 100 to
+# 1500 - 200 = 1300 ns after its own arrival: drawn 450 to 1650 ns (a mean
+# of first_post - t0 over its one operation drew it at 100 ns, before the
+# host's mean arrival).
+cp "$A" "$W/late.db"
+sqlite3 "$W/late.db" "DELETE FROM algo_rounds WHERE instance = 0 AND op = 1 AND rank = 2 AND round = 1"
+"$PAPVIZ" -q schedule "$W/late.db" --mean -o "$W/late.svg" || fail "papviz schedule --mean"
+has "$W/late.svg" "C (rank 2), round 1 (mean over the operations)
+from 0.450 to 1.650 µs"
+has "$W/late.svg" "arrives t1 = 0.350 µs"
+
+# The fastest and the slowest thread, as papanalyze's report names them
+# (mean time per allreduce without arrival waits, ties to the lower thread):
+# the report's timemap-ends chart draws those two.  A copy of G where a
+# middle thread's total with waits is made the largest: a chart that ranked
+# by it (as the report page once did) would draw that thread instead.
+cp "$G" "$W/ends.db"
+eb=$(sqlite3 "$W/ends.db" "SELECT MIN(bytes) FROM thread_parts")
+order="FROM thread_parts WHERE bytes = $eb ORDER BY total_no_wait, thread"
+fast=$(sqlite3 "$W/ends.db" "SELECT thread $order LIMIT 1")
+mid=$(sqlite3 "$W/ends.db" "SELECT thread $order LIMIT 1 OFFSET 1")
+slow=$(sqlite3 "$W/ends.db" "SELECT thread FROM thread_parts WHERE bytes = $eb ORDER BY total_no_wait DESC, thread LIMIT 1")
+[ -n "$fast" ] && [ -n "$slow" ] && [ "$mid" != "$slow" ] || fail "ends.db: needs 3 threads"
+sqlite3 "$W/ends.db" "UPDATE stats SET mean = 1e9 WHERE scope = 'thread' AND node IS NULL AND metric = 'total' AND thread = $mid AND bytes = $eb"
+"$PAPVIZ" -q report "$W/ends.db" -o "$W/ends" || fail "papviz report (ends)"
+drawn=$(grep -o '<title>thread [0-9]*' "$W/ends/timemap-ends-$eb.svg" | sed 's/.* //' | sort -un | tr '\n' ' ')
+want=$(printf '%s\n%s\n' "$fast" "$slow" | sort -un | tr '\n' ' ')
+[ "$drawn" = "$want" ] || fail "timemap-ends draws threads '$drawn', papanalyze's fastest and slowest are '$want'"
+has "$W/ends/index.html" "the fastest thread ($fast) and the slowest ($slow)"
+has "$W/ends/index.html" "slowest ($slow)"           # the report's Parts table, same page
+# The chart's title lists them with "and": "threads 0 and 3; 4-byte tuples".
+has "$W/ends/timemap-ends-$eb.svg" "<title>Timemap: threads $fast and $slow; $eb-byte tuples</title>"
+
 # -q: nothing on success, for every command.
 "$PAPVIZ" -q report "$G" -o "$W/report-q" > "$W/out" || fail "papviz -q report"
 "$PAPVIZ" timemap -q "$G" -o "$W/q.svg" >> "$W/out" || fail "papviz timemap -q"
@@ -480,7 +542,8 @@ done < "$W/tables"
 # report draws the tree, the timemaps and the schedules, the mean and one
 # operation; stopping at the first error, so one operation is asked alone)
 no_crash_algo() {
-    for args in "tree $W/algo.pathmap --db $1" "schedule $1 --op 0" "report $1"; do
+    for args in "tree $W/algo.pathmap --db $1" "schedule $1 --op 0" "schedule $1 --mean" \
+                "report $1"; do
         set +e
         # shellcheck disable=SC2086 # word splitting of $args is wanted
         timeout 20 "$PAPVIZ" $args -o "$W/nul.out" > "$W/out" 2>&1

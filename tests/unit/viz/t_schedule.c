@@ -19,7 +19,7 @@
  * Late Sender per host: 500, 0, 2800 (two receives); 3300 in all; the
  * longest 2500 on h2 in round 0.  Span 9500, arrival spread 3000.
  * x scale: 0..9.5 µs widens to 0..10 µs (step 1) over 700 px from x = 150,
- * so x = 150 + 70 * µs; band of rank r from y = 128 + 46 r, its bars from
+ * so x = 150 + 70 * µs; band of rank r from y = 156 + 46 r, its bars from
  * 11 px below, 24 px high, a wait in their lower half (y + 12, 12 high).
  */
 #include <math.h>
@@ -125,20 +125,20 @@ void t_viz_schedule_one_op(void)
     TST_CONTAINS(svg, "waiting for late senders: 0.500 µs (1 receive)</title>");
     TST_CONTAINS(svg, "waiting for late senders: 0.000 µs (0 receives)</title>");
     /* h2's wait for h1 in round 0: x 150 + 70 * 0.6 = 192, 70 * 2.5 = 175
-       wide; y 128 + 92 + 11 + 12 = 243. */
+       wide; y 156 + 92 + 11 + 12 = 271. */
     TST_CONTAINS(svg, "<title>h2 (rank 2) waits 2.500 µs for h1 (rank 1) in round 0: late "
                       "sender\nreceive posted at 0.600 µs, the send only at 3.100 µs</title>\n"
-                      "<rect x=\"192.00\" y=\"243.00\" width=\"175.00\" height=\"12.00\"");
-    /* Its message: from (150 + 70 * 3.1, 128 + 46 + 23) to (150 + 70 * 3.6,
-       128 + 92 + 23). */
+                      "<rect x=\"192.00\" y=\"271.00\" width=\"175.00\" height=\"12.00\"");
+    /* Its message: from (150 + 70 * 3.1, 156 + 46 + 23) to (150 + 70 * 3.6,
+       156 + 92 + 23). */
     TST_CONTAINS(svg, "<title>round 0: h1 (rank 1) \xe2\x86\x92 h2 (rank 2), 64 bytes\n"
                       "send posted 3.100, completed 3.600 µs\nreceive posted 0.600, completed "
                       "3.600 µs\nlate sender: 2.500 µs</title>");
-    TST_CONTAINS(svg, "points=\"367.00,197.00 402.00,243.00\"");
-    /* rank 0's round 0: x 150 + 7 = 157 to 150 + 238 = 388, y 128 + 11. */
+    TST_CONTAINS(svg, "points=\"367.00,225.00 402.00,271.00\"");
+    /* rank 0's round 0: x 150 + 7 = 157 to 150 + 238 = 388, y 156 + 11. */
     TST_CONTAINS(svg, "<title>h0 (rank 0), round 0\nfrom 0.100 to 3.400 µs: 3.300 µs\n"
                       "longest wait for a late sender: 0.500 µs</title>\n"
-                      "<rect x=\"157.00\" y=\"139.00\" width=\"231.00\" height=\"24.00\"");
+                      "<rect x=\"157.00\" y=\"167.00\" width=\"231.00\" height=\"24.00\"");
     TST_CONTAINS(svg, "message: send post \xe2\x86\x92 receive completion");
     TST_FALSE(strstr(svg, "nan") != NULL);
     free(svg);
@@ -161,7 +161,7 @@ void t_viz_schedule_mean(void)
     /* The mean's wait at the start of h2's round 0: the same rectangle. */
     TST_CONTAINS(svg, "<title>h2 (rank 2), round 0: mean wait for the latest sender 2.500 µs "
                       "(drawn from the round&#39;s start)</title>\n"
-                      "<rect x=\"192.00\" y=\"243.00\" width=\"175.00\" height=\"12.00\"");
+                      "<rect x=\"192.00\" y=\"271.00\" width=\"175.00\" height=\"12.00\"");
     TST_CONTAINS(svg, "(the mean has no message lines)");
     TST_FALSE(strstr(svg, "send post \xe2\x86\x92") != NULL);
     TST_FALSE(strstr(svg, "s-msg\"") != NULL);
@@ -182,7 +182,7 @@ void t_viz_schedule_bad(void)
     char *svg = draw(m, &s, CM_OK);
     TST_FALSE(strstr(svg, "nan") != NULL);
     TST_FALSE(strstr(svg, "inf") != NULL);
-    TST_FALSE(strstr(svg, "points=\"367.00,197.00 402.00,243.00\"") != NULL);
+    TST_FALSE(strstr(svg, "points=\"367.00,225.00 402.00,271.00\"") != NULL);
     free(svg);
     msgs[2].recv_done = 3600;
     rounds[1][1].start = 3700;

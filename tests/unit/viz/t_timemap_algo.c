@@ -60,7 +60,7 @@ static an_model_t *model(void)
             a->hosts[r] = r;
         m->tree.wrappers[0].algo = a;
     }
-    size = (an_model_size_t){ 8, 10, paths, wstats };
+    size = (an_model_size_t){ 8, 10, paths, wstats, -1, -1 };
     m->sizes = &size;
     m->nsizes = 1;
     return m;
