@@ -641,6 +641,23 @@ static cm_status_t section_arrivals(rep_t *r, int64_t bytes, const char *sfx)
         return ret;
     snprintf(title, sizeof(title), "Arrival estimates: estimation error (estimated - actual "
              "arrival at the node) and lead time, per host and over all%s", sfx);
+    /* No estimate at all: a table of zeros and dashes would read as a
+       measurement; the text report says why there is none (csv and json
+       keep the table, whose counts are data). */
+    if (r->opts->format == AN_FMT_TEXT
+        && query_int(r, 0, "SELECT COUNT(*) FROM algo_arrival_stats WHERE bytes = %lld"
+                     " AND metric = 'error' AND n > 0", (long long)bytes) == 0) {
+        int edge = query_int(r, 0, "SELECT COUNT(*) FROM algo_arrival_sources WHERE"
+                             " bytes = %lld AND asked = 'edge'", (long long)bytes) > 0;
+        fprintf(r->out, "\n%s\n%s\n", title, edge
+                ? "none: no operation was planned from edge() estimates (each fell back to "
+                  "another source: did any host estimate in time? does the program call "
+                  "rt_exec_edge?), so there is no estimation error to show (docs/pap.md)"
+                : "none: arrival=history and equal make no estimates (history plans each "
+                  "operation from the previous one's arrival times, equal from none), so "
+                  "there is no estimation error to show; arrival=edge estimates (docs/pap.md)");
+        return CM_OK;
+    }
     return table(r, "arrival_errors", title,
                  "SELECT x.rank, COALESCE(h.name, 'all') AS host, COALESCE(e.n, 0) AS n,"
                  " " USZ("e.mean") " AS mean, " USZ("e.median") " AS median, " USZ("e.p10")

@@ -203,7 +203,12 @@ for pm in slt-3x2 prr-4x2; do
     "$PAPANALYZE" --skip 0 "$TMP/$pm/traces.db" > "$TMP/$pm.report" 2> "$TMP/err" ||
         { cat "$TMP/err" >&2; die "$pm: report failed"; }
     n=$(grep -c '^Arrival estimates: ' "$TMP/$pm.report")
-    [ "$n" -eq 4 ] || die "$pm: expected 4 'Arrival estimates' tables (2 per size), got $n"
+    [ "$n" -eq 4 ] || die "$pm: expected 4 'Arrival estimates' sections (2 per size), got $n"
+    # history makes no estimates: the error section says so instead of a
+    # table of zero counts (one per size, right below its title).
+    n=$(awk '/^Arrival estimates: estimation error/ { getline; print }' "$TMP/$pm.report" |
+        grep -c '^none: arrival=history and equal make no estimates' || true)
+    [ "$n" -eq 2 ] || { cat "$TMP/$pm.report" >&2; die "$pm: the estimation error sections do not say history makes none"; }
     echo "$ME: $pm: $((P * K)) arrival reports, as otf2-print shows them; database and report agree"
 done
 
@@ -235,4 +240,9 @@ DB=$TMP/edge/traces.db CTX=edge
 expect "SELECT COUNT(*), SUM(asked = 'edge'), SUM(source = 'edge'), SUM(missing = 0),
         SUM(source = 'equal'), SUM(source = 'equal' AND instance = 0 AND op = 0)
         FROM algo_arrivals" "256|256|0|256|4|4"
+"$PAPANALYZE" --skip 0 "$TMP/edge/traces.db" > "$TMP/edge.report" 2> "$TMP/err" ||
+    { cat "$TMP/err" >&2; die "edge: report failed"; }
+n=$(awk '/^Arrival estimates: estimation error/ { getline; print }' "$TMP/edge.report" |
+    grep -c '^none: no operation was planned from edge() estimates' || true)
+[ "$n" -eq 2 ] || { cat "$TMP/edge.report" >&2; die "edge: the estimation error sections do not say none was made"; }
 echo "$ME: prr-4x2 with arrival=edge: 256 reports asking edge, trace_check and the database agree"
