@@ -691,6 +691,10 @@ static int run_all(const cg_opts_t *o)
         for (int i = 0, idx = 0; i < npm; i++)
             for (uint32_t k = 0; k < pms[i]->ntrees; k++, idx++)
                 print_row(&pms[i]->trees[k], &best[idx]);
+        /* Last, where the next command (papanalyze) reads: DIR/TREE per tree. */
+        for (int i = 0; rc == 0 && o->trace_dir != NULL && i < npm; i++)
+            for (uint32_t k = 0; k < pms[i]->ntrees; k++)
+                printf("Trace: %s/%s/traces.otf2\n", o->trace_dir, pms[i]->trees[k].name);
     }
     if (rc >= 0)
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -79,6 +79,9 @@ sys.exit(bad)
 PYEND
 
 # ---- 2. the traces load in papanalyze ----
+# cg ends by naming them, one line per tree, where papanalyze reads.
+printf 'Trace: %s/%s/traces.otf2\n' "$tmp/tr" prr "$tmp/tr" ring "$tmp/tr" native > "$tmp/want"
+tail -3 "$tmp/out" | diff "$tmp/want" - || { cat "$tmp/out" >&2; fail "cg does not end with its traces' paths"; }
 for t in prr ring native; do
     iters=$(sed -n "s/^$t  *[a-z]\{1,\}\( arrival=[a-z]*\)\{0,1\}  *\([0-9]\{1,\}\) .*/\2/p" "$tmp/out")
     [ -n "$iters" ] || { cat "$tmp/out" >&2; fail "$t: no iteration count in its row"; }
