@@ -1,23 +1,51 @@
 #!/bin/sh
 # End-to-end: the commands of README.md's "user's loop" run as a user would
 # type them (taken from the README itself, so the README cannot drift from
-# the code), with fewer iterations; then the demo script; then --help of
-# every program.
+# the code), with fewer iterations, in a directory as fresh as a new clone's
+# (bin/ and pathmaps/ linked in, no out/ of earlier runs); then the first
+# traced run again, as a user reruns the loop; then the demo script; then
+# --help of every program.
 set -eu
 . tests/lib.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+top=$(pwd)
+loop=$tmp/loop
+mkdir "$loop"; ln -s "$top/bin" "$loop/bin"; ln -s "$top/pathmaps" "$loop/pathmaps"
 
-# The indented lines of the loop section that start with bin/ or mpirun.
+# The indented lines of the loop section that start with bin/, mpirun,
+# sqlite3 or otf2-print (its pager left out).
 sed -n '/^## The user.s loop/,/^## /p' README.md |
-  sed -n 's/^    \(\(bin\/\|mpirun \).*\)$/\1/p' | sed 's/ *#.*//' > "$tmp/cmds"
+  sed -n 's/^    \(\(bin\/\|mpirun \|sqlite3 \|otf2-print \).*\)$/\1/p' |
+  sed 's/ *#.*//; s/ | less$/ | head -20/' > "$tmp/cmds"
 [ "$(wc -l < "$tmp/cmds")" -ge 3 ] || fail "found fewer than 3 commands in README.md"
-while IFS= read -r cmd; do
-  cmd=$(echo "$cmd" | sed 's/-n 20000/-n 300/')
+# run CMD: one README command in $loop, its output appended to $tmp/all.
+run() {
+  cmd=$(echo "$1" | sed 's/-n 20000/-n 300/')
   [ "$(id -u)" = 0 ] && cmd=$(echo "$cmd" | sed 's/^mpirun /mpirun --allow-run-as-root /')
-  echo "+ $cmd"
-  timeout 120 sh -c "$cmd" > "$tmp/out" 2>&1 < /dev/null || { cat "$tmp/out" >&2; fail "README command failed: $cmd"; }
-  cat "$tmp/out"
+  echo "+ $cmd" | tee -a "$tmp/all"
+  (cd "$loop" && timeout 120 sh -c "$cmd") > "$tmp/out" 2>&1 < /dev/null ||
+    { cat "$tmp/out" >&2; fail "README command failed: $cmd"; }
+  cat "$tmp/out" | tee -a "$tmp/all"
+}
+while IFS= read -r cmd; do
+  run "$cmd"
 done < "$tmp/cmds"
+# What the loop's commands say they wrote, where the next ones read.
+expect_count "$tmp/all" 1 "Report: out/split-report/index.html"
+expect_count "$tmp/all" 1 "Timemap: out/split-timemap-5.svg"
+expect_count "$tmp/all" 1 "Tree: out/split-tree.svg"
+expect_count "$tmp/all" 1 "Schedule: out/prr-schedule.svg"
+expect_count "$tmp/all" 1 "Trace: out/cg/prr/traces.otf2"
+grep -q "^node  *name  *kind  *part  *metric" "$tmp/all" || fail "the sqlite3 command printed no hotspots"
+# The loop rerun: the first traced run replaces its trace (and the database
+# made from it); the pictures beside the folder stay.
+first=$(grep -m1 -- '--trace out/split' "$tmp/cmds")
+run "$first"
+[ -s "$loop/out/split/traces.otf2" ] && [ ! -e "$loop/out/split/traces.db" ] ||
+  fail "rerun: out/split is not the new trace alone"
+[ -s "$loop/out/split-report/index.html" ] && [ -s "$loop/out/split-tree.svg" ] ||
+  fail "rerun: the pictures beside out/split are gone"
+run "$(grep -m1 '^bin/papanalyze out/split/traces.otf2' "$tmp/cmds")"
 
 # make demo's script (deps and build are make's part), with a short run.
 N=300 sh scripts/demo.sh > "$tmp/demo" 2>&1 || { cat "$tmp/demo" >&2; fail "scripts/demo.sh"; }
@@ -46,10 +74,10 @@ for f in algo/schedule.svg compare-timemap.svg algo/report/index.html; do
 done
 expect_count out/demo/compare-timemap.svg 1 "algo"
 # The README's papanalyze commands left a database with the user's loop's thread.
-[ "$(sqlite3 out/split/traces.db "SELECT COUNT(*) FROM threads WHERE thread = 5")" = 1 ] \
+[ "$(sqlite3 "$loop/out/split/traces.db" "SELECT COUNT(*) FROM threads WHERE thread = 5")" = 1 ] \
   || fail "out/split/traces.db has no thread 5"
 # The README's traced run left a readable archive.
-otf2-print out/split/traces.otf2 > "$tmp/print" 2> "$tmp/print.err" || fail "otf2-print out/split"
+otf2-print "$loop/out/split/traces.otf2" > "$tmp/print" 2> "$tmp/print.err" || fail "otf2-print out/split"
 [ ! -s "$tmp/print.err" ] || { cat "$tmp/print.err" >&2; fail "otf2-print wrote errors"; }
 expect_count "$tmp/print" 1 "ENTER"
 
