@@ -185,7 +185,7 @@ bad_net() {
     printf "$1" >"$tmp/bad.net"
     $PAPSIM -P 4 --net "$tmp/bad.net" ring >"$tmp/out" 2>"$tmp/err"
     st=$?
-    [ $st -eq 1 ] && head -n 1 "$tmp/err" | grep -qF "papsim: $tmp/bad.net$2 [" ||
+    [ $st -eq 1 ] && [ "$(head -n 1 "$tmp/err")" = "papsim: $tmp/bad.net$2" ] ||
         fail "net file '$1': exit $st, expected 1 and '$2'; got: $(cat "$tmp/err")"
     [ ! -s "$tmp/out" ] || fail "net file '$1': printed a table"
 }
