@@ -72,7 +72,10 @@ static double block(bench_t *b, int ours, void *buf, int64_t n, long iters)
     for (long i = 0; i < iters; i++) {
         if (ours) {
             if (rt_algo_plan_run(b->plan, &b->call, buf, n, NULL, &err) != CM_OK) {
-                fprintf(stderr, "algobench: rank %d: %s\n", b->rank, err.msg);
+                char prefix[48];
+
+                snprintf(prefix, sizeof(prefix), "algobench: rank %d: ", b->rank);
+                cm_err_print(stderr, prefix, &err);
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
         } else {
@@ -254,7 +257,7 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &b.mpi_comm);
     MPI_Comm_set_errhandler(b.ours_comm, MPI_ERRORS_RETURN);
     if (rt_algo_plan_create(&spec, b.rank, &b.plan, &err) != CM_OK) {
-        fprintf(stderr, "algobench: %s\n", err.msg);
+        cm_err_print(stderr, "algobench: ", &err);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     b.policy = rt_wait_policy_auto((uint32_t)b.P > rt_wait_cpus_available());
