@@ -5,7 +5,8 @@
  * complete, so a reader never sees half an archive at <dir>.  An existing
  * <dir> is replaced only with --force, and only if it holds an OTF2 anchor
  * and nothing but a trace's own files: the archive (traces.otf2,
- * traces.def, traces/, traces.pathmap) and the database papanalyze made from
+ * traces.def, traces/ holding only OTF2's N.evt and N.def, traces.pathmap)
+ * and the database papanalyze made from
  * it next to it (traces.db, SQLite's companions of it, an interrupted
  * papanalyze's traces.db.partial-*), which describes the old archive and
  * goes with it.  Anything else in <dir> (a report, a picture, a user's file)
@@ -59,33 +60,62 @@ static bool is_trace_name(const char *name)
     return strncmp(name, db_partial, sizeof(db_partial) - 1) == 0;
 }
 
+/* A name OTF2 writes in the archive's folder: LOCATION.evt or LOCATION.def. */
+static bool is_event_file_name(const char *name)
+{
+    size_t n = strspn(name, "0123456789");
+
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return true;
+    return n > 0 && (strcmp(name + n, ".evt") == 0 || strcmp(name + n, ".def") == 0);
+}
+
 /*
  * The first name (in byte order, so that messages are stable) in dir that
- * is not a trace's, into name; 1 if there is one, 0 if dir holds nothing
- * else, -1 (errno set) if dir cannot be read.
+ * is not a trace's, into name (prefixed with sub/ when looking into the
+ * archive's folder); 1 if there is one, 0 if dir holds nothing else, -1
+ * (errno set) if dir cannot be read.
  */
-static int first_foreign(const char *dir, char *name, size_t len)
+static int first_foreign_in(const char *dir, const char *sub, bool (*ours)(const char *),
+                            char *name, size_t len)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
     int found = 0;
+    char cand[512];
 
     if (d == NULL)
         return -1;
     while ((e = readdir(d)) != NULL) {
-        if (is_trace_name(e->d_name) || (found && strcmp(e->d_name, name) >= 0))
+        if (ours(e->d_name))
             continue;
-        snprintf(name, len, "%s", e->d_name);
+        snprintf(cand, sizeof(cand), "%s%s%s", sub ? sub : "", sub ? "/" : "", e->d_name);
+        if (found && strcmp(cand, name) >= 0)
+            continue;
+        snprintf(name, len, "%s", cand);
         found = 1;
     }
     closedir(d);
     return found;
 }
 
+/* The same for a trace directory: its own names, then the archive's folder. */
+static int first_foreign(const char *dir, char *name, size_t len)
+{
+    char sub[4096];
+    struct stat sb;
+    int rc = first_foreign_in(dir, NULL, is_trace_name, name, len);
+
+    snprintf(sub, sizeof(sub), "%s/%s", dir, INS_ARCHIVE_NAME);
+    if (rc != 0 || lstat(sub, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return rc;
+    return first_foreign_in(sub, INS_ARCHIVE_NAME, is_event_file_name, name, len);
+}
+
 /* A directory that holds nothing but a trace's files (or cannot be read: no). */
 static bool is_ours(const char *dir)
 {
-    char name[256];
+    char name[512];
 
     return first_foreign(dir, name, sizeof(name)) == 0;
 }
@@ -96,7 +126,7 @@ static bool is_ours(const char *dir)
  */
 static int check_replaceable(const char *dir, char *msg, size_t msglen)
 {
-    char name[256];
+    char name[512];
     int rc = first_foreign(dir, name, sizeof(name));
 
     if (rc < 0) {

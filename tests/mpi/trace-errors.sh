@@ -78,6 +78,13 @@ run_fails 60 "$tmp/out" $MPIRUN -np 2 bin/gsum $DEMO --trace "$d" --force
 expect_count "$tmp/out" 2 "'$d' holds 'report', which is not a trace's file"
 [ "$(cat "$d/report/index.html")" = page ] || fail "--force changed $d/report"
 rm -r "$d/report"
+# ... and inside the archive's own folder, where OTF2 writes only N.evt, N.def.
+echo mine > "$d/traces/notes"
+sums "$d" > "$tmp/sums.before"
+run_fails 60 "$tmp/out" $MPIRUN -np 2 bin/gsum $DEMO --trace "$d" --force
+expect_count "$tmp/out" 2 "'$d' holds 'traces/notes', which is not a trace's file"
+sums "$d" | diff "$tmp/sums.before" - || fail "--force changed a trace holding a user's file in traces/"
+rm "$d/traces/notes"
 
 # ---- not an archive: never replaced, even with --force ---------------------
 na=$tmp/notarchive
