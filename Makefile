@@ -67,8 +67,8 @@ EXAMPLE_SRC   := $(wildcard examples/*.c)
 EXAMPLE_PROGS := $(EXAMPLE_SRC:examples/%.c=bin/%)
 EXAMPLE_PARTS := $(wildcard examples/*/*.c)
 PROG_SRC    := $(TOOL_SRC) $(BENCH_SRC) $(EXAMPLE_SRC) $(EXAMPLE_PARTS)
-# bin/papbench has parts of its own: bench/papbench/*.c (options, rows, output).
-PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard bench/papbench/*.c))
+# bin/papbench has parts of its own: tools/papbench/*.c (options, rows, output).
+PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papbench/*.c))
 # bin/pathgen too: tools/pathgen/*.c (the subcommands).
 PATHGEN_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/pathgen/*.c))
 PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
@@ -80,13 +80,13 @@ RUNNER   := build/run_tests
 # MPI test programs: tests/mpi/foo.c -> build/tests/foo
 MPIT_SRC := $(wildcard tests/mpi/*.c)
 MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
-# Random pathmaps (tests/gen/randtree.h, pure C): linked into the runner (its unit
+# Random pathmaps (tests/randtree/randtree.h, pure C): linked into the runner (its unit
 # tests), build/tests/randtree (prints one seed's) and build/tests/exec_random.
-GEN_OBJ  := build/obj/tests/gen/randtree.o
+GEN_OBJ  := build/obj/tests/randtree/randtree.o
 GEN_PROG := build/tests/randtree
-# Trace readers for the tests (OTF2, no MPI): tests/tools/foo.c -> build/tests/foo
-TTOOL_SRC := $(wildcard tests/tools/*.c)
-TTOOLS    := $(TTOOL_SRC:tests/tools/%.c=build/tests/%)
+# Trace readers for the tests (OTF2, no MPI): tests/oracles/foo.c -> build/tests/foo
+TTOOL_SRC := $(wildcard tests/oracles/*.c)
+TTOOLS    := $(TTOOL_SRC:tests/oracles/%.c=build/tests/%)
 
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput,
 # seeds in tests/fuzz/NAME/.  A new input format is one more word here and its
@@ -101,7 +101,7 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # included at the end, so touching any header rebuilds what includes it.
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
-            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o \
+            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/randtree/randtree_main.o \
             $(PAPBENCH_OBJ) $(PATHGEN_OBJ)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
@@ -190,12 +190,13 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
 bin/papbench: $(PAPBENCH_OBJ)
-# bench/sweep is a Python 3 script (configurations x rounds of gsum/papbench):
-# copied to bin/sweep, part of `all`.
+# tools/sweep is a Python 3 script (configurations x rounds of gsum/papbench):
+# bin/sweep is a symbolic link to it (one copy: an edit of tools/sweep is
+# what bin/sweep runs, with no make in between), part of `all`.
 all: bin/sweep
-bin/sweep: bench/sweep
+bin/sweep: tools/sweep
 	@mkdir -p bin
-	cp $< $@ && chmod +x $@
+	ln -sfn ../tools/sweep $@
 
 # The analyser (no MPI).
 bin/papanalyze: $(ANA_LIB)
@@ -223,11 +224,11 @@ build/tests/exec_random: build/obj/tests/mpi/exec_random.o $(GEN_OBJ) $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
-$(GEN_PROG): build/obj/tests/gen/randtree_main.o $(GEN_OBJ)
+$(GEN_PROG): build/obj/tests/randtree/randtree_main.o $(GEN_OBJ)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%: build/obj/tests/tools/%.o $(LIB)
+build/tests/%: build/obj/tests/oracles/%.o $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
@@ -353,14 +354,14 @@ TSAN_ENV    = PAPTREE_SANITIZER=thread TSAN_OPTIONS="suppressions=$(SAN_SUPP)/ts
 #                                        would decide; what they run (create,
 #                                        allreduce, destroy) every other MPI
 #                                        test runs under ASan
-#   bench_sweep                          Python driving gsum, papanalyze and
+#   pathgen_sweep                          Python driving gsum, papanalyze and
 #                                        papviz, which other entries run under
 #                                        ASan (pathgen_follow_advice runs the
 #                                        sweep with the real pathgen there)
 ASAN_TESTS ?=
 ASAN_SKIP  ?= check_layers check_layers_selftest build_header_deps \
               mpi_launch_oversubscribed pathmap_bad_asan exec_idle_demo exec_idle_pair_2x1 \
-              random_trees_services random_trees_big bench_sweep
+              random_trees_services random_trees_big pathgen_sweep
 # Tests run at once in the sanitizer tiers (the runner's -j).
 ASAN_JOBS  ?= 2
 TSAN_JOBS  ?= 2

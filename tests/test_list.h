@@ -137,7 +137,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_algo_none_in_core_tree, 10) \
     X(pathmap_algo_arrival_sources,  10) \
     X(pathmap_algo_tuple_bytes,      10) \
-    /* the random pathmap generator (tests/unit/randtree/, tests/gen/) */ \
+    /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
     X(randtree_features,             30) \
@@ -437,7 +437,7 @@ static const tst_entry_t tst_list[] = {
        (`exec_idle PATHMAP services` prints the PATHS model's figures, for comparison.) */
     { "exec_idle_demo", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/exec_idle pathmaps/demo.pathmap threads", NULL, 2, 60 },
     { "exec_idle_pair_2x1", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/exec_idle pathmaps/local/pair-2x1.pathmap threads 0", NULL, 2, 60 },
-    /* mpi: random trees (tests/gen/randtree.h, up to 4 hosts, some with an algorithm node),
+    /* mpi: random trees (tests/randtree/randtree.h, up to 4 hosts, some with an algorithm node),
        one job each, every result against an MPI_Allreduce oracle and a closed form
        (docs/testing.md, "Random trees"); seed 10 found the MPI_T thread-level bug */
     { "random_trees_threads", TST_MPI, NULL, "build/tests/exec_random --seeds 1-500 --bytes 4,256 --ops 20", NULL, 4, 180 },
@@ -495,11 +495,11 @@ static const tst_entry_t tst_list[] = {
     /* sh: bin/sweep (issue 18): a traced sweep of two local pathmaps (the table, CSV,
        interleaved order), --vary/--analyze and --follow-advice through a fake pathgen;
        usage errors, bad pathmaps; about 15 s, ~20 mpirun launches */
-    { "bench_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/bench/sweep.sh", NULL, 0, 120 },
+    { "pathgen_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/sweep.sh", NULL, 0, 120 },
     /* pathgen, sweep --follow-advice, gsum, papanalyze and pathgen advise together (tests/pathgen/follow.sh) */
     { "pathgen_follow_advice", TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/follow.sh", NULL, 0, 120 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
-    { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
+    { "randtree_pathmap_check", TST_SH, NULL, "sh tests/randtree/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },

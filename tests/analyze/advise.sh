@@ -5,7 +5,7 @@
 #   sh tests/analyze/advise.sh           (from the repository root, after make)
 #
 # Part 1: the synthetic traces of build/tests/synth_trace (their tables are
-# in tests/tools/synth_trace.c; tests/analyze/synthetic.sh checks the
+# in tests/oracles/synth_trace.c; tests/analyze/synthetic.sh checks the
 # databases they give).  From those tables and the rules of docs/pathgen.md
 # ("Advice"), each expected advice, gain and figure is worked out below with
 # the arithmetic next to it, never from the program's output.  T is the

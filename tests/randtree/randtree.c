@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tests/gen/randtree.h"
+#include "tests/randtree/randtree.h"
 
 #define RT_ATTEMPTS 1000
 

@@ -1564,7 +1564,7 @@ static void usage(FILE *fp)
             "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] [--damage MODE]\n"
             "                   SCENARIO DIR\n"
             "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
-            "hand-made scenario; the timestamp tables are in tests/tools/synth_trace.c.\n"
+            "hand-made scenario; the timestamp tables are in tests/oracles/synth_trace.c.\n"
             "  SCENARIO           gred3, chain, lastarr, oneway, wide, algo, pap, movable or\n"
             "                     foreign (not a paptree trace)\n"
             "  --pathmap-out FILE also write the scenario's pathmap to FILE\n"

@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench/papbench/papbench.h"
+#include "tools/papbench/papbench.h"
 
 void pb_die(const char *fmt, ...)
 {

@@ -31,7 +31,7 @@
  * (the tracer's interrupt handler covers one open archive per process) and
  * writes DIR/LABEL.nELEMENTS.dDELAYms/traces.otf2 for papanalyze.  Output:
  * one table per size in the form of the paper's Tables 3 and 4;
- * docs/papbench.md explains it.  The other parts are in bench/papbench/:
+ * docs/papbench.md explains it.  The other parts are in tools/papbench/:
  * args.c (options), rows.c (the pathmaps), out.c (tables, CSV, errors).
  */
 #include <errno.h>
@@ -43,7 +43,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "common/cm_argv.h"
-#include "bench/papbench/papbench.h"
+#include "tools/papbench/papbench.h"
 
 int g_rank, g_size;
 

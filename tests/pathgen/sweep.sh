@@ -1,5 +1,5 @@
 #!/bin/sh
-# bin/sweep (bench/sweep, docs/pathgen.md "Sweeps"): --help and usage errors;
+# bin/sweep (tools/sweep, docs/pathgen.md "Sweeps"): --help and usage errors;
 # a missing or invalid pathmap; a real sweep of two local pathmaps with
 # tracing (the table's structure and arithmetic, the CSV, the interleaved
 # order); --vary and --analyze through a fake pathgen (what it was asked to

@@ -3,7 +3,7 @@
 # (default limits, up to 4 hosts) and some with 8 and 16 hosts, each
 # written to a file and given to bin/pathmap-check, which must accept it;
 # the same seed twice must print the same text.
-#   sh tests/gen/randtree-check.sh [N]
+#   sh tests/randtree/randtree-check.sh [N]
 set -eu
 . tests/lib.sh
 N=${1:-200}

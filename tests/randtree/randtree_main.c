@@ -1,5 +1,5 @@
 /*
- * randtree - prints the random pathmap of a seed (tests/gen/randtree.h).
+ * randtree - prints the random pathmap of a seed (tests/randtree/randtree.h).
  *
  *   build/tests/randtree SEED [--hosts N] [--max-hosts N] [--algo PCT] [--count N]
  *
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tests/gen/randtree.h"
+#include "tests/randtree/randtree.h"
 
 static void usage(FILE *f)
 {
