@@ -119,6 +119,16 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(selftest_jobs_usage,           30) \
     X(selftest_jobs_stop,            30) \
     X(selftest_runner_skip,          30) \
+    /* common: option values (tests/unit/common/) */ \
+    X(opt_long,                      10) \
+    X(opt_double,                    10) \
+    X(opt_size,                      10) \
+    X(opt_size_name,                 10) \
+    X(opt_word,                      10) \
+    X(opt_range,                     10) \
+    X(opt_lists,                     10) \
+    X(opt_list_iter,                 10) \
+    X(opt_first_error,               10) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \

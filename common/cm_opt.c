@@ -1,0 +1,380 @@
+/*
+ * cm_opt.c - option values (cm_opt.h).
+ *
+ * Each scalar is read by a scan_* function that only says what the text is
+ * (a value, not that kind of value, or beyond the type), so that lists and
+ * ranges reuse them; the public functions add the bounds and the message.
+ * Leading spaces are refused although strtol and strtod skip them: an
+ * option's value is one shell word, and a space in it is a quoting slip.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/cm_opt.h"
+
+enum { SCAN_OK = 0, SCAN_SYNTAX = -1, SCAN_RANGE = -2 };
+
+void cm_opt_init(cm_opt_t *ctx, const char *prog)
+{
+    ctx->prog = prog;
+    ctx->status = CM_OK;
+    ctx->msg[0] = '\0';
+}
+
+cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
+                        const char *fmt, ...)
+{
+    va_list ap;
+    size_t len = 0;
+
+    if (ctx->status != CM_OK)
+        return status;
+    ctx->status = status;
+    if (opt != NULL)
+        len = (size_t)snprintf(ctx->msg, sizeof(ctx->msg), "%s: ", opt);
+    if (len < sizeof(ctx->msg)) {
+        va_start(ap, fmt);
+        vsnprintf(ctx->msg + len, sizeof(ctx->msg) - len, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *word)
+{
+    if (c == ':')
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "option '%s' requires an argument", word);
+    if (optopt != 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '-%c'", optopt);
+    return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '%s'", word);
+}
+
+void cm_opt_print(const cm_opt_t *ctx, FILE *fp)
+{
+    if (ctx->status != CM_OK)
+        fprintf(fp, "%s: %s\n", ctx->prog, ctx->msg);
+}
+
+/* ---- scanning: what the text is, without bounds ---------------------- */
+
+static int starts_number(const char *s, int sign_ok)
+{
+    if (sign_ok && (*s == '-' || *s == '+'))
+        s++;
+    return *s >= '0' && *s <= '9';
+}
+
+static int scan_long(const char *s, long *v)
+{
+    char *end;
+    long x;
+
+    if (!starts_number(s, 1))
+        return SCAN_SYNTAX;
+    errno = 0;
+    x = strtol(s, &end, 10);
+    if (*end != '\0')
+        return SCAN_SYNTAX;
+    if (errno == ERANGE)
+        return SCAN_RANGE;
+    *v = x;
+    return SCAN_OK;
+}
+
+static int scan_double(const char *s, double *v)
+{
+    char *end;
+    double x;
+
+    if (*s == '\0' || *s == ' ' || *s == '\t')
+        return SCAN_SYNTAX;
+    errno = 0;
+    x = strtod(s, &end);
+    if (*end != '\0' || isnan(x) || (isinf(x) && errno != ERANGE))
+        return SCAN_SYNTAX;             /* junk, or "nan" / "inf" themselves */
+    if (errno == ERANGE && fabs(x) >= 1.0)
+        return SCAN_RANGE;              /* an overflow; an underflow is a tiny number */
+    *v = x;
+    return SCAN_OK;
+}
+
+static int scan_size(const char *s, uint64_t *v)
+{
+    char *end;
+    unsigned long long n;
+    int shift = 0;
+
+    if (!starts_number(s, 0))
+        return SCAN_SYNTAX;
+    errno = 0;
+    n = strtoull(s, &end, 10);
+    switch (*end) {
+    case 'K': case 'k': shift = 10; break;
+    case 'M': case 'm': shift = 20; break;
+    case 'G': case 'g': shift = 30; break;
+    case 'T': case 't': shift = 40; break;
+    default: break;
+    }
+    if (shift != 0) {
+        end++;
+        if (strcmp(end, "iB") == 0)
+            end += 2;
+    }
+    if (*end != '\0')
+        return SCAN_SYNTAX;
+    if (errno == ERANGE || n > (UINT64_MAX >> shift))
+        return SCAN_RANGE;
+    *v = (uint64_t)n << shift;
+    return SCAN_OK;
+}
+
+const char *cm_opt_size_name(uint64_t bytes, char *buf, size_t size)
+{
+    static const char *const units[] = { "TiB", "GiB", "MiB", "KiB" };
+
+    for (int i = 0; i < 4; i++) {
+        int shift = 40 - 10 * i;
+        uint64_t unit = (uint64_t)1 << shift;
+
+        if (bytes >= unit && bytes % unit == 0) {
+            snprintf(buf, size, "%llu%s", (unsigned long long)(bytes >> shift), units[i]);
+            return buf;
+        }
+    }
+    snprintf(buf, size, "%llu", (unsigned long long)bytes);
+    return buf;
+}
+
+/* ---- scalars ---------------------------------------------------------- */
+
+cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
+                        long lo, long hi, long *v_p)
+{
+    long v = 0;
+    int rc = scan_long(arg, &v);
+
+    if (rc == SCAN_SYNTAX)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not an integer, expected "
+                           "%ld..%ld", arg, lo, hi);
+    if (rc == SCAN_RANGE || v < lo || v > hi)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %ld..%ld",
+                           arg, lo, hi);
+    *v_p = v;
+    return CM_OK;
+}
+
+cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,
+                          double lo, double hi, double *v_p)
+{
+    double v = 0.0;
+    int rc = scan_double(arg, &v);
+
+    if (rc == SCAN_SYNTAX)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a finite number, expected "
+                           "%g..%g", arg, lo, hi);
+    if (rc == SCAN_RANGE || v < lo || v > hi)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %g..%g",
+                           arg, lo, hi);
+    *v_p = v;
+    return CM_OK;
+}
+
+cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
+                        uint64_t lo, uint64_t hi, uint64_t *v_p)
+{
+    uint64_t v = 0;
+    int rc = scan_size(arg, &v);
+    char a[32], b[32];
+
+    cm_opt_size_name(lo, a, sizeof(a));
+    cm_opt_size_name(hi, b, sizeof(b));
+    if (rc == SCAN_SYNTAX)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a size, expected bytes "
+                           "%s..%s (K, M, G, T: powers of 1024)", arg, a, b);
+    if (rc == SCAN_RANGE || v < lo || v > hi)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %s..%s",
+                           arg, a, b);
+    *v_p = v;
+    return CM_OK;
+}
+
+cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
+                        const cm_opt_word_t *words, size_t n, int *v_p)
+{
+    char list[CM_OPT_MSG_MAX];
+    size_t len = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(arg, words[i].name) == 0) {
+            *v_p = words[i].value;
+            return CM_OK;
+        }
+    }
+    list[0] = '\0';
+    for (size_t i = 0; i < n && len < sizeof(list); i++)
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+                                i == 0 ? "" : i + 1 == n ? " or " : ", ", words[i].name);
+    return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unknown '%s', expected %s", arg, list);
+}
+
+/* ---- ranges ----------------------------------------------------------- */
+
+/* The two halves of A:B into a and b; 0, or -1 when there is no single ':'. */
+static int split_range(const char *arg, char *a, char *b, size_t size)
+{
+    const char *colon = strchr(arg, ':');
+    size_t la;
+
+    if (colon == NULL || strchr(colon + 1, ':') != NULL)
+        return -1;
+    la = (size_t)(colon - arg);
+    if (la >= size || strlen(colon + 1) >= size)
+        return -1;
+    memcpy(a, arg, la);
+    a[la] = '\0';
+    strcpy(b, colon + 1);
+    return 0;
+}
+
+cm_status_t cm_opt_long_range(cm_opt_t *ctx, const char *opt, const char *arg,
+                              long lo, long hi, long *a_p, long *b_p)
+{
+    char a[64], b[64];
+    long x, y;
+    cm_status_t st;
+
+    if (split_range(arg, a, b, sizeof(a)) != 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a range, expected A:B "
+                           "within %ld..%ld", arg, lo, hi);
+    if ((st = cm_opt_long(ctx, opt, a, lo, hi, &x)) != CM_OK ||
+        (st = cm_opt_long(ctx, opt, b, lo, hi, &y)) != CM_OK)
+        return st;
+    if (x > y)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' ends before it starts, expected "
+                           "A:B with A <= B", arg);
+    *a_p = x;
+    *b_p = y;
+    return CM_OK;
+}
+
+cm_status_t cm_opt_size_range(cm_opt_t *ctx, const char *opt, const char *arg,
+                              uint64_t lo, uint64_t hi, uint64_t *a_p, uint64_t *b_p)
+{
+    char a[64], b[64], l[32], h[32];
+    uint64_t x, y;
+    cm_status_t st;
+
+    if (split_range(arg, a, b, sizeof(a)) != 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a range, expected A:B "
+                           "within %s..%s", arg, cm_opt_size_name(lo, l, sizeof(l)),
+                           cm_opt_size_name(hi, h, sizeof(h)));
+    if ((st = cm_opt_size(ctx, opt, a, lo, hi, &x)) != CM_OK ||
+        (st = cm_opt_size(ctx, opt, b, lo, hi, &y)) != CM_OK)
+        return st;
+    if (x > y)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' ends before it starts, expected "
+                           "A:B with A <= B", arg);
+    *a_p = x;
+    *b_p = y;
+    return CM_OK;
+}
+
+/* ---- lists ------------------------------------------------------------ */
+
+void cm_opt_list_begin(cm_opt_list_t *it, const char *opt, const char *arg, char sep)
+{
+    it->opt = opt;
+    it->all = arg;
+    it->next = arg;
+    it->sep = sep;
+    it->count = 0;
+    it->item[0] = '\0';
+}
+
+cm_status_t cm_opt_list_next(cm_opt_t *ctx, cm_opt_list_t *it, size_t max,
+                             const char **item_p)
+{
+    const char *p = it->next, *end;
+    size_t len;
+
+    *item_p = NULL;
+    if (p == NULL)
+        return CM_OK;
+    end = strchr(p, it->sep);
+    len = end != NULL ? (size_t)(end - p) : strlen(p);
+    it->count++;
+    if (len == 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, it->opt, "item %zu of '%s' is empty, expected "
+                           "items separated by '%c'", it->count, it->all, it->sep);
+    if (len >= sizeof(it->item))
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, it->opt, "item %zu of the list is too long, "
+                           "expected at most %zu characters", it->count, sizeof(it->item) - 1);
+    if (it->count > max) {
+        size_t n = it->count;
+
+        for (const char *q = end; q != NULL; q = strchr(q + 1, it->sep))
+            n++;
+        return cm_opt_fail(ctx, CM_ERR_RANGE, it->opt, "%zu items, expected at most %zu",
+                           n, max);
+    }
+    memcpy(it->item, p, len);
+    it->item[len] = '\0';
+    it->next = end != NULL ? end + 1 : NULL;
+    *item_p = it->item;
+    return CM_OK;
+}
+
+cm_status_t cm_opt_long_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                             long lo, long hi, long *v, size_t max, size_t *n_p)
+{
+    cm_opt_list_t it;
+    const char *item;
+    cm_status_t st;
+    size_t n = 0;
+
+    cm_opt_list_begin(&it, opt, arg, sep);
+    while ((st = cm_opt_list_next(ctx, &it, max, &item)) == CM_OK && item != NULL)
+        if ((st = cm_opt_long(ctx, opt, item, lo, hi, &v[n++])) != CM_OK)
+            return st;
+    if (st == CM_OK)
+        *n_p = n;
+    return st;
+}
+
+cm_status_t cm_opt_double_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                               double lo, double hi, double *v, size_t max, size_t *n_p)
+{
+    cm_opt_list_t it;
+    const char *item;
+    cm_status_t st;
+    size_t n = 0;
+
+    cm_opt_list_begin(&it, opt, arg, sep);
+    while ((st = cm_opt_list_next(ctx, &it, max, &item)) == CM_OK && item != NULL)
+        if ((st = cm_opt_double(ctx, opt, item, lo, hi, &v[n++])) != CM_OK)
+            return st;
+    if (st == CM_OK)
+        *n_p = n;
+    return st;
+}
+
+cm_status_t cm_opt_size_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                             uint64_t lo, uint64_t hi, uint64_t *v, size_t max,
+                             size_t *n_p)
+{
+    cm_opt_list_t it;
+    const char *item;
+    cm_status_t st;
+    size_t n = 0;
+
+    cm_opt_list_begin(&it, opt, arg, sep);
+    while ((st = cm_opt_list_next(ctx, &it, max, &item)) == CM_OK && item != NULL)
+        if ((st = cm_opt_size(ctx, opt, item, lo, hi, &v[n++])) != CM_OK)
+            return st;
+    if (st == CM_OK)
+        *n_p = n;
+    return st;
+}
