@@ -194,6 +194,10 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_edit_refuse_link,          10) \
     X(gen_edit_refuse_algo,          10) \
     X(gen_edit_refuse_merge,         10) \
+    X(gen_edit_text_parse,           10) \
+    X(gen_edit_text_render,          10) \
+    X(gen_edit_text_refuse,          10) \
+    X(gen_edit_text_apply,           10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
