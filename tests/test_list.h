@@ -230,7 +230,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(stats_memory_bound,            30) \
     X(model_algo_tree,               30) \
     X(model_algo_schedule,           30) \
-    /* advice (tests/unit/analyze/t_advise.c, issue 18) */ \
+    /* advice (tests/unit/advise/t_advise.c, issue 18) */ \
     X(advise_remove_level,           10) \
     X(advise_remove_level_not_worth, 10) \
     X(advise_remove_link,            10) \
