@@ -304,6 +304,11 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(sim_pipeline_closed_form,      30) \
     X(sim_ring_one_late,             30) \
     X(sim_errors,                    30) \
+    /* the net file (tests/unit/algo/t_net.c) */ \
+    X(net_read_good,                 10) \
+    X(net_write_read,                10) \
+    X(net_read_bad,                  10) \
+    X(net_read_io,                   10) \
     X(nap_example_4x2,               10) \
     X(nap_example_6x3,               10) \
     X(nap_one_node,                  10) \

@@ -22,7 +22,8 @@
  *
  * Costs: a preset (--net NAME, the table below) or a net file (--net FILE,
  * what bin/netfit -o writes: alpha=, beta=, gamma= lines, read strictly by
- * load_net_file; docs/netfit.md), then --alpha/--beta/--gamma on top.
+ * rt_net_read_fp, runtime/api/rt_sim.h; docs/netfit.md), then
+ * --alpha/--beta/--gamma on top.
  *
  * Exit status: 0 done, 1 bad input (unknown algorithm, a generator that
  * refuses the parameters, a schedule the simulator rejects, a bad net
@@ -41,6 +42,7 @@
 
 #include "common/cm_err.h"
 #include "runtime/algo/algo.h"
+#include "runtime/api/rt_sim.h"
 
 #define MAX_ALGOS 64
 
@@ -991,146 +993,12 @@ static int apply_opt(opts_t *o, int c, const char *arg, char *msg, size_t len)
     return -1;
 }
 
-/*
- * --net FILE: lines `KEY=VALUE` (blanks allowed around both), KEY alpha,
- * beta or gamma, each exactly once, VALUE a number in seconds (per message,
- * per byte, per byte reduced): alpha and beta > 0, gamma >= 0, within the
- * ranges of --alpha, --beta and --gamma.  Blank lines and lines whose first
- * non-blank is '#' are comments; a CR before the newline is ignored.  Any
- * other line is an error at its path:line:col (byte columns from 1).
- */
-typedef struct net_key {
-    const char     *name;
-    const drange_t *range;
-    int             zero_ok;
-} net_key_t;
-
-static const net_key_t net_keys[] = {
-    { "alpha", &R_ALPHA, 0 }, { "beta", &R_BETA, 0 }, { "gamma", &R_GAMMA, 1 },
-};
-#define NET_NKEYS ((int)(sizeof net_keys / sizeof *net_keys))
-
-static int is_blank(char c) { return c == ' ' || c == '\t'; }
-
-/* The value of key k at s (column col of line ln): CM_OK or the error. */
-static cm_status_t net_value(const char *path, unsigned ln, const char *line, const char *s,
-                             int k, double *out, cm_err_t *err)
-{
-    const net_key_t *key = &net_keys[k];
-    unsigned col = (unsigned)(s - line) + 1;
-    size_t vlen = strcspn(s, " \t");
-    const char *rest = s + vlen;
-    char text[64], *end;
-    double v;
-
-    if (*s == '\0')
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, col, "expected a number (seconds) "
-                         "after '%s='", key->name);
-    while (is_blank(*rest))
-        rest++;
-    if (*rest != '\0')
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)(rest - line) + 1,
-                         "unexpected text after %s's value (one KEY=VALUE a line; "
-                         "comments on lines of their own)", key->name);
-    snprintf(text, sizeof text, "%.*s", (int)(vlen < sizeof text ? vlen : sizeof text - 1), s);
-    errno = 0;
-    v = strtod(text, &end);
-    if (vlen >= sizeof text || end == text || *end != '\0' || !isfinite(v))
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, col, "%s: expected a finite number "
-                         "(seconds), got '%.*s'", key->name, (int)(vlen < 40 ? vlen : 40), s);
-    if (v < 0 || (v == 0 && !key->zero_ok) || v > key->range->max)
-        return CM_ERR_AT(err, CM_ERR_RANGE, path, ln, col, "%s=%s: out of range: %s, "
-                         "%s0 %s %.15g", key->name, text, key->range->what,
-                         key->zero_ok ? "" : "more than ", key->zero_ok ? "to" : "and at most",
-                         key->range->max);
-    *out = v;
-    return CM_OK;
-}
-
-/* One line, without its newline: CM_OK or the error. */
-static cm_status_t net_line(const char *path, unsigned ln, const char *line, size_t len,
-                            double *vals, unsigned *seen, cm_err_t *err)
-{
-    const char *s = line, *eq;
-    size_t klen;
-    int k;
-
-    for (size_t i = 0; i < len; i++)
-        if (((unsigned char)line[i] < 0x20 && line[i] != '\t') || line[i] == 0x7f)
-            return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)i + 1,
-                             "control character (byte 0x%02x)", (unsigned char)line[i]);
-    while (is_blank(*s))
-        s++;
-    if (*s == '\0' || *s == '#')
-        return CM_OK;
-    klen = strcspn(s, "= \t");
-    for (k = 0; k < NET_NKEYS; k++)
-        if (klen == strlen(net_keys[k].name) && strncmp(s, net_keys[k].name, klen) == 0)
-            break;
-    if (k == NET_NKEYS && klen == 0)
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)(s - line) + 1,
-                         "expected KEY=VALUE");
-    if (k == NET_NKEYS)
-        return CM_ERR_AT(err, CM_ERR_NAME, path, ln, (unsigned)(s - line) + 1,
-                         "unknown key '%.*s': expected alpha, beta or gamma",
-                         (int)(klen < 40 ? klen : 40), s);
-    if (seen[k])
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)(s - line) + 1,
-                         "%s given twice (first on line %u)", net_keys[k].name, seen[k]);
-    for (eq = s + klen; is_blank(*eq); eq++)
-        ;
-    if (*eq != '=')
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)(eq - line) + 1,
-                         "expected '=' after '%s'", net_keys[k].name);
-    for (eq++; is_blank(*eq); eq++)
-        ;
-    seen[k] = ln;
-    return net_value(path, ln, line, eq, k, &vals[k], err);
-}
-
-/* Reads the whole file: CM_OK (n filled) or the error. */
-static cm_status_t load_net_file(FILE *fp, const char *path, net_t *n, cm_err_t *err)
-{
-    double vals[NET_NKEYS] = { 0 };
-    unsigned seen[NET_NKEYS] = { 0 }, ln = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    cm_status_t st = CM_OK;
-    int rerr = 0;
-
-    errno = 0;
-    while (st == CM_OK && (len = getline(&line, &cap, fp)) >= 0) {
-        ln++;
-        if (len > 0 && line[len - 1] == '\n')
-            line[--len] = '\0';
-        if (len > 0 && line[len - 1] == '\r')
-            line[--len] = '\0';
-        st = net_line(path, ln, line, (size_t)len, vals, seen, err);
-    }
-    rerr = errno;
-    free(line);
-    if (st == CM_OK && ferror(fp))
-        st = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot read: %s", strerror(rerr));
-    for (int k = 0; st == CM_OK && k < NET_NKEYS; k++)
-        if (!seen[k])
-            st = CM_ERR_AT(err, CM_ERR_SYNTAX, path, 0, 0, "no %s= line (a net file sets "
-                           "alpha, beta and gamma)", net_keys[k].name);
-    if (st == CM_OK) {
-        n->name = path;
-        n->alpha = vals[0];
-        n->beta = vals[1];
-        n->gamma = vals[2];
-        n->why = "a net file";
-    }
-    return st;
-}
-
 /* --net FILE: 0, 1 (a file that cannot be read or is bad) or 2 (no such
    file: the name was neither a preset nor a file). */
 static int load_net(opts_t *o)
 {
     FILE *fp = fopen(o->net_file, "r");
+    rt_net_t file;
     cm_err_t err;
     cm_status_t st;
 
@@ -1142,12 +1010,13 @@ static int load_net(opts_t *o)
         return 1;
     }
     cm_err_clear(&err);
-    st = load_net_file(fp, o->net_file, &o->file_net, &err);
+    st = rt_net_read_fp(fp, o->net_file, &file, &err);
     fclose(fp);
     if (st != CM_OK) {
         cm_err_print(stderr, "papsim: ", &err);
         return 1;
     }
+    o->file_net = (net_t){ o->net_file, file.alpha, file.beta, file.gamma, "a net file" };
     o->net = &o->file_net;
     return 0;
 }
