@@ -309,6 +309,11 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(net_write_read,                10) \
     X(net_read_bad,                  10) \
     X(net_read_io,                   10) \
+    /* arrival patterns (tests/unit/algo/t_arrival.c) */ \
+    X(sim_arrival_patterns,          10) \
+    X(sim_arrival_random,            10) \
+    X(sim_arrival_refuse,            10) \
+    X(sim_arrival_describe,          10) \
     X(nap_example_4x2,               10) \
     X(nap_example_6x3,               10) \
     X(nap_one_node,                  10) \

@@ -20,6 +20,9 @@
  * seg = ceil(count / P) elements for PRR (P segments), ceil(count / N) for
  * Clairvoyant with N segments (--segs, --segsize; one segment by default).
  *
+ * Arrival patterns (--arrival) are made by rt_sim_arrival_make
+ * (runtime/api/rt_sim.h).
+ *
  * Costs: a preset (--net NAME, the table below) or a net file (--net FILE,
  * what bin/netfit -o writes: alpha=, beta=, gamma= lines, read strictly by
  * rt_net_read_fp, runtime/api/rt_sim.h; docs/netfit.md), then
@@ -74,7 +77,6 @@ static const net_t nets[] = {
       "this machine, measured by bin/netfit: " MEASURED_WHEN " (docs/netfit.md)" },
 };
 
-typedef enum { ARR_NONE, ARR_ONE_LATE, ARR_RANDOM, ARR_SORTED, ARR_REVERSED } arr_kind_t;
 typedef enum { MET_AVG, MET_MAX, MET_COMPLETION } metric_t;
 
 typedef struct algo_spec {
@@ -98,7 +100,7 @@ typedef struct opts {
     net_t       file_net;                    /* what it held */
     double      alpha, beta, gamma;          /* NAN until the preset fills them */
     int         overrides;                   /* --alpha, --beta or --gamma given */
-    arr_kind_t  arr;
+    rt_sim_arrival_kind_t arr;
     double      arr_ms;
     const char *arr_rank_text;               /* one-late's RANK, checked against P */
     int32_t     arr_rank;
@@ -134,16 +136,6 @@ static double clock_s(clockid_t id)
    time also counts waiting for a CPU, the CPU time does not. */
 static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 static double cpu_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
-
-/* splitmix64: a fixed generator, so that a seed means the same everywhere. */
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static void usage(FILE *fp)
 {
@@ -349,9 +341,9 @@ static int get_mem(const char *arg, double *dst, char *msg, size_t len)
  */
 static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
 {
-    static const struct { const char *name; arr_kind_t kind; int x; } kinds[] = {
-        { "one-late", ARR_ONE_LATE, 1 }, { "random", ARR_RANDOM, 1 },
-        { "sorted", ARR_SORTED, 0 }, { "reversed", ARR_REVERSED, 0 },
+    static const struct { const char *name; rt_sim_arrival_kind_t kind; int x; } kinds[] = {
+        { "one-late", RT_SIM_ARRIVAL_ONE_LATE, 1 }, { "random", RT_SIM_ARRIVAL_RANDOM, 1 },
+        { "sorted", RT_SIM_ARRIVAL_SORTED, 0 }, { "reversed", RT_SIM_ARRIVAL_REVERSED, 0 },
     };
     const char *colon = strchr(text, ':'), *x;
     char ms[64];
@@ -361,7 +353,7 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
     o->arr_rank_text = NULL;
     o->arr_rank = 1;
     if (strcmp(text, "none") == 0) {
-        o->arr = ARR_NONE;
+        o->arr = RT_SIM_ARRIVAL_NONE;
         return 0;
     }
     for (size_t i = 0; colon && i < sizeof kinds / sizeof *kinds; i++) {
@@ -378,7 +370,7 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
             return 0;
         if (!kinds[i].x)
             break;
-        if (o->arr == ARR_ONE_LATE) {
+        if (o->arr == RT_SIM_ARRIVAL_ONE_LATE) {
             o->arr_rank_text = x + 1;
             return 0;
         }
@@ -390,28 +382,6 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
     snprintf(msg, len, "expected none, one-late:MS[:RANK], random:MS[:SEED], sorted:MS or "
              "reversed:MS");
     return -1;
-}
-
-/* The arrival pattern in nanosecond ticks (what generators get). */
-static void make_arrival(const opts_t *o, int64_t *ticks)
-{
-    int32_t P = o->nranks;
-    uint64_t state = o->seed;
-
-    for (int32_t r = 0; r < P; r++) {
-        double ms = 0;
-
-        switch (o->arr) {
-        case ARR_NONE: break;
-        case ARR_ONE_LATE: ms = r == o->arr_rank ? o->arr_ms : 0; break;
-        case ARR_RANDOM:
-            ms = o->arr_ms * (double)(splitmix64(&state) >> 11) * 0x1.0p-53;
-            break;
-        case ARR_SORTED: ms = P > 1 ? o->arr_ms * r / (P - 1) : 0; break;
-        case ARR_REVERSED: ms = P > 1 ? o->arr_ms * (P - 1 - r) / (P - 1) : 0; break;
-        }
-        ticks[r] = llround(ms * 1e6);
-    }
 }
 
 /*
@@ -670,10 +640,18 @@ static double metric_of(const opts_t *o, const rt_sim_result_t *r)
          : o->metric == MET_MAX ? r->max_elapsed : r->completion;
 }
 
+/* The arrival pattern of the options (runtime/api/rt_sim.h). */
+static rt_sim_arrival_t arrival_of(const opts_t *o)
+{
+    return (rt_sim_arrival_t){ o->arr, o->arr_ms, o->arr_rank, o->seed };
+}
+
 static void print_header(const opts_t *o, int64_t bytes)
 {
     static const char *ports[] = { "U", "B", "X" };
     double beta = o->beta;
+    rt_sim_arrival_t arr = arrival_of(o);
+    char how[160];
 
     if (o->sizes)
         printf("# papsim: P=%d, sizes %" PRId64 "..%" PRId64 " B, %g-byte elements, "
@@ -691,14 +669,8 @@ static void print_header(const opts_t *o, int64_t bytes)
     else
         printf("bandwidth unlimited");
     printf("), gamma %.4g s/B\n", o->gamma);
-    printf("# arrival: %s", o->arr_text);
-    switch (o->arr) {
-    case ARR_NONE: printf(" (all at 0)\n"); break;
-    case ARR_ONE_LATE: printf(" (rank %d at %g ms, the others at 0)\n", o->arr_rank, o->arr_ms); break;
-    case ARR_RANDOM: printf(" (uniform in [0, %g] ms, seed %" PRIu64 ")\n", o->arr_ms, o->seed); break;
-    case ARR_SORTED: printf(" (rank r at r*%g/(P-1) ms)\n", o->arr_ms); break;
-    case ARR_REVERSED: printf(" (rank r at (P-1-r)*%g/(P-1) ms)\n", o->arr_ms); break;
-    }
+    rt_sim_arrival_describe(&arr, how, sizeof how);
+    printf("# arrival: %s%s\n", o->arr_text, how);
 }
 
 static void print_per_rank(const opts_t *o, const algo_spec_t *a,
@@ -861,10 +833,10 @@ static int check_opts(opts_t *o, int have_bytes)
         return usage_error("give --segs or --segsize, not both");
     if (o->root_text && get_rank(o->root_text, o->nranks, &o->root, msg, sizeof msg) != 0)
         return usage_error("--root %s: %s", o->root_text, msg);
-    if (o->arr == ARR_ONE_LATE && o->arr_rank_text == NULL && o->nranks < 2)
+    if (o->arr == RT_SIM_ARRIVAL_ONE_LATE && o->arr_rank_text == NULL && o->nranks < 2)
         return usage_error("--arrival %s: rank 1 (the default RANK) is not a rank of P = 1",
                            o->arr_text);
-    if (o->arr == ARR_ONE_LATE && o->arr_rank_text &&
+    if (o->arr == RT_SIM_ARRIVAL_ONE_LATE && o->arr_rank_text &&
         get_rank(o->arr_rank_text, o->nranks, &o->arr_rank, msg, sizeof msg) != 0)
         return usage_error("--arrival %s: %s", o->arr_text, msg);
     if (!o->sizes && o->bytes % eb != 0)
@@ -1024,12 +996,14 @@ static int load_net(opts_t *o)
 int main(int argc, char **argv)
 {
     static opts_t o = { .nranks = 48, .bytes = 4 << 20, .elem_bytes = 4, .port = RT_PORT_U,
-                        .tree = RT_TREE_HEAP, .net = &nets[0], .arr = ARR_NONE,
+                        .tree = RT_TREE_HEAP, .net = &nets[0], .arr = RT_SIM_ARRIVAL_NONE,
                         .arr_text = "none", .seed = 1, .metric = MET_AVG };
     int c, li = 0, have_bytes = 0, rc;
     int64_t *ticks;
     double *arr_s;
     char msg[200];
+    rt_sim_arrival_t arr;
+    cm_err_t err;
 
     o.alpha = o.beta = o.gamma = NAN;
     o.t0 = now_s();
@@ -1075,7 +1049,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "papsim: out of memory\n");
         return 1;
     }
-    make_arrival(&o, ticks);
+    arr = arrival_of(&o);
+    cm_err_clear(&err);
+    if (rt_sim_arrival_make(&arr, o.nranks, ticks, &err) != CM_OK) {
+        cm_err_print(stderr, "papsim: ", &err);     /* check_opts let a bad pattern by */
+        free(ticks);
+        free(arr_s);
+        return 1;
+    }
     for (int32_t r = 0; r < o.nranks; r++)
         arr_s[r] = (double)ticks[r] * 1e-9;
     rc = o.sizes ? run_sizes(&o, ticks, arr_s) : run_single(&o, ticks, arr_s);
