@@ -4,13 +4,15 @@
 #   lib/libpaptree.a   common/ + runtime/ (core, algo, exec) + instrument/
 #   lib/libpapanalyze.a  analyze/ (the only code that links SQLite)
 #   lib/libpapviz.a    viz/
+#   lib/libpapadvise.a advise/ (advice: above analyze and gen)
 #   bin/               every executable: the programs users run (tools/*.c),
 #                      the benchmarks (bench/*.c), one file each, and the
 #                      examples (examples/*.c, with examples/NAME/*.c)
 #   build/             objects, test runner, test programs, sanitizer builds
 #
 # Includes are rooted at the repository (-I.): #include "runtime/api/rt_exec.h".
-# The pure layers (common, runtime/core, runtime/algo, bridge, analyze, viz)
+# The pure layers (common, runtime/core, runtime/algo, bridge, analyze, viz,
+# gen, advise)
 # compile without MPI's flags, so an mpi.h that sneaks into one of them fails
 # the build, not just `make check-layers`.
 
@@ -54,6 +56,12 @@ BRIDGE_OBJ := $(BRIDGE_SRC:%.c=build/obj/%.o)
 PGEN_SRC := $(wildcard gen/*.c)
 PGEN_OBJ := $(PGEN_SRC:%.c=build/obj/%.o)
 PGEN_LIB := lib/libpapgen.a
+# advise/: advice from a database as pathgen edits; above analyze (whose
+# public API it reads) and gen (whose edits it makes).  pathgen, papanalyze
+# and the runner.
+ADV_SRC  := $(wildcard advise/*.c)
+ADV_OBJ  := $(ADV_SRC:%.c=build/obj/%.o)
+ADV_LIB  := lib/libpapadvise.a
 
 # tools/foo.c -> bin/foo (the programs users run); bench/foo.c -> bin/foo
 TOOL_SRC    := $(wildcard tools/*.c)
@@ -99,7 +107,7 @@ FUZZ_REPLAY  := $(FUZZ_TARGETS:%=build/tests/fuzz_%)
 FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # Every object the build makes; each has a dependency file (-MMD) that is
 # included at the end, so touching any header rebuilds what includes it.
-ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(TEST_OBJ) \
+ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(ADV_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
             $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/randtree/randtree_main.o \
             $(PAPBENCH_OBJ) $(PATHGEN_OBJ)
@@ -118,7 +126,7 @@ ASAN_CHECK := build/asan/pathmap-check
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan \
         check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak
 
-all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PGEN_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
+all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PGEN_LIB) $(ADV_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
      $(FUZZ_REPLAY) $(GEN_PROG)
 
 help:
@@ -172,6 +180,11 @@ $(PGEN_LIB): $(PGEN_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(ADV_LIB): $(ADV_OBJ)
+	@mkdir -p lib
+	rm -f $@
+	ar rcs $@ $^
+
 # A program is tools/NAME.c or bench/NAME.c, linked with libpaptree, MPI and
 # OTF2 unless it says otherwise below (PROG_LIBS, one line per program).
 PROG_LIBS = $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
@@ -198,21 +211,21 @@ bin/sweep: tools/sweep
 	@mkdir -p bin
 	ln -sfn ../tools/sweep $@
 
-# The analyser (no MPI).
-bin/papanalyze: $(ANA_LIB)
-bin/papanalyze: PROG_LIBS = $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+# The analyser (no MPI); advise/ and gen/ for --advise.
+bin/papanalyze: $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)
+bin/papanalyze: PROG_LIBS = $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 # The charts (no MPI; the pathmap parser of libpaptree and bridge/ for
 # `papviz tree PATHMAP`).
 bin/papviz: $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB)
 bin/papviz: PROG_LIBS = $(VIZ_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
-# pathgen: gen/, the parser, and analyze/ for `pathgen advise DB` (no MPI).
-bin/pathgen: $(PATHGEN_OBJ) $(PGEN_LIB) $(ANA_LIB)
-bin/pathgen: PROG_LIBS = $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+# pathgen: gen/, the parser, and advise/ with analyze/ for `pathgen advise DB` (no MPI).
+bin/pathgen: $(PATHGEN_OBJ) $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)
+bin/pathgen: PROG_LIBS = $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 # The pathmap checker needs neither MPI nor OTF2.
 bin/pathmap-check: PROG_LIBS = $(LIB) $(LDLIBS)
 
-$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(ADV_LIB) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(ADV_LIB) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests

@@ -15,15 +15,19 @@
 #   instrument/                 libc, common/, runtime/api/, instrument/, otf2,
 #                               mpi.h (OTF2's MPI collectives need it, and
 #                               runtime/api/rt_exec.h brings it anyway)
-#   analyze/                    libc, common/, instrument/api/, analyze/,
-#                               otf2, sqlite3.h
+#   analyze/                    libc, common/, instrument/api/, analyze/
+#                               (its api/ too), otf2, sqlite3.h
 #   viz/                        libc, common/, analyze/api/an_model.h, viz/
 #   bridge/                     libc, common/, analyze/api/an_model.h,
 #                               runtime/api/rt_pathmap.h, bridge/ (it turns
 #                               a parsed pathmap into analyze's model)
 #   gen/                        libc, common/, runtime/api/rt_pathmap.h, gen/
-#                               (pathgen's model: pure C, validated by the
-#                               runtime's parser)
+#                               (its api/ too; pathgen's model: pure C,
+#                               validated by the runtime's parser)
+#   advise/                     libc, common/, analyze/api/, gen/api/,
+#                               advise/: the advice reads analyze's public
+#                               API (no SQL of its own) and makes gen's
+#                               edits; nothing below includes it
 #   examples/                   libc, mpi.h, common/, runtime/api/,
 #                               instrument/api/, examples/: programs written
 #                               as a user would, against the public headers
@@ -35,7 +39,7 @@
 # what a header pulls in is checked where that header lives.
 set -eu
 
-LAYER_DIRS="common runtime instrument analyze viz bridge gen examples"
+LAYER_DIRS="common runtime instrument analyze viz bridge gen advise examples"
 
 # Prints the files to check, relative to the current directory, sorted.
 list_files() {
@@ -76,7 +80,8 @@ function area(t,    n, a) {
     if (t == "analyze/api/an_model.h" || t == "runtime/api/rt_pathmap.h") return t
     n = split(t, a, "/")
     if (n == 1) return t
-    if (n > 2 && (a[1] == "runtime" || (a[1] == "instrument" && a[2] == "api")))
+    if (n > 2 && (a[1] == "runtime" ||
+                  (a[2] == "api" && (a[1] == "instrument" || a[1] == "analyze" || a[1] == "gen"))))
         return a[1] "/" a[2] "/"
     return a[1] "/"
 }
@@ -97,13 +102,18 @@ function allowed(l, z) {
                z == "otf2/" || z == "mpi.h"
     if (l == "analyze")
         return z == "common/" || z == "instrument/api/" || z == "analyze/" ||
-               z == "analyze/api/an_model.h" || z == "otf2/" || z == "sqlite3.h"
+               z == "analyze/api/" || z == "analyze/api/an_model.h" || z == "otf2/" ||
+               z == "sqlite3.h"
     if (l == "viz") return z == "common/" || z == "analyze/api/an_model.h" || z == "viz/"
     if (l == "bridge")
         return z == "common/" || z == "analyze/api/an_model.h" ||
                z == "runtime/api/rt_pathmap.h" || z == "bridge/"
     if (l == "gen")
-        return z == "common/" || z == "runtime/api/rt_pathmap.h" || z == "gen/"
+        return z == "common/" || z == "runtime/api/rt_pathmap.h" || z == "gen/" ||
+               z == "gen/api/"
+    if (l == "advise")
+        return z == "common/" || z == "analyze/api/" || z == "analyze/api/an_model.h" ||
+               z == "gen/api/" || z == "advise/"
     if (l == "examples")
         return z == "common/" || z == "runtime/api/" || z == "runtime/api/rt_pathmap.h" ||
                z == "instrument/api/" || z == "examples/" || z == "mpi.h"
@@ -162,7 +172,7 @@ TARGETS="common/cm_err.h common/cm_x.h runtime/api/rt.h runtime/api/rt_pathmap.h
 runtime/core/pathmap_int.h runtime/exec/exec_int.h instrument/api/ins.h
 instrument/api/ins_schema.h instrument/ins_int.h analyze/api/an_model.h
 analyze/api/an_other.h analyze/an_load.h viz/viz_svg.h bridge/br_x.h tests/tst.h
-examples/ex/ex.h gen/api/gen_x.h"
+examples/ex/ex.h gen/api/gen_x.h gen/gen_x_int.h advise/api/adv_x.h advise/adv_int.h"
 
 # file|include line: everything a layer may include.
 ALLOWED='common/ok.c|#include <stdio.h>
@@ -207,6 +217,14 @@ gen/ok.c|#include <stdio.h>
 gen/ok.c|#include "common/cm_err.h"
 gen/ok.c|#include "runtime/api/rt_pathmap.h"
 gen/ok.c|#include "gen/api/gen_x.h"
+gen/ok.c|#include "gen/gen_x_int.h"
+advise/ok.c|#include <stdio.h>
+advise/ok.c|#include "common/cm_err.h"
+advise/ok.c|#include "analyze/api/an_model.h"
+advise/ok.c|#include "analyze/api/an_other.h"
+advise/ok.c|#include "gen/api/gen_x.h"
+advise/ok.c|#include "advise/api/adv_x.h"
+advise/ok.c|#include "advise/adv_int.h"
 bridge/ok.c|#include "common/cm_err.h"
 examples/ok.c|#include <mpi.h>
 examples/ok.c|#include <pthread.h>
@@ -216,6 +234,7 @@ examples/ok.c|#include "runtime/api/rt_pathmap.h"
 examples/ok.c|#include "instrument/api/ins.h"
 examples/ok.c|#include "examples/ex/ex.h"
 tests/ok.c|#include <sqlite3.h>
+tools/ok.c|#include "advise/api/adv_x.h"
 tests/ok.c|#include "runtime/exec/exec_int.h"
 tools/ok.c|#include <mpi.h>
 tools/ok.c|#include "viz/viz_svg.h"
@@ -252,7 +271,7 @@ viz/bad.c|#include <mpi.h>|mpi.h|viz|mpi.h
 viz/bad.c|#include <otf2/OTF2_Reader.h>|otf2/OTF2_Reader.h|viz|otf2/
 viz/bad.c|#include <sqlite3.h>|sqlite3.h|viz|sqlite3.h
 viz/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|viz|analyze/
-viz/bad.c|#include "analyze/api/an_other.h"|analyze/api/an_other.h|viz|analyze/
+viz/bad.c|#include "analyze/api/an_other.h"|analyze/api/an_other.h|viz|analyze/api/
 viz/bad.c|#include "runtime/api/rt_pathmap.h"|runtime/api/rt_pathmap.h|viz|runtime/api/rt_pathmap.h
 viz/bad.c|#include "bridge/br_x.h"|bridge/br_x.h|viz|bridge/
 viz/bad.c|#include VIZ_HEADER|VIZ_HEADER|viz|a computed include
@@ -266,6 +285,19 @@ gen/bad.c|#include <sqlite3.h>|sqlite3.h|gen|sqlite3.h
 gen/bad.c|#include "runtime/api/rt.h"|runtime/api/rt.h|gen|runtime/api/
 gen/bad.c|#include "runtime/core/pathmap_int.h"|runtime/core/pathmap_int.h|gen|runtime/core/
 gen/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|gen|analyze/
+gen/bad.c|#include "analyze/api/an_other.h"|analyze/api/an_other.h|gen|analyze/api/
+gen/bad.c|#include "advise/api/adv_x.h"|advise/api/adv_x.h|gen|advise/
+analyze/bad.c|#include "advise/api/adv_x.h"|advise/api/adv_x.h|analyze|advise/
+analyze/bad.c|#include "gen/api/gen_x.h"|gen/api/gen_x.h|analyze|gen/api/
+viz/bad.c|#include "advise/api/adv_x.h"|advise/api/adv_x.h|viz|advise/
+advise/bad.c|#include <mpi.h>|mpi.h|advise|mpi.h
+advise/bad.c|#include <sqlite3.h>|sqlite3.h|advise|sqlite3.h
+advise/bad.c|#include <otf2/OTF2_Reader.h>|otf2/OTF2_Reader.h|advise|otf2/
+advise/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|advise|analyze/
+advise/bad.c|#include "gen/gen_x_int.h"|gen/gen_x_int.h|advise|gen/
+advise/bad.c|#include "runtime/api/rt_pathmap.h"|runtime/api/rt_pathmap.h|advise|runtime/api/rt_pathmap.h
+advise/bad.c|#include "instrument/api/ins_schema.h"|instrument/api/ins_schema.h|advise|instrument/api/
+advise/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|advise|viz/
 examples/bad.c|#include "runtime/exec/exec_int.h"|runtime/exec/exec_int.h|examples|runtime/exec/
 examples/bad.c|#include "runtime/core/pathmap_int.h"|runtime/core/pathmap_int.h|examples|runtime/core/
 examples/bad.c|#include "instrument/ins_int.h"|instrument/ins_int.h|examples|instrument/

@@ -204,6 +204,10 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_edit_refuse_link,          10) \
     X(gen_edit_refuse_algo,          10) \
     X(gen_edit_refuse_merge,         10) \
+    X(gen_edit_text_parse,           10) \
+    X(gen_edit_text_render,          10) \
+    X(gen_edit_text_refuse,          10) \
+    X(gen_edit_text_apply,           10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
@@ -236,7 +240,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(stats_memory_bound,            30) \
     X(model_algo_tree,               30) \
     X(model_algo_schedule,           30) \
-    /* advice (tests/unit/analyze/t_advise.c, issue 18) */ \
+    /* advice (tests/unit/advise/t_advise.c, issue 18) */ \
     X(advise_remove_level,           10) \
     X(advise_remove_level_not_worth, 10) \
     X(advise_remove_link,            10) \
@@ -310,6 +314,16 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(sim_pipeline_closed_form,      30) \
     X(sim_ring_one_late,             30) \
     X(sim_errors,                    30) \
+    /* the net file (tests/unit/algo/t_net.c) */ \
+    X(net_read_good,                 10) \
+    X(net_write_read,                10) \
+    X(net_read_bad,                  10) \
+    X(net_read_io,                   10) \
+    /* arrival patterns (tests/unit/algo/t_arrival.c) */ \
+    X(sim_arrival_patterns,          10) \
+    X(sim_arrival_random,            10) \
+    X(sim_arrival_refuse,            10) \
+    X(sim_arrival_describe,          10) \
     X(nap_example_4x2,               10) \
     X(nap_example_6x3,               10) \
     X(nap_one_node,                  10) \

@@ -305,7 +305,7 @@ PM
     moved movable movable cr1.0 B A
 }
 
-# move (rule 8): the tree of tests/unit/analyze/t_advise.c's move cases,
+# move (rule 8): the tree of tests/unit/advise/t_advise.c's move cases,
 # where the rule advises "move cr1.0 host1"; the edit must apply and give the
 # tree worked out by hand: cr1.0 on host1, reached from cr0 through a proxy
 # of host1; h1 enters it directly, h0 through a proxy of host0 (proxies

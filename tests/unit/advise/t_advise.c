@@ -1,5 +1,5 @@
 /*
- * t_advise.c - the rules of the advice (analyze/an_advise_rules.c) on trees
+ * t_advise.c - the rules of the advice (advise/adv_rules.c) on trees
  * built in memory, for the rules the synthetic traces of
  * tests/analyze/advise.sh do not reach: remove-level, remove-link, split,
  * unsplit, root, move, and an algorithm node at the root.
@@ -17,7 +17,7 @@
 #include <string.h>
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "analyze/an_advise_int.h"
+#include "advise/adv_int.h"
 
 typedef struct tw {
     const char *name, *kind;   /* "gred", "proxy", "core", "algo" */
@@ -35,7 +35,7 @@ typedef struct tt {
 typedef struct tree {
     an_model_t     *m;
     an_model_size_t sz;
-    an_adv_list_t   out;
+    adv_list_t   out;
 } tree_t;
 
 static int find(const tw_t *w, int nw, const char *name)
@@ -122,11 +122,11 @@ static void build(tree_t *t, const char *const *hosts, int nh, const tw_t *w, in
     }
 }
 
-static void run(tree_t *t, const an_adv_hosts_t *hs)
+static void run(tree_t *t, const an_arrivals_t *hs)
 {
     cm_err_t err;
-    TST_EQ_STATUS(an__advise_rules(t->m, &t->sz, hs, "", &t->out, &err), CM_OK);
-    an__advise_rank(&t->out);
+    TST_EQ_STATUS(adv__rules(t->m, &t->sz, hs, "", &t->out, &err), CM_OK);
+    adv__rank(&t->out);
 }
 
 static void done(tree_t *t)
@@ -139,13 +139,15 @@ static void done(tree_t *t)
     an_model_close(t->m);
 }
 
-/* Advice i is rule / edit with gain us (to 1e-6 us). */
+/* Advice i is rule / edit (its text form) with gain us (to 1e-6 us). */
 static void expect(const tree_t *t, int i, const char *rule, const char *edit, double us)
 {
+    char text[256];
     TST_TRUE(i < t->out.n);
     TST_EQ_INT(t->out.a[i].rank, i + 1);
-    TST_EQ_STR(t->out.a[i].rule, rule);
-    TST_EQ_STR(t->out.a[i].edit, edit);
+    TST_EQ_STR(gen_edit_op_name(t->out.a[i].edit.op), rule);
+    gen_edit_render(&t->out.a[i].edit, text, sizeof(text));
+    TST_EQ_STR(text, edit);
     TST_EQ_DBL(t->out.a[i].gain_ns, us * 1e3, 1e-3);
 }
 
@@ -243,13 +245,13 @@ void t_advise_remove_link(void)
 void t_advise_root(void)
 {
     double last[2] = { 0, 1 }, arr[2] = { 0, 3000 }, dep[2] = { 0, 3000 };
-    an_adv_hosts_t hs = { last, arr, dep, NULL, NULL, NULL, NULL, NULL };
+    an_arrivals_t hs = { 4, last, arr, dep, NULL, NULL, NULL, NULL, NULL };
     tree_t t;
     build(&t, two_hosts, 2, links, 6, links_th, 4);
     run(&t, &hs);
     TST_EQ_INT(t.out.n, 2);                  /* remove-link and algo only */
     free(t.out.a);
-    t.out = (an_adv_list_t){ NULL, 0, 0 };
+    t.out = (adv_list_t){ NULL, 0, 0 };
     arr[1] = 20000, dep[1] = 5000;
     run(&t, &hs);
     TST_EQ_INT(t.out.n, 3);
@@ -261,7 +263,7 @@ void t_advise_root(void)
                  "they leave after the first (26.3 % of the slowest thread's time, 57.00 us)");
     /* host0, the root host, arriving last: nothing to move */
     free(t.out.a);
-    t.out = (an_adv_list_t){ NULL, 0, 0 };
+    t.out = (adv_list_t){ NULL, 0, 0 };
     last[0] = 1, last[1] = 0, arr[0] = 20000, arr[1] = 0, dep[1] = 0;
     run(&t, &hs);
     TST_EQ_INT(t.out.n, 2);
@@ -369,7 +371,7 @@ static const tt_t algo2_th[] = {
 void t_advise_algo_root(void)
 {
     double last[2] = { 0, 1 }, arr[2] = { 0, 50000 }, dep[2] = { 0, 0 };
-    an_adv_hosts_t hs = { last, arr, dep, NULL, NULL, NULL, NULL, NULL };
+    an_arrivals_t hs = { 4, last, arr, dep, NULL, NULL, NULL, NULL, NULL };
     tree_t t;
     build(&t, two_hosts, 2, algo2, 3, algo2_th, 8);
     run(&t, &hs);
@@ -397,7 +399,7 @@ static const tt_t pair1_th[] = { { 0, 0, "h0" }, { 1, 0, "h0" } };
 void t_advise_nothing_applies(void)
 {
     double last[1] = { 1 }, arr[1] = { 0 }, dep[1] = { 0 };
-    an_adv_hosts_t hs = { last, arr, dep, NULL, NULL, NULL, NULL, NULL };
+    an_arrivals_t hs = { 4, last, arr, dep, NULL, NULL, NULL, NULL, NULL };
     tree_t t;
     build(&t, one_host, 1, pair1, 2, pair1_th, 2);
     run(&t, &hs);
@@ -449,9 +451,9 @@ typedef struct mv {
 
 static void run_move(tree_t *t, mv_t *v)
 {
-    an_adv_hosts_t hs = { v->last, v->arr, v->dep, v->lastc, v->lastf, v->owait, v->ta, v->tf };
+    an_arrivals_t hs = { 4, v->last, v->arr, v->dep, v->lastc, v->lastf, v->owait, v->ta, v->tf };
     free(t->out.a);
-    t->out = (an_adv_list_t){ NULL, 0, 0 };
+    t->out = (adv_list_t){ NULL, 0, 0 };
     run(t, &hs);
 }
 
@@ -544,7 +546,7 @@ void t_advise_move_not(void)
         late_p1(&v);
         run_move(&u, &v);
         for (int i = 0; i < u.out.n; i++)
-            TST_TRUE(strcmp(u.out.a[i].rule, "move") != 0);
+            TST_TRUE(u.out.a[i].edit.op != GEN_EDIT_MOVE);
         done(&u);
     }
     /* the echo: threads 2, 3 leave 20 us late, 25 - 20 = 5 us own < 7 */
@@ -555,9 +557,9 @@ void t_advise_move_not(void)
     /* no per-wrapper figures (an older caller): nothing */
     late_p1(&v);
     {
-        an_adv_hosts_t hs = { v.last, v.arr, v.dep, NULL, NULL, NULL, NULL, NULL };
+        an_arrivals_t hs = { 4, v.last, v.arr, v.dep, NULL, NULL, NULL, NULL, NULL };
         free(t.out.a);
-        t.out = (an_adv_list_t){ NULL, 0, 0 };
+        t.out = (adv_list_t){ NULL, 0, 0 };
         run(&t, &hs);
         TST_EQ_INT(t.out.n, 1);
     }

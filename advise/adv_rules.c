@@ -1,7 +1,8 @@
 /*
- * an_advise_rules.c - the rules of the advice (docs/pathgen.md, "Advice"):
- * what a database's hotspots point at, in the reasoning of sections 6 and 7
- * of the PATHS/EventSpace paper, as pathgen edits (gen/api/gen_edit.h).
+ * adv_rules.c - the rules of the advice (docs/pathgen.md, "Advice"): what a
+ * database's hotspots point at, in the reasoning of sections 6 and 7 of the
+ * PATHS/EventSpace paper, as typed pathgen edits (gen_edit_t,
+ * gen/api/gen_edit.h).
  *
  * Works on one tuple size of a model (an_model.h).  The tree is read as
  * pathgen reads it: a gred is in a *host subtree* when every contributor all
@@ -11,7 +12,7 @@
  * part), and its toplevel members those with no member below them.  Every
  * rule checks that its edit applies (the conditions of gen_edit.h) before it
  * fires.  T is the slowest thread's mean time per allreduce; a rule fires
- * when its hotspot reaches AN_ADV_SHARE of T (AN_ADV_PROXY for the
+ * when its hotspot reaches ADV_SHARE of T (ADV_PROXY for the
  * algorithm node).  gain_ns is the hotspot's time: an upper bound of what
  * the edit can save.  Rules 1-7 run first; rule 8 (move) last, since it
  * defers to rule 7's `root` on the core's child.
@@ -20,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/an_advise_int.h"
+#include "advise/adv_int.h"
 
 typedef struct adv {
     const an_model_t      *m;
@@ -32,7 +33,7 @@ typedef struct adv {
     int                    nthosts;  /* hosts with threads */
     double                 T;        /* slowest thread's mean time per allreduce */
     int                    slowest;  /* its thread number */
-    an_adv_list_t         *out;
+    adv_list_t         *out;
     cm_err_t              *err;
     int                    root_to;  /* host of rule 7's `root HOST`, -1: none */
 } adv_t;
@@ -180,23 +181,30 @@ static const char *host_name(const adv_t *a, int h)
 
 /* ----------------------------------------------------------- the output */
 
-static cm_status_t emit(adv_t *a, const char *rule, double gain, const char *edit,
-                        const char *reason)
+/* Appends the advice "OP [w1 [w2]]" (num: split's SPAN) of that gain. */
+static cm_status_t emit(adv_t *a, double gain, gen_edit_op_t op, uint32_t num, const char *w1,
+                        const char *w2, const char *reason)
 {
-    an_adv_list_t *l = a->out;
+    adv_list_t *l = a->out;
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 16;
-        an_advice_t *p = realloc(l->a, (size_t)cap * sizeof(*p));
+        adv_advice_t *p = realloc(l->a, (size_t)cap * sizeof(*p));
         if (p == NULL)
             return CM_ERR(a->err, CM_ERR_NOMEM, "out of memory");
         l->a = p, l->cap = cap;
     }
-    an_advice_t *v = &l->a[l->n++];
+    adv_advice_t *v = &l->a[l->n];
     memset(v, 0, sizeof(*v));
-    snprintf(v->rule, sizeof(v->rule), "%s", rule);
-    snprintf(v->edit, sizeof(v->edit), "%s", edit);
+    gen_edit_init(&v->edit, op);
+    v->edit.num = num;
+    cm_status_t st = CM_OK;
+    if (w1 != NULL && (st = gen_edit_add_arg(&v->edit, w1, a->err)) == CM_OK && w2 != NULL)
+        st = gen_edit_add_arg(&v->edit, w2, a->err);
+    if (st != CM_OK)
+        return st;
     snprintf(v->reason, sizeof(v->reason), "%s%s", reason, a->sfx);
     v->gain_ns = gain;
+    l->n++;
     return CM_OK;
 }
 
@@ -209,8 +217,8 @@ static cm_status_t emit(adv_t *a, const char *rule, double gain, const char *edi
  * latency and departure waits (its broadcast: contributors leave one after
  * another) reach the share.  Section 6.1, Fig. 10.
  */
-static double add_level(adv_t *a, int b, const int *mem, const int *top, int k, char *edit,
-                        char *why, size_t wn)
+static double add_level(adv_t *a, const int *mem, const int *top, int k, char *why,
+                        size_t wn)
 {
     int g = -1;
     double best = 0;
@@ -220,9 +228,8 @@ static double add_level(adv_t *a, int b, const int *mem, const int *top, int k, 
         if (top[i] && W(a, mem[i])->fanin > 2 && (g < 0 || cost > best))
             g = mem[i], best = cost;
     }
-    if (g < 0 || best < AN_ADV_SHARE * a->T)
+    if (g < 0 || best < ADV_SHARE * a->T)
         return -1;
-    snprintf(edit, 256, "add-level %s", W(a, b)->name);
     snprintf(why, wn, "gred %.64s (fan-in %d): its contributors leave %.2f us apart on average "
              "(mean departure wait %.2f us) and its up latency is %.2f us, %.1f %% of the "
              "slowest thread's time (%.2f us): adding a level lets them leave in parallel "
@@ -239,8 +246,8 @@ static double add_level(adv_t *a, int b, const int *mem, const int *top, int k, 
  * departure gap, gap(q) x (new fan-in - old fan-in) / 2 on average.  Fires
  * when the cost minus that reaches the share.  Section 6.1 (Fig. 9) and 6.4.
  */
-static double remove_level(adv_t *a, const int *mem, const int *top, int k, int b, char *edit,
-                           char *why, size_t wn)
+static double remove_level(adv_t *a, const int *mem, const int *top, int k, int b, char *why,
+                           size_t wn)
 {
     int best_m = -1, best_q = -1, pq = 0, pn = 0;
     double best_net = 0, best_cost = 0, best_add = 0;
@@ -259,9 +266,8 @@ static double remove_level(adv_t *a, const int *mem, const int *top, int k, int 
             best_m = m, best_q = q, best_net = cost - add, best_cost = cost, best_add = add,
             pq = P, pn = Pn;
     }
-    if (best_m < 0 || best_net < AN_ADV_SHARE * a->T)
+    if (best_m < 0 || best_net < ADV_SHARE * a->T)
         return -1;
-    snprintf(edit, 256, "remove-level %s", W(a, b)->name);
     snprintf(why, wn, "the level of gred %.64s (fan-in %d) costs %.2f us per allreduce (down, "
              "up and departure wait), %.1f %% of the slowest thread's time (%.2f us); giving "
              "its contributors to %.64s (fan-in %d -> %d, departures %.2f us apart) adds about "
@@ -284,14 +290,14 @@ static cm_status_t rule_levels(adv_t *a)
     for (int b = 0; b < a->nw && st == CM_OK; b++) {
         if (!is_kind(a, b, AN_KIND_GRED) || bottom_of(a, b) != b)
             continue;
-        char e1[256], e2[256], w1[1024], w2[1024];
+        char w1[1024], w2[1024];
         int k = members(a, b, mem, lev, top);
-        double g1 = add_level(a, b, mem, top, k, e1, w1, sizeof(w1));
-        double g2 = k > 1 ? remove_level(a, mem, top, k, b, e2, w2, sizeof(w2)) : -1;
+        double g1 = add_level(a, mem, top, k, w1, sizeof(w1));
+        double g2 = k > 1 ? remove_level(a, mem, top, k, b, w2, sizeof(w2)) : -1;
         if (g1 >= 0 && g1 >= g2)
-            st = emit(a, "add-level", g1, e1, w1);
+            st = emit(a, g1, GEN_EDIT_ADD_LEVEL, 0, W(a, b)->name, NULL, w1);
         else if (g2 >= 0)
-            st = emit(a, "remove-level", g2, e2, w2);
+            st = emit(a, g2, GEN_EDIT_REMOVE_LEVEL, 0, W(a, b)->name, NULL, w2);
     }
     free(mem);
     return st;
@@ -320,17 +326,16 @@ static cm_status_t rule_links(adv_t *a)
                 if (worst < 0 || p > cost)
                     worst = i, cost = p;
             }
-        if (links < 2 || th < 0 || th == w->host || cost < AN_ADV_SHARE * a->T)
+        if (links < 2 || th < 0 || th == w->host || cost < ADV_SHARE * a->T)
             continue;
-        char edit[256], why[512];
-        snprintf(edit, sizeof(edit), "remove-link %s", w->name);
+        char why[512];
         snprintf(why, sizeof(why), "%.64s is on %.64s, fed by %d links from %.64s: thread %d "
                  "spends %.2f us per allreduce on them, %.1f %% of the slowest thread's time "
                  "(%.2f us); extra links load the cluster-root host (PATHS/EventSpace paper, "
                  "section 6.2: a slowdown of 1.49 on the 4W cluster): keep one",
                  w->name, host_name(a, w->host), links, host_name(a, th),
                  a->t->threads[worst].thread, US(cost), pct(a, cost), US(a->T));
-        cm_status_t st = emit(a, "remove-link", cost, edit, why);
+        cm_status_t st = emit(a, cost, GEN_EDIT_REMOVE_LINK, 0, w->name, NULL, why);
         if (st != CM_OK)
             return st;
     }
@@ -369,7 +374,7 @@ static cm_status_t rule_unsplit(adv_t *a, int core)
             && (worst < 0 || l > lat))
             worst = p, lat = l;
     }
-    if (worst < 0 || lat < AN_ADV_SHARE * a->T)
+    if (worst < 0 || lat < ADV_SHARE * a->T)
         return CM_OK;
     int g = 0;
     for (int c = 0; c < a->nw; c++)
@@ -384,7 +389,7 @@ static cm_status_t rule_unsplit(adv_t *a, int core)
              "7.3)", W(a, worst)->name, W(a, g)->name, host_name(a, W(a, g)->host),
              host_name(a, W(a, core)->host), US(lat), pct(a, lat), US(a->T),
              US(mean(s->down) + mean(s->up) + mean(s->departure_wait)));
-    return emit(a, "unsplit", lat, "unsplit", why);
+    return emit(a, lat, GEN_EDIT_UNSPLIT, 0, NULL, NULL, why);
 }
 
 /*
@@ -430,22 +435,21 @@ static cm_status_t rule_split(adv_t *a, int core)
     if (nr == 0 || no == 0 || ho == 0)
         return CM_OK;
     hr /= nr, ho /= no;
-    if (hr - ho < AN_ADV_SHARE * a->T)
+    if (hr - ho < ADV_SHARE * a->T)
         return CM_OK;
-    char edit[256], why[512];
-    snprintf(edit, sizeof(edit), "split %d last", span);
+    char why[512];
     snprintf(why, sizeof(why), "the threads of the cluster-root host %.64s spend %.2f us per "
              "allreduce in their host subtree, %.2f us more than the other hosts' (%.2f us), "
              "%.1f %% of the slowest thread's time (%.2f us): the cluster root (%.64s) loads "
              "that host; moving its toplevel wrappers to other hosts spreads the load "
              "(PATHS/EventSpace paper, sections 6.2, Fig. 15, and 6.3)", host_name(a, rh),
              US(hr), US(hr - ho), US(ho), pct(a, hr - ho), US(a->T), W(a, b)->name);
-    return emit(a, "split", hr - ho, edit, why);
+    return emit(a, hr - ho, GEN_EDIT_SPLIT, (uint32_t)span, NULL, NULL, why);
 }
 
 /*
  * algo run=rd: of two or more hosts with threads (the node spans them),
- * proxy stages take AN_ADV_PROXY or more of the slowest thread's time (the paper: 332 of 680 us, Table 3; 656 of 1054, Table 4):
+ * proxy stages take ADV_PROXY or more of the slowest thread's time (the paper: 332 of 680 us, Table 3; 656 of 1054, Table 4):
  * replace the cross-host part with an algorithm node.  Section 6.1.1.
  */
 static cm_status_t rule_algo(adv_t *a)
@@ -459,7 +463,7 @@ static cm_status_t rule_algo(adv_t *a)
         if (p > 0 && (worst < 0 || p > cost))
             worst = i, cost = p;
     }
-    if (worst < 0 || cost < AN_ADV_PROXY * a->T)
+    if (worst < 0 || cost < ADV_PROXY * a->T)
         return CM_OK;
     char why[1024];
     snprintf(why, sizeof(why), "proxy stages take %.2f us of thread %d's %.2f us per "
@@ -468,7 +472,7 @@ static cm_status_t rule_algo(adv_t *a)
              "node across the hosts (recursive doubling) replaces the proxy hops",
              US(cost), a->t->threads[worst].thread, US(a->sz->paths[worst].total.mean),
              pct(a, cost), US(a->T));
-    return emit(a, "algo", cost, "algo run=rd", why);
+    return emit(a, cost, GEN_EDIT_ALGO, 0, "run=rd", NULL, why);
 }
 
 /* The largest sum of stage means at proxies over the threads of host h;
@@ -487,7 +491,7 @@ static double host_proxy(const adv_t *a, int h, int *thread_p)
 
 /*
  * root HOST: of two or more hosts with threads, host h's last thread
- * arrives last of all hosts in at least AN_ADV_LAST of the operations, h is
+ * arrives last of all hosts in at least ADV_LAST of the operations, h is
  * not the root host, and it is late for its own reasons: in a loop of
  * allreduces a host that leaves late (behind proxies) arrives late the next
  * time, so its mean arrival after the earliest host's, less its mean
@@ -495,7 +499,7 @@ static double host_proxy(const adv_t *a, int h, int *thread_p)
  * the share.  Gain: its threads' proxy stages, which leave the critical
  * path.  Section 7.2 (the root host choice).
  */
-static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
+static cm_status_t rule_root(adv_t *a, int core, const an_arrivals_t *hs)
 {
     int h = -1, nth = 0, th = -1;
     double fa = 0, ff = 0;
@@ -511,16 +515,15 @@ static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
                 break;
             }
     for (int i = 0; i < a->t->nhosts; i++)
-        if (hs->last[i] >= AN_ADV_LAST && (h < 0 || hs->last[i] > hs->last[h]))
+        if (hs->last[i] >= ADV_LAST && (h < 0 || hs->last[i] > hs->last[h]))
             h = i;
     if (h < 0 || h == W(a, core)->host)
         return CM_OK;
     double cost = host_proxy(a, h, &th);
     double late = hs->arrival[h] - fa, echo = hs->departure[h] - ff, own = late - echo;
-    if (th < 0 || cost <= 0 || own < AN_ADV_SHARE * a->T)
+    if (th < 0 || cost <= 0 || own < ADV_SHARE * a->T)
         return CM_OK;
-    char edit[256], why[1024];
-    snprintf(edit, sizeof(edit), "root %s", host_name(a, h));
+    char why[1024];
     snprintf(why, sizeof(why), "the threads of %.64s arrive last in %.1f %% of the operations, "
              "%.2f us after the first host's on average, %.2f us more than they leave after "
              "the first (%.1f %% of the slowest thread's time, %.2f us): the other hosts wait "
@@ -529,7 +532,7 @@ static cm_status_t rule_root(adv_t *a, int core, const an_adv_hosts_t *hs)
              "7.2)", host_name(a, h), 100.0 * hs->last[h], US(late), US(own), pct(a, own),
              US(a->T), US(cost), a->t->threads[th].thread, host_name(a, h));
     a->root_to = h;
-    return emit(a, "root", cost, edit, why);
+    return emit(a, cost, GEN_EDIT_ROOT, 0, host_name(a, h), NULL, why);
 }
 
 /* ------------------------------------------------------- rule 8: move */
@@ -582,7 +585,7 @@ static int others_from(const adv_t *a, int g, int k, int h)
 /* The loop's echo at g: the mean a (*late) and f (*echo) of the threads
  * below contributor (node, thread), less those of g's other threads'.
  * 0 when one side has no thread. */
-static int echo_of(const adv_t *a, int g, int node, int thread, const an_adv_hosts_t *hs,
+static int echo_of(const adv_t *a, int g, int node, int thread, const an_arrivals_t *hs,
                    double *late, double *echo)
 {
     double sa[2] = { 0, 0 }, sf[2] = { 0, 0 };
@@ -610,7 +613,7 @@ static int core_child(const adv_t *a, int g, int core)
 }
 
 /*
- * move G HOST: at gred G, one contributor c arrives last in AN_ADV_LAST of
+ * move G HOST: at gred G, one contributor c arrives last in ADV_LAST of
  * the operations or more and reaches G through proxies from HOST, G is not
  * on HOST, and some other contributor is not from HOST (else rule 3's case).
  * The others' mean arrival wait at G must reach the share, and so must the
@@ -624,27 +627,26 @@ static int core_child(const adv_t *a, int g, int core)
  * (arrival wait is improved by load balance "or by improving another part
  * of the tree") and 6.2, Fig. 15 (toplevel wrappers moved to other hosts).
  */
-static cm_status_t move_one(adv_t *a, int g, int core, const an_adv_hosts_t *hs)
+static cm_status_t move_one(adv_t *a, int g, int core, const an_arrivals_t *hs)
 {
     int node, thread, k = hs->lastc[g];
     double lat = 0, late, echo, wait = hs->owait[g];
-    if (k < 0 || hs->lastf[g] < AN_ADV_LAST || !contributor(a, g, k, &node, &thread))
+    if (k < 0 || hs->lastf[g] < ADV_LAST || !contributor(a, g, k, &node, &thread))
         return CM_OK;
     int h = origin(a, node, thread, &lat);
     if (h < 0 || h == W(a, g)->host || lat <= 0 || others_from(a, g, k, h)
-        || (h == a->root_to && core_child(a, g, core)) || wait < AN_ADV_SHARE * a->T
+        || (h == a->root_to && core_child(a, g, core)) || wait < ADV_SHARE * a->T
         || !echo_of(a, g, node, thread, hs, &late, &echo))
         return CM_OK;
     double own = late - echo, gain = lat < own ? lat : own;
     gain = gain < wait ? gain : wait;
-    if (own < AN_ADV_SHARE * a->T || gain < AN_ADV_SHARE * a->T)
+    if (own < ADV_SHARE * a->T || gain < ADV_SHARE * a->T)
         return CM_OK;
-    char edit[256], why[1024], who[96];
+    char why[1024], who[96];
     if (node >= 0)
         snprintf(who, sizeof(who), "%.64s", W(a, node)->name);
     else
         snprintf(who, sizeof(who), "thread %d", a->t->threads[thread].thread);
-    snprintf(edit, sizeof(edit), "move %s %s", W(a, g)->name, host_name(a, h));
     snprintf(why, sizeof(why), "at gred %.64s, %s (from %.64s) arrives last in %.1f %% of the "
              "operations and the others wait %.2f us for it on average; its threads arrive "
              "%.2f us after the others' and leave %.2f us after them (the loop's echo): %.2f us "
@@ -654,10 +656,10 @@ static cm_status_t move_one(adv_t *a, int g, int core, const an_adv_hosts_t *hs)
              W(a, g)->name, who, host_name(a, h), 100.0 * hs->lastf[g], US(wait), US(late),
              US(echo), US(own), pct(a, own), US(a->T), US(lat), W(a, g)->name,
              host_name(a, h));
-    return emit(a, "move", gain, edit, why);
+    return emit(a, gain, GEN_EDIT_MOVE, 0, W(a, g)->name, host_name(a, h), why);
 }
 
-static cm_status_t rule_move(adv_t *a, int core, const an_adv_hosts_t *hs)
+static cm_status_t rule_move(adv_t *a, int core, const an_arrivals_t *hs)
 {
     cm_status_t st = CM_OK;
     for (int g = 0; g < a->nw && st == CM_OK; g++)
@@ -666,9 +668,9 @@ static cm_status_t rule_move(adv_t *a, int core, const an_adv_hosts_t *hs)
     return st;
 }
 
-cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
-                             const an_adv_hosts_t *hosts, const char *suffix,
-                             an_adv_list_t *out, cm_err_t *err)
+cm_status_t adv__rules(const an_model_t *m, const an_model_size_t *sz,
+                       const an_arrivals_t *hosts, const char *suffix, adv_list_t *out,
+                       cm_err_t *err)
 {
     adv_t a = { m, &m->tree, sz, suffix ? suffix : "", m->tree.nwrappers, NULL, 0, 0, -1, out,
                 err, -1 };
@@ -706,27 +708,34 @@ cm_status_t an__advise_rules(const an_model_t *m, const an_model_size_t *sz,
 
 /* ---------------------------------------------------------------- ranking */
 
-static int rule_order(const char *r)
+/* Equal gains: in the order of the rules (docs/pathgen.md), then by the
+ * edit's text. */
+static int rule_order(gen_edit_op_t op)
 {
-    static const char *const order[] = { "add-level", "remove-level", "remove-link", "unsplit",
-                                         "split", "algo", "root", "move" };
+    static const gen_edit_op_t order[] = { GEN_EDIT_ADD_LEVEL, GEN_EDIT_REMOVE_LEVEL,
+                                           GEN_EDIT_REMOVE_LINK, GEN_EDIT_UNSPLIT,
+                                           GEN_EDIT_SPLIT, GEN_EDIT_ALGO, GEN_EDIT_ROOT,
+                                           GEN_EDIT_MOVE };
     for (int i = 0; i < (int)(sizeof(order) / sizeof(order[0])); i++)
-        if (strcmp(r, order[i]) == 0)
+        if (op == order[i])
             return i;
     return 99;
 }
 
 static int cmp_advice(const void *x, const void *y)
 {
-    const an_advice_t *a = x, *b = y;
+    const adv_advice_t *a = x, *b = y;
+    char ta[512], tb[512];
     if (a->gain_ns != b->gain_ns)
         return a->gain_ns > b->gain_ns ? -1 : 1;
-    if (rule_order(a->rule) != rule_order(b->rule))
-        return rule_order(a->rule) - rule_order(b->rule);
-    return strcmp(a->edit, b->edit);
+    if (rule_order(a->edit.op) != rule_order(b->edit.op))
+        return rule_order(a->edit.op) - rule_order(b->edit.op);
+    gen_edit_render(&a->edit, ta, sizeof(ta));
+    gen_edit_render(&b->edit, tb, sizeof(tb));
+    return strcmp(ta, tb);
 }
 
-void an__advise_rank(an_adv_list_t *l)
+void adv__rank(adv_list_t *l)
 {
     if (l->n > 1)
         qsort(l->a, (size_t)l->n, sizeof(l->a[0]), cmp_advice);
