@@ -29,7 +29,7 @@
 #include <sys/types.h>
 #include "common/cm_err.h"
 #include "common/cm_kind.h"
-#include "analyze/an_stats.h"
+#include "analyze/an_stats_int.h"
 
 typedef enum { AN_PART_HOST, AN_PART_CLUSTER, AN_PART_PROXY, AN_PART_CORE, AN_PART_ALGO } an_part_t;
 typedef enum { AN_ROLE_COMPUTE, AN_ROLE_SERVICE, AN_ROLE_ALGO } an_role_t;

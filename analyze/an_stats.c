@@ -33,7 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analyze/an_stats.h"
+#include "analyze/an_stats_int.h"
 
 #define SUB_N          (1u << AN_STAT_SUB_BITS)
 #define EXACT_MIN_CAP  16u

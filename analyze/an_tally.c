@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/an_tally.h"
+#include "analyze/an_tally_int.h"
 
 #define TALLY_MIN_CAP 64u
 

@@ -1,5 +1,5 @@
 /*
- * an_tally.h - an exact multiset of values: how many times each distinct
+ * an_tally_int.h - an exact multiset of values: how many times each distinct
  * value occurred, for the exact median of a long series whose values repeat.
  *
  * papanalyze's point-to-point time (docs/analysis-db.md, p2p) is the median

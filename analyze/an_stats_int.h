@@ -1,5 +1,5 @@
 /*
- * an_stats.h - streaming summary statistics of one series, in bounded memory.
+ * an_stats_int.h - streaming summary statistics of one series, in bounded memory.
  *
  * papanalyze keeps one an_stat_t per series (a stage of a thread, a metric of
  * a wrapper or contributor, ...) and adds one sample per operation.  The
