@@ -17,8 +17,8 @@
  *   an_report.c  the report, read back from the database
  *
  * Memory: definitions, one statistics accumulator per series (bounded, see
- * an_stats.h), the operations in flight, and per tuple size a tally of the
- * distinct one-way times of the proxies (an_tally.h, for the exact p2p),
+ * an_stats_int.h), the operations in flight, and per tuple size a tally of the
+ * distinct one-way times of the proxies (an_tally_int.h, for the exact p2p),
  * whatever the trace's length.
  */
 #ifndef AN_INT_H

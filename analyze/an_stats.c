@@ -1,5 +1,5 @@
 /*
- * an_stats.c - streaming summary statistics of one series (an_stats.h).
+ * an_stats.c - streaming summary statistics of one series (an_stats_int.h).
  *
  * A series lives in one of two modes.  While it holds at most AN_STAT_EXACT
  * samples they sit in a malloc'd buffer (grown by doubling from
