@@ -1,5 +1,5 @@
 /*
- * gen_shape.h - how a shape groups n contributors (gen/gen_shape.c), for
+ * gen_shape_int.h - how a shape groups n contributors (gen/gen_shape.c), for
  * gen_build and its tests.  Internal to gen/ (the shapes themselves are
  * gen_shape_t in gen/api/gen_build.h).
  *

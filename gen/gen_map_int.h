@@ -1,5 +1,5 @@
 /*
- * gen_priv.h - what gen/'s own files share beyond gen/api/gen_map.h (not an
+ * gen_map_int.h - what gen/'s own files share beyond gen/api/gen_map.h (not an
  * interface for the other layers): thread order computed for the whole
  * model in one pass, for the reader (which sorts once instead of
  * inserting in order) and the comparison (which trusts no order).

@@ -1,5 +1,5 @@
 /*
- * gen_lines.h - the line reader of pathgen's mapping files (gen/gen_lines.c),
+ * gen_lines_int.h - the line reader of pathgen's mapping files (gen/gen_lines.c),
  * shared by the three readers of gen/gen_input.c and gen/gen_input_map.c.
  *
  * The files are line-oriented like pathmaps: `#` starts a comment, words
