@@ -43,7 +43,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 #include "runtime/algo/clv_int.h"
 
 #define TICKS 1e6   /* ticks per time unit */

@@ -8,7 +8,7 @@
 #ifndef RT_CLV_INT_H
 #define RT_CLV_INT_H
 
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /*
  * Checks p for a Clairvoyant generator `name` (the common checks, then

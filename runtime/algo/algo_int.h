@@ -1,5 +1,5 @@
 /*
- * algo.h - the generators of runtime/algo, for the table (algo_table.c) and
+ * algo_int.h - the generators of runtime/algo, for the table (algo_table.c) and
  * the unit tests.  Users go through rt_algo_find() in rt_sched.h.
  *
  * Every generator has the rt_algo_gen_fn signature: it fills a schedule that
