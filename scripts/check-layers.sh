@@ -161,7 +161,7 @@ check_tree() {
 TARGETS="common/cm_err.h common/cm_x.h runtime/api/rt.h runtime/api/rt_pathmap.h
 runtime/core/pathmap_int.h runtime/exec/exec_int.h instrument/api/ins.h
 instrument/api/ins_schema.h instrument/ins_int.h analyze/api/an_model.h
-analyze/api/an_other.h analyze/an_load.h viz/viz_svg.h bridge/br_x.h tests/tst.h
+analyze/api/an_other.h analyze/an_load.h viz/viz_svg_int.h bridge/br_x.h tests/tst.h
 examples/ex/ex.h gen/api/gen_x.h"
 
 # file|include line: everything a layer may include.
@@ -198,7 +198,7 @@ analyze/ok.c|#include "common/cm_err.h"
 viz/ok.c|#include <math.h>
 viz/ok.c|#include "analyze/api/an_model.h"
 viz/ok.c|#include "common/cm_err.h"
-viz/ok.c|#include "viz/viz_svg.h"
+viz/ok.c|#include "viz/viz_svg_int.h"
 bridge/ok.c|#include <stdint.h>
 bridge/ok.c|#include "analyze/api/an_model.h"
 bridge/ok.c|#include "runtime/api/rt_pathmap.h"
@@ -218,7 +218,7 @@ examples/ok.c|#include "examples/ex/ex.h"
 tests/ok.c|#include <sqlite3.h>
 tests/ok.c|#include "runtime/exec/exec_int.h"
 tools/ok.c|#include <mpi.h>
-tools/ok.c|#include "viz/viz_svg.h"
+tools/ok.c|#include "viz/viz_svg_int.h"
 bench/ok.c|#include <mpi.h>'
 
 # file|include line|name as written|layer|what it may not include
@@ -230,7 +230,7 @@ runtime/exec/bad.c|#include <otf2/OTF2_Archive.h>|otf2/OTF2_Archive.h|runtime|ot
 runtime/api/bad.h|#include <sqlite3.h>|sqlite3.h|runtime|sqlite3.h
 runtime/api/bad.h|#include "instrument/api/ins.h"|instrument/api/ins.h|runtime|instrument/api/
 runtime/exec/bad.c|#include "analyze/api/an_model.h"|analyze/api/an_model.h|runtime|analyze/api/an_model.h
-runtime/exec/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|runtime|viz/
+runtime/exec/bad.c|#include "viz/viz_svg_int.h"|viz/viz_svg_int.h|runtime|viz/
 runtime/exec/bad.c|#include "tests/tst.h"|tests/tst.h|runtime|tests/
 runtime/exec/bad.c|#include "bridge/br_x.h"|bridge/br_x.h|runtime|bridge/
 runtime/core/bad.c|#include <mpi.h>|mpi.h|runtime/core|mpi.h
@@ -240,12 +240,12 @@ runtime/core/bad.c|#include "runtime/exec/exec_int.h"|runtime/exec/exec_int.h|ru
 runtime/core/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|runtime/core|analyze/
 instrument/bad.c|#include <sqlite3.h>|sqlite3.h|instrument|sqlite3.h
 instrument/bad.c|#include "analyze/api/an_model.h"|analyze/api/an_model.h|instrument|analyze/api/an_model.h
-instrument/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|instrument|viz/
+instrument/bad.c|#include "viz/viz_svg_int.h"|viz/viz_svg_int.h|instrument|viz/
 instrument/bad.c|#include "runtime/core/pathmap_int.h"|runtime/core/pathmap_int.h|instrument|runtime/core/
 analyze/bad.c|#include <mpi.h>|mpi.h|analyze|mpi.h
 analyze/bad.c|#include "runtime/exec/exec_int.h"|runtime/exec/exec_int.h|analyze|runtime/exec/
 analyze/bad.c|#include "runtime/api/rt_pathmap.h"|runtime/api/rt_pathmap.h|analyze|runtime/api/rt_pathmap.h
-analyze/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|analyze|viz/
+analyze/bad.c|#include "viz/viz_svg_int.h"|viz/viz_svg_int.h|analyze|viz/
 analyze/bad.c|#include "instrument/ins_int.h"|instrument/ins_int.h|analyze|instrument/
 analyze/bad.c|#include "bridge/br_x.h"|bridge/br_x.h|analyze|bridge/
 viz/bad.c|#include <mpi.h>|mpi.h|viz|mpi.h
@@ -260,7 +260,7 @@ bridge/bad.c|#include <mpi.h>|mpi.h|bridge|mpi.h
 bridge/bad.c|#include <sqlite3.h>|sqlite3.h|bridge|sqlite3.h
 bridge/bad.c|#include "runtime/api/rt.h"|runtime/api/rt.h|bridge|runtime/api/
 bridge/bad.c|#include "analyze/an_load.h"|analyze/an_load.h|bridge|analyze/
-bridge/bad.c|#include "viz/viz_svg.h"|viz/viz_svg.h|bridge|viz/
+bridge/bad.c|#include "viz/viz_svg_int.h"|viz/viz_svg_int.h|bridge|viz/
 gen/bad.c|#include <mpi.h>|mpi.h|gen|mpi.h
 gen/bad.c|#include <sqlite3.h>|sqlite3.h|gen|sqlite3.h
 gen/bad.c|#include "runtime/api/rt.h"|runtime/api/rt.h|gen|runtime/api/

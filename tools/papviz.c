@@ -27,7 +27,7 @@
 #include "analyze/api/an_model.h"
 #include "bridge/br_model.h"
 #include "runtime/api/rt_pathmap.h"
-#include "viz/viz.h"
+#include "viz/api/viz.h"
 
 #define MAX_MODELS 16
 #define MAX_THREADS 256

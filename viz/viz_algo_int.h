@@ -1,5 +1,5 @@
 /*
- * viz_algo.h - how every chart names what an algorithm node runs.
+ * viz_algo_int.h - how every chart names what an algorithm node runs.
  */
 #ifndef VIZ_ALGO_H
 #define VIZ_ALGO_H

@@ -1,5 +1,5 @@
 /*
- * viz_svg.h - SVG drawing primitives, apart from any data (perf's svghelper,
+ * viz_svg_int.h - SVG drawing primitives, apart from any data (perf's svghelper,
  * without its globals and with escaping).
  *
  * A viz_svg_t is an explicit writer: the FILE and the canvas size.  Every
