@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analyze/api/an_analyze.h"
-#include "tools/pathgen/pathgen.h"
+#include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
 {

@@ -1,5 +1,5 @@
 /*
- * pathgen.h - the subcommands of bin/pathgen (tools/pathgen.c dispatches).
+ * pathgen_int.h - the subcommands of bin/pathgen (tools/pathgen.c dispatches).
  *
  * Each pg_*_main gets the arguments after the subcommand word (argv[0] is
  * the subcommand) and returns the exit status: 0 done, 1 bad input or a

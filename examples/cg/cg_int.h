@@ -1,5 +1,5 @@
 /*
- * cg.h - the parts of examples/cg.c that know nothing of pathmaps: the
+ * cg_int.h - the parts of examples/cg.c that know nothing of pathmaps: the
  * problem (a grid's 5-point Laplacian, its exact solution, the serial
  * reference solve and the residual oracle, problem.c) and the halo exchange
  * between ranks (halo.c).

@@ -1,5 +1,5 @@
 /*
- * papbench.h - what the parts of bin/papbench share (tools/papbench.c: the
+ * papbench_int.h - what the parts of bin/papbench share (tools/papbench.c: the
  * measurement; args.c: the options; rows.c: the algorithms as pathmaps;
  * out.c: the tables, the CSV file and error reports).
  *
