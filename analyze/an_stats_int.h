@@ -23,8 +23,8 @@
  * Values are nanoseconds in papanalyze, but nothing here depends on it.
  * Non-finite values are refused (CM_ERR_INVALID); negative values are fine.
  */
-#ifndef AN_STATS_H
-#define AN_STATS_H
+#ifndef AN_STATS_INT_H
+#define AN_STATS_INT_H
 
 #include <stdint.h>
 #include "common/cm_status.h"
@@ -62,4 +62,4 @@ void        an_stat_free(an_stat_t *s);
 /* For tests: counter blocks the histogram holds now (0 while exact). */
 uint32_t    an_stat_hist_blocks(const an_stat_t *s);
 
-#endif /* AN_STATS_H */
+#endif /* AN_STATS_INT_H */

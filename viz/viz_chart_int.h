@@ -3,8 +3,8 @@
  * axes, legends, colours and number formats.  Drawing goes through
  * viz_svg_int.h; nothing here knows about allreduce.
  */
-#ifndef VIZ_CHART_H
-#define VIZ_CHART_H
+#ifndef VIZ_CHART_INT_H
+#define VIZ_CHART_INT_H
 
 #include <stddef.h>
 #include "viz/viz_svg_int.h"
@@ -52,4 +52,4 @@ void viz_colour_seq(double t, char buf[8]);
 /* Nanoseconds as microseconds with 3 decimals ("12.345"), into buf. */
 const char *viz_us(char *buf, size_t len, double ns);
 
-#endif /* VIZ_CHART_H */
+#endif /* VIZ_CHART_INT_H */

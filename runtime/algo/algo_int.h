@@ -9,8 +9,8 @@
  * another algorithm).  Each file opens with a worked example and its
  * limitations.
  */
-#ifndef RT_ALGO_H
-#define RT_ALGO_H
+#ifndef RT_ALGO_INT_H
+#define RT_ALGO_INT_H
 
 #include "runtime/api/rt_sched.h"
 
@@ -88,4 +88,4 @@ int rt_algo_mem_parse(const char *text, double *bytes_p);
 cm_status_t rt_algo_mem_check(const char *what, double steps, double per_step, double limit,
                               const char *hint, cm_err_t *err);
 
-#endif /* RT_ALGO_H */
+#endif /* RT_ALGO_INT_H */
