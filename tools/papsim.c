@@ -40,7 +40,7 @@
 #include <time.h>
 
 #include "common/cm_err.h"
-#include "runtime/algo/algo_int.h"
+#include "runtime/api/rt_algo.h"
 
 #define MAX_ALGOS 64
 
