@@ -526,10 +526,15 @@ EOF
         expect_drift "$d" "" \
             "$ARCH_DOC:1: the layer table has no row for \`$d/\` (a directory of LAYER_DIRS in scripts/check-layers.sh)"
     done
+    # The extra row comes after the heading, a blank line, the header, the
+    # separator and a row for each of LAYER_DIRS and tests/.
+    extra=$(($(printf '%s ' "$LAYER_DIRS" tests | wc -w) + 5))
+    # shellcheck disable=SC2016 # backquotes are Markdown text here
     expect_drift "" '| `tools/`, `nowhere/` | a directory that is not there |' \
-        "$ARCH_DOC:$(($(echo $LAYER_DIRS tests | wc -w) + 5)): the layer table names \`nowhere/\`, which is no directory of the tree"
+        "$ARCH_DOC:$extra: the layer table names \`nowhere/\`, which is no directory of the tree"
+    # shellcheck disable=SC2016 # backquotes are Markdown text here
     expect_drift "" '| `runtime/nothing/` | not there either |' \
-        "$ARCH_DOC:$(($(echo $LAYER_DIRS tests | wc -w) + 5)): the layer table names \`runtime/nothing/\`, which is no directory of the tree"
+        "$ARCH_DOC:$extra: the layer table names \`runtime/nothing/\`, which is no directory of the tree"
     if [ "$failed" -ne 0 ]; then
         echo "check-layers self-test: $failed failure(s)" >&2
         return 1
