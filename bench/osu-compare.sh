@@ -10,9 +10,9 @@
 #
 #   bench/osu-compare.sh [-r ROUNDS] [-p NPS] [-s SIZES] [-g GSUM2] [OSU_BINARY]
 #
-# OSU_BINARY (or env OSU_ALLREDUCE): an osu_allreduce built from the OSU
-# micro-benchmarks' public source with this machine's mpicc; not part of
-# paptree (docs/benchmarks.md says how it was built).  Defaults: -r 7,
+# OSU_BINARY (or env OSU_ALLREDUCE): an osu_allreduce that the user built
+# from the OSU micro-benchmarks with the MPI paptree uses; not part of
+# paptree, which takes the binary and builds nothing.  Defaults: -r 7,
 # -p "2 4", -s "4 256 64K 1M".  -g adds a second Gsum binary (e.g. an older
 # build) as a third arm.  With 4 ranks on this 2-core machine everything is
 # oversubscribed.
