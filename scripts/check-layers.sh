@@ -246,8 +246,12 @@ check_tree() {
     out=$(list_files | awk "$CHECK_AWK") || st=1
     drift=$(check_docs)
     if [ -n "$drift" ]; then
-        [ "$st" -ne 0 ] ||
-            out="check-layers: failed ($(printf '%s\n' "$drift" | wc -l | tr -d ' ') drift(s) between the tree, LAYER_DIRS and $ARCH_DOC)"
+        nd="$(printf '%s\n' "$drift" | wc -l | tr -d ' ') drift(s) between the tree, LAYER_DIRS and $ARCH_DOC"
+        if [ "$st" -eq 0 ]; then
+            out="check-layers: failed ($nd)"
+        else
+            out=$(printf '%s\n' "$out" | sed "\$s|)\$|; $nd)|")
+        fi
         out="$drift
 $out"
         st=1
