@@ -300,8 +300,7 @@ demo:
 bench: all
 	@bash bench/compare-native.sh
 	@bin/gredbench
-	@OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none \
-	    --mca btl self,vader -np 1 bin/tracebench
+	@sh -c '. bench/lib.sh && paptree_mpirun 1 -- bin/tracebench'
 	@bash bench/trace-overhead.sh
 	@bash bench/analyze-bench.sh
 	@bash bench/viz-bench.sh

@@ -44,12 +44,11 @@ done
 [ -x bin/papbench ] || { echo "papbench-sweep: bin/papbench missing; run make" >&2; exit 1; }
 
 # shellcheck disable=SC2054 # "self,vader" is one argument
-mpirun_flags=(--oversubscribe --bind-to none --mca btl self,vader)
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 common=(--iters "$iters" --warmup "$warmup" --margin "$margin")
 [ -n "$algos" ] && common+=(--algo "$algos")
 [ -n "$sources" ] && common+=(--arrival "$sources")
-pb() { mpirun "${mpirun_flags[@]}" -np "$np" bin/papbench "$@"; }
+pb() { paptree_mpirun "$np" -- bin/papbench "$@"; }
 
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -46,7 +46,7 @@
  * breaks them (or the residual check) at once.
  *
  * Here: the threads, a solve per tree, the trees and the report.  The
- * options, the problem and the halo are in examples/cg/ (cg.h).
+ * options, the problem and the halo are in examples/cg/ (cg_int.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -58,7 +58,7 @@
 #include "common/cm_argv.h"
 #include "instrument/api/ins_trace.h"
 #include "runtime/api/rt_exec.h"
-#include "examples/cg/cg.h"
+#include "examples/cg/cg_int.h"
 
 #define CG_TUPLE        3            /* gamma part, delta part, stop votes */
 

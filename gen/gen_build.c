@@ -23,7 +23,7 @@
 
 #include "gen/api/gen_build.h"
 #include "gen/api/gen_edit.h"
-#include "gen/gen_shape.h"
+#include "gen/gen_shape_int.h"
 
 /* A contributor to a subtree being made: a thread or a node. */
 typedef struct item {

@@ -498,6 +498,7 @@ static const tst_entry_t tst_list[] = {
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },
     { "runner_select",         TST_SH, NULL, "sh tests/infra/runner-select.sh",        NULL, 0, 60 },
     { "runner_first",          TST_SH, NULL, "sh tests/infra/runner-first.sh",         NULL, 0, 60 },
+    { "mpirun_line",           TST_SH, NULL, "sh tests/infra/mpirun-line.sh",          NULL, 0, 60 },
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
     { "gsum_mpmd",             TST_SH, NULL, "sh tests/mpi/gsum-mpmd.sh",              NULL, 0, 300 },

@@ -43,7 +43,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "common/cm_argv.h"
-#include "tools/papbench/papbench.h"
+#include "tools/papbench/papbench_int.h"
 
 int g_rank, g_size;
 

@@ -44,7 +44,7 @@
 #include <time.h>
 
 #include "common/cm_err.h"
-#include "runtime/algo/algo.h"
+#include "runtime/api/rt_algo.h"
 #include "runtime/api/rt_sim.h"
 
 #define MAX_ALGOS 64

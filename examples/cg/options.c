@@ -1,5 +1,5 @@
 /*
- * options.c - cg's command line (cg.h): every option parsed and checked
+ * options.c - cg's command line (cg_int.h): every option parsed and checked
  * for range here, so that a bad one stops the program before any tree.
  */
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "examples/cg/cg.h"
+#include "examples/cg/cg_int.h"
 
 void cg_usage(FILE *fp)
 {

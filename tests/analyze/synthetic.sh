@@ -705,7 +705,7 @@ orders_of 1 2 "2:3:1,3:3:1"
 
 # =============================================================================
 # oneway (tests/oracles/synth_trace.c): 1101 operations of the chain's tree, so
-# 1101 one-way times of p, more than an_stats.h keeps exactly (1024).  The
+# 1101 one-way times of p, more than an_stats_int.h keeps exactly (1024).  The
 # one-way time of operation k is 9000 + 2.5 k ns; nearest-rank median of
 # 1101 samples: rank ceil(1101 / 2) = 551, k = 550, 9000 + 2.5 * 550 = 10375.
 # (A histogram bucket of 8 ns around it would give its midpoint instead.)

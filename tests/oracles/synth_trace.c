@@ -28,7 +28,7 @@
  *   lastarr  the last arrival at a gred is the visit that continues (nests
  *            the parent's), not the largest t1: a tie, and a smaller t1
  *   oneway   the chain's tree over 1101 operations: more one-way proxy times
- *            than an_stats.h keeps exactly (AN_STAT_EXACT), median by hand
+ *            than an_stats_int.h keeps exactly (AN_STAT_EXACT), median by hand
  *   wide     a gred of 100 contributors (a 128-core node), 3 ops: Table 1 is
  *            wider than a terminal
  *   algo     an algorithm node at the root over 3 hosts (A, B, C), 2 ops, with

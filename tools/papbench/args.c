@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/papbench/papbench.h"
+#include "tools/papbench/papbench_int.h"
 
 static char g_perr[512];
 

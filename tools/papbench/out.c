@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/papbench/papbench.h"
+#include "tools/papbench/papbench_int.h"
 
 void pb_die(const char *fmt, ...)
 {

@@ -14,7 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "tools/papbench/papbench.h"
+#include "tools/papbench/papbench_int.h"
 
 /* The user's parameters name `key` (" key=" in " a=1 key=2"). */
 static int has_param(const pb_algo_t *a, const char *key)

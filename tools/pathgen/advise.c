@@ -14,7 +14,7 @@
 
 #include "advise/api/adv_advise.h"
 #include "analyze/api/an_analyze.h"
-#include "tools/pathgen/pathgen.h"
+#include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include "gen/api/gen_edit.h"
 #include "gen/api/gen_map.h"
-#include "tools/pathgen/pathgen.h"
+#include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "gen/api/gen_build.h"
-#include "tools/pathgen/pathgen.h"
+#include "tools/pathgen/pathgen_int.h"
 
 #define MAX_HOST_SHAPES 64
 

@@ -1,6 +1,7 @@
 /*
- * algo.h - the generators of runtime/algo, for the table (algo_table.c) and
- * the unit tests.  Users go through rt_algo_find() in rt_sched.h.
+ * algo_int.h - the generators of runtime/algo, for the table (algo_table.c) and
+ * the unit tests.  Users go through rt_algo_find() in rt_sched.h, and the
+ * tools reach the schedule sizes and memory limit through rt_algo.h.
  *
  * Every generator has the rt_algo_gen_fn signature: it fills a schedule that
  * the caller initialised with rt_sched_init, for all ranks (rank == -1) or
@@ -9,9 +10,10 @@
  * another algorithm).  Each file opens with a worked example and its
  * limitations.
  */
-#ifndef RT_ALGO_H
-#define RT_ALGO_H
+#ifndef RT_ALGO_INT_H
+#define RT_ALGO_INT_H
 
+#include "runtime/api/rt_algo.h"
 #include "runtime/api/rt_sched.h"
 
 /* Virtual ranks of rooted algorithms (docs/algorithms.md, Conventions). */
@@ -61,31 +63,8 @@ rt_algo_gen_fn rt_algo_bintree_reduce;  /* "bintree-reduce": pipelined binary tr
 rt_algo_gen_fn rt_algo_greedy_reduce;   /* "greedy-reduce": Lowery-Langou (U) */
 /* reduce, PAP-aware: clv_linear.c, clv_rows.c (Marendic et al.; Proficz &
    Ocetkiewicz 2020); the paper's segment tree, clv_tree.c, is kept as the
-   reference the tests hold clv equal to (clv_int.h) */
+   reference the tests hold clv equal to (runtime/api/rt_algo.h) */
 rt_algo_gen_fn rt_algo_clv_linear;      /* "clv-linear": literal linear search */
 rt_algo_gen_fn rt_algo_clv;             /* "clv": bit rows per segment, section 5's rules */
 
-/*
- * The steps generator `a` will make for all ranks of p, computed without
- * generating (algo_size.c, with each formula): an upper bound for every
- * row of the table, for the tools to check against their memory limit
- * (16 bytes a step) before they allocate.  0 for P <= 1.  Pure; a double,
- * so that no product overflows.
- */
-double rt_algo_steps_estimate(const rt_algo_info_t *a, const rt_algo_params_t *p);
-
-/* The tools' memory limit for a schedule (algo_size.c). */
-#define RT_MEM_MAX (INT64_C(1) << 62)
-/* Half the machine's physical memory in bytes, or INFINITY if unknown. */
-double rt_algo_mem_default(void);
-/* A size as the tools take it: bytes, or with K, M, G or T (powers of
-   1024) after the number.  0 with *bytes_p set; -1 not a size; -2 out of
-   1..RT_MEM_MAX. */
-int rt_algo_mem_parse(const char *text, double *bytes_p);
-/* CM_OK if steps * per_step bytes fit in limit; else CM_ERR_NOMEM with
-   "WHAT would take about 4.00 GiB (N steps of 16 bytes): over the memory
-   limit of 1.00 GiB" and `hint` (may be NULL) after it. */
-cm_status_t rt_algo_mem_check(const char *what, double steps, double per_step, double limit,
-                              const char *hint, cm_err_t *err);
-
-#endif /* RT_ALGO_H */
+#endif /* RT_ALGO_INT_H */

@@ -1,13 +1,13 @@
 /*
- * viz_chart.h - what several charts share: linear scales with "nice" ticks,
+ * viz_chart_int.h - what several charts share: linear scales with "nice" ticks,
  * axes, legends, colours and number formats.  Drawing goes through
- * viz_svg.h; nothing here knows about allreduce.
+ * viz_svg_int.h; nothing here knows about allreduce.
  */
-#ifndef VIZ_CHART_H
-#define VIZ_CHART_H
+#ifndef VIZ_CHART_INT_H
+#define VIZ_CHART_INT_H
 
 #include <stddef.h>
-#include "viz/viz_svg.h"
+#include "viz/viz_svg_int.h"
 
 /* Maps the domain [d0, d1] linearly onto the range [r0, r1] (pixels; r1 < r0
  * for a y axis that grows upward). */
@@ -52,4 +52,4 @@ void viz_colour_seq(double t, char buf[8]);
 /* Nanoseconds as microseconds with 3 decimals ("12.345"), into buf. */
 const char *viz_us(char *buf, size_t len, double ns);
 
-#endif /* VIZ_CHART_H */
+#endif /* VIZ_CHART_INT_H */

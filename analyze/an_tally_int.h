@@ -1,5 +1,5 @@
 /*
- * an_tally.h - an exact multiset of values: how many times each distinct
+ * an_tally_int.h - an exact multiset of values: how many times each distinct
  * value occurred, for the exact median of a long series whose values repeat.
  *
  * papanalyze's point-to-point time (docs/analysis-db.md, p2p) is the median
@@ -11,8 +11,8 @@
  * of samples.  Values compare exactly
  * (-0 and +0 are one value); NaN is refused.  Not thread-safe.
  */
-#ifndef AN_TALLY_H
-#define AN_TALLY_H
+#ifndef AN_TALLY_INT_H
+#define AN_TALLY_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,4 +36,4 @@ cm_status_t an_tally_add(an_tally_t *t, double v);
 cm_status_t an_tally_median(const an_tally_t *t, double *out);
 void        an_tally_free(an_tally_t *t);
 
-#endif /* AN_TALLY_H */
+#endif /* AN_TALLY_INT_H */

@@ -1,11 +1,11 @@
 /*
- * gen_priv.h - what gen/'s own files share beyond gen/api/gen_map.h (not an
+ * gen_map_int.h - what gen/'s own files share beyond gen/api/gen_map.h (not an
  * interface for the other layers): thread order computed for the whole
  * model in one pass, for the reader (which sorts once instead of
  * inserting in order) and the comparison (which trusts no order).
  */
-#ifndef GEN_PRIV_H
-#define GEN_PRIV_H
+#ifndef GEN_MAP_INT_H
+#define GEN_MAP_INT_H
 
 #include <stdint.h>
 #include "gen/api/gen_map.h"
@@ -27,4 +27,4 @@ int gen_contribs_reserve(gen_node_t *n);
  * 0, or -1 when out of memory. */
 int gen_map_sort_contribs(gen_map_t *m);
 
-#endif /* GEN_PRIV_H */
+#endif /* GEN_MAP_INT_H */

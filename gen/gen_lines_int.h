@@ -1,13 +1,13 @@
 /*
- * gen_lines.h - the line reader of pathgen's mapping files (gen/gen_lines.c),
+ * gen_lines_int.h - the line reader of pathgen's mapping files (gen/gen_lines.c),
  * shared by the three readers of gen/gen_input.c and gen/gen_input_map.c.
  *
  * The files are line-oriented like pathmaps: `#` starts a comment, words
  * are separated by spaces or tabs, a parameter is `key=value`.  The reader
  * keeps each word's column so that every error is path:line:col.
  */
-#ifndef GEN_LINES_H
-#define GEN_LINES_H
+#ifndef GEN_LINES_INT_H
+#define GEN_LINES_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -49,4 +49,4 @@ int gen_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *v);
  * gets the value's column. */
 const char *gen_lines_value(const gen_lines_t *r, int w, const char *key, unsigned *col_p);
 
-#endif /* GEN_LINES_H */
+#endif /* GEN_LINES_INT_H */

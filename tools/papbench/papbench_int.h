@@ -1,5 +1,5 @@
 /*
- * papbench.h - what the parts of bin/papbench share (tools/papbench.c: the
+ * papbench_int.h - what the parts of bin/papbench share (tools/papbench.c: the
  * measurement; args.c: the options; rows.c: the algorithms as pathmaps;
  * out.c: the tables, the CSV file and error reports).
  *
@@ -8,8 +8,8 @@
  * a row at one max delay: the mean over the iterations of Figure 9's
  * per-iteration average elapsed time.
  */
-#ifndef PAPBENCH_H
-#define PAPBENCH_H
+#ifndef PAPBENCH_INT_H
+#define PAPBENCH_INT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -122,4 +122,4 @@ void pb_report_size(pb_run_t *r);           /* collective: the table of r->n */
 int  pb_report(const cm_err_t *err, const char *what);
 void pb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
-#endif /* PAPBENCH_H */
+#endif /* PAPBENCH_INT_H */

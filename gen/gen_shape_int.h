@@ -1,5 +1,5 @@
 /*
- * gen_shape.h - how a shape groups n contributors (gen/gen_shape.c), for
+ * gen_shape_int.h - how a shape groups n contributors (gen/gen_shape.c), for
  * gen_build and its tests.  Internal to gen/ (the shapes themselves are
  * gen_shape_t in gen/api/gen_build.h).
  *
@@ -9,8 +9,8 @@
  * "hN.lL.i" or "crL.i", i counting the level left to right.  Members are
  * in contributor order; a member is a contributor (0 .. n-1) or a gred.
  */
-#ifndef GEN_SHAPE_H
-#define GEN_SHAPE_H
+#ifndef GEN_SHAPE_INT_H
+#define GEN_SHAPE_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -45,4 +45,4 @@ void gen_plan_cleanup(gen_plan_t *plan);
  * a lone contributor "0".  Returns the length (snprintf's rule). */
 int gen_plan_format(const gen_plan_t *plan, char *buf, size_t size);
 
-#endif /* GEN_SHAPE_H */
+#endif /* GEN_SHAPE_INT_H */

@@ -1,8 +1,8 @@
 /*
- * viz_algo.h - how every chart names what an algorithm node runs.
+ * viz_algo_int.h - how every chart names what an algorithm node runs.
  */
-#ifndef VIZ_ALGO_H
-#define VIZ_ALGO_H
+#ifndef VIZ_ALGO_INT_H
+#define VIZ_ALGO_INT_H
 
 #include <stddef.h>
 #include "analyze/api/an_model.h"
@@ -15,4 +15,4 @@
  */
 void viz_algo_text(const an_model_algo_t *a, char *buf, size_t len);
 
-#endif /* VIZ_ALGO_H */
+#endif /* VIZ_ALGO_INT_H */

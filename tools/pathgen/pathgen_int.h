@@ -1,12 +1,12 @@
 /*
- * pathgen.h - the subcommands of bin/pathgen (tools/pathgen.c dispatches).
+ * pathgen_int.h - the subcommands of bin/pathgen (tools/pathgen.c dispatches).
  *
  * Each pg_*_main gets the arguments after the subcommand word (argv[0] is
  * the subcommand) and returns the exit status: 0 done, 1 bad input or a
  * failure (nothing written), 2 usage.
  */
-#ifndef PATHGEN_H
-#define PATHGEN_H
+#ifndef PATHGEN_INT_H
+#define PATHGEN_INT_H
 
 #include "gen/api/gen_map.h"
 
@@ -27,4 +27,4 @@ int pg_output(const char *out, const char *text, int force);
  * pg_output; 0 or 1, errors printed. */
 int pg_write_map(const gen_map_t *m, const char *out, int force);
 
-#endif /* PATHGEN_H */
+#endif /* PATHGEN_INT_H */

@@ -1,5 +1,5 @@
 /*
- * cg.h - the parts of examples/cg.c that know nothing of pathmaps: the
+ * cg_int.h - the parts of examples/cg.c that know nothing of pathmaps: the
  * problem (a grid's 5-point Laplacian, its exact solution, the serial
  * reference solve and the residual oracle, problem.c) and the halo exchange
  * between ranks (halo.c).
@@ -7,8 +7,8 @@
  * Rows are numbered i = y*nx + x on an nx x ny grid; A has 4 on the
  * diagonal and -1 for each of the (up to four) grid neighbours.
  */
-#ifndef CG_H
-#define CG_H
+#ifndef CG_INT_H
+#define CG_INT_H
 
 #include <mpi.h>
 #include <stddef.h>
@@ -91,4 +91,4 @@ int  cg_halo_make(cg_halo_t *h, const cg_grid_t *g, const int *owner, MPI_Comm c
 void cg_halo_exchange(cg_halo_t *h, double *v);
 void cg_halo_free(cg_halo_t *h);
 
-#endif /* CG_H */
+#endif /* CG_INT_H */

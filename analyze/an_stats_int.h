@@ -1,5 +1,5 @@
 /*
- * an_stats.h - streaming summary statistics of one series, in bounded memory.
+ * an_stats_int.h - streaming summary statistics of one series, in bounded memory.
  *
  * papanalyze keeps one an_stat_t per series (a stage of a thread, a metric of
  * a wrapper or contributor, ...) and adds one sample per operation.  The
@@ -23,8 +23,8 @@
  * Values are nanoseconds in papanalyze, but nothing here depends on it.
  * Non-finite values are refused (CM_ERR_INVALID); negative values are fine.
  */
-#ifndef AN_STATS_H
-#define AN_STATS_H
+#ifndef AN_STATS_INT_H
+#define AN_STATS_INT_H
 
 #include <stdint.h>
 #include "common/cm_status.h"
@@ -62,4 +62,4 @@ void        an_stat_free(an_stat_t *s);
 /* For tests: counter blocks the histogram holds now (0 while exact). */
 uint32_t    an_stat_hist_blocks(const an_stat_t *s);
 
-#endif /* AN_STATS_H */
+#endif /* AN_STATS_INT_H */

@@ -1,5 +1,5 @@
 /*
- * viz_svg.h - SVG drawing primitives, apart from any data (perf's svghelper,
+ * viz_svg_int.h - SVG drawing primitives, apart from any data (perf's svghelper,
  * without its globals and with escaping).
  *
  * A viz_svg_t is an explicit writer: the FILE and the canvas size.  Every
@@ -15,8 +15,8 @@
  *
  * Write errors are sticky in the FILE; the caller checks ferror/fclose.
  */
-#ifndef VIZ_SVG_H
-#define VIZ_SVG_H
+#ifndef VIZ_SVG_INT_H
+#define VIZ_SVG_INT_H
 
 #include <stdio.h>
 
@@ -67,4 +67,4 @@ void viz_svg_text(viz_svg_t *s, double x, double y, viz_anchor_t anchor, const c
 void viz_svg_text_vertical(viz_svg_t *s, double x, double y, const char *cls,
                            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-#endif /* VIZ_SVG_H */
+#endif /* VIZ_SVG_INT_H */
