@@ -116,7 +116,7 @@ ASAN_CHECK := build/asan/pathmap-check
 .SECONDARY:
 
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan \
-        check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak
+        check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak pathmaps
 
 all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PGEN_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
      $(FUZZ_REPLAY) $(GEN_PROG)
@@ -130,6 +130,7 @@ help:
 	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper,"
 	@echo "                algobench, algo-tree, schedgen, pathgen-paper, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce)"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
+	@echo "make pathmaps   write the sample pathmaps again from pathmaps/MANIFEST (bin/pathgen)"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
 	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle, random trees"
@@ -303,6 +304,10 @@ bench: all
 
 check-layers:
 	@sh scripts/check-layers.sh
+
+# The sample pathmaps, from their pathgen commands (pathmaps/MANIFEST).
+pathmaps: bin/pathgen
+	@sh scripts/pathmaps.sh
 
 soak: all
 	@sh tests/soak/soak.sh
