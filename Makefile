@@ -191,6 +191,9 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
 bin/papbench: $(PAPBENCH_OBJ)
+# bin/clvbench measures clv against the reference Clairvoyant, which lives
+# with the tests (tests/unit/algo/clv_tree.c), not in the library.
+bin/clvbench: build/obj/tests/unit/algo/clv_tree.o
 # tools/sweep is a Python 3 script (configurations x rounds of gsum/papbench):
 # bin/sweep is a symbolic link to it (one copy: an edit of tools/sweep is
 # what bin/sweep runs, with no make in between), part of `all`.

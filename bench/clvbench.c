@@ -45,6 +45,7 @@
 #include <unistd.h>
 #include "runtime/algo/algo.h"
 #include "runtime/algo/clv_int.h"
+#include "tests/unit/algo/clv_tree.h"
 
 #define TICKS 1e6   /* ticks per time unit */
 
