@@ -84,9 +84,11 @@ MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
 # tests), build/tests/randtree (prints one seed's) and build/tests/exec_random.
 GEN_OBJ  := build/obj/tests/randtree/randtree.o
 GEN_PROG := build/tests/randtree
-# Trace readers for the tests (OTF2, no MPI): tests/oracles/foo.c -> build/tests/foo
+# Trace readers for the tests (OTF2, no MPI): tests/oracles/foo.c -> build/tests/foo,
+# linked with its parts, tests/oracles/foo/*.c, if it has any (below).
 TTOOL_SRC := $(wildcard tests/oracles/*.c)
 TTOOLS    := $(TTOOL_SRC:tests/oracles/%.c=build/tests/%)
+TTOOL_PARTS := $(wildcard tests/oracles/*/*.c)
 
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput,
 # seeds in tests/fuzz/NAME/.  A new input format is one more word here and its
@@ -102,7 +104,7 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
             $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/randtree/randtree_main.o \
-            $(PAPBENCH_OBJ) $(PATHGEN_OBJ)
+            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
@@ -234,7 +236,8 @@ $(GEN_PROG): build/obj/tests/randtree/randtree_main.o $(GEN_OBJ)
 
 build/tests/%: build/obj/tests/oracles/%.o $(LIB)
 	@mkdir -p build/tests
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+build/tests/trace_check: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/trace_check/*.c))
 
 # A fuzz target's replay program: the plain build's compiler and flags.
 $(FUZZ_REPLAY): build/tests/fuzz_%: build/obj/tests/fuzz/fuzz_%.o build/obj/tests/fuzz/replay.o \
