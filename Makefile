@@ -238,6 +238,7 @@ build/tests/%: build/obj/tests/oracles/%.o $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 build/tests/trace_check: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/trace_check/*.c))
+build/tests/synth_trace: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/synth_trace/*.c))
 
 # A fuzz target's replay program: the plain build's compiler and flags.
 $(FUZZ_REPLAY): build/tests/fuzz_%: build/obj/tests/fuzz/fuzz_%.o build/obj/tests/fuzz/replay.o \
