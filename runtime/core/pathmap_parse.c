@@ -1,6 +1,9 @@
 /*
  * pathmap_parse.c - the pathmap reader: bytes -> lines -> tokens ->
- * statements (docs/pathmap.md has the grammar).
+ * statements (docs/pathmap.md has the grammar).  This file has the
+ * statements and the file; a line's tokens, names, numbers and key=value
+ * parameters are pathmap_lex.c's, an algo line's parameters
+ * pathmap_algo.c's (pathmap_int.h joins them).
  *
  * The reader is defensive by construction: it never trusts a length it has
  * not checked, it looks at every byte once before tokenising a line, and it
