@@ -92,9 +92,11 @@ MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
 # tests), build/tests/randtree (prints one seed's) and build/tests/exec_random.
 GEN_OBJ  := build/obj/tests/randtree/randtree.o
 GEN_PROG := build/tests/randtree
-# Trace readers for the tests (OTF2, no MPI): tests/oracles/foo.c -> build/tests/foo
+# Trace readers for the tests (OTF2, no MPI): tests/oracles/foo.c -> build/tests/foo,
+# linked with its parts, tests/oracles/foo/*.c, if it has any (below).
 TTOOL_SRC := $(wildcard tests/oracles/*.c)
 TTOOLS    := $(TTOOL_SRC:tests/oracles/%.c=build/tests/%)
+TTOOL_PARTS := $(wildcard tests/oracles/*/*.c)
 
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput,
 # seeds in tests/fuzz/NAME/.  A new input format is one more word here and its
@@ -110,7 +112,7 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(ADV_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
             $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/randtree/randtree_main.o \
-            $(PAPBENCH_OBJ) $(PATHGEN_OBJ)
+            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
@@ -124,7 +126,7 @@ ASAN_CHECK := build/asan/pathmap-check
 .SECONDARY:
 
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan \
-        check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak
+        check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak pathmaps
 
 all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PGEN_LIB) $(ADV_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
      $(FUZZ_REPLAY) $(GEN_PROG)
@@ -138,6 +140,7 @@ help:
 	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper,"
 	@echo "                algobench, algo-tree, schedgen, pathgen-paper, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce)"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
+	@echo "make pathmaps   write the sample pathmaps again from pathmaps/MANIFEST (bin/pathgen)"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
 	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle, random trees"
@@ -203,6 +206,9 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
 bin/papbench: $(PAPBENCH_OBJ)
+# bin/clvbench measures clv against the reference Clairvoyant, which lives
+# with the tests (tests/unit/algo/clv_tree.c), not in the library.
+bin/clvbench: build/obj/tests/unit/algo/clv_tree.o
 # tools/sweep is a Python 3 script (configurations x rounds of gsum/papbench):
 # bin/sweep is a symbolic link to it (one copy: an edit of tools/sweep is
 # what bin/sweep runs, with no make in between), part of `all`.
@@ -243,7 +249,9 @@ $(GEN_PROG): build/obj/tests/randtree/randtree_main.o $(GEN_OBJ)
 
 build/tests/%: build/obj/tests/oracles/%.o $(LIB)
 	@mkdir -p build/tests
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+build/tests/trace_check: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/trace_check/*.c))
+build/tests/synth_trace: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/synth_trace/*.c))
 
 # A fuzz target's replay program: the plain build's compiler and flags.
 $(FUZZ_REPLAY): build/tests/fuzz_%: build/obj/tests/fuzz/fuzz_%.o build/obj/tests/fuzz/replay.o \
@@ -315,6 +323,10 @@ bench: all
 
 check-layers:
 	@sh scripts/check-layers.sh
+
+# The sample pathmaps, from their pathgen commands (pathmaps/MANIFEST).
+pathmaps: bin/pathgen
+	@sh scripts/pathmaps.sh
 
 soak: all
 	@sh tests/soak/soak.sh

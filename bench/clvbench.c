@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "runtime/api/rt_algo.h"
+#include "tests/unit/algo/clv_tree.h"
 
 #define TICKS 1e6   /* ticks per time unit */
 

@@ -538,6 +538,7 @@ static const tst_entry_t tst_list[] = {
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
     { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },
     { "pathgen_regen",         TST_SH, NULL, "sh tests/pathgen/regen.sh",              NULL, 0, 60 },
+    { "pathgen_manifest",      TST_SH, NULL, "sh tests/pathgen/manifest.sh",           NULL, 0, 60 },
     { "pathgen_generate_args", TST_SH, NULL, "sh tests/pathgen/generate-args.sh",      NULL, 0, 60 },
 
     /* corpus: bad pathmaps, each with the exact message expected */

@@ -62,8 +62,8 @@ rt_algo_gen_fn rt_algo_chain_bcast;     /* "chain-bcast": pipelined chain */
 rt_algo_gen_fn rt_algo_bintree_reduce;  /* "bintree-reduce": pipelined binary tree */
 rt_algo_gen_fn rt_algo_greedy_reduce;   /* "greedy-reduce": Lowery-Langou (U) */
 /* reduce, PAP-aware: clv_linear.c, clv_rows.c (Marendic et al.; Proficz &
-   Ocetkiewicz 2020); the paper's segment tree, clv_tree.c, is kept as the
-   reference the tests hold clv equal to (runtime/api/rt_algo.h) */
+   Ocetkiewicz 2020); the paper's segment tree is kept with the tests as the
+   reference they hold clv equal to (tests/unit/algo/clv_tree.c) */
 rt_algo_gen_fn rt_algo_clv_linear;      /* "clv-linear": literal linear search */
 rt_algo_gen_fn rt_algo_clv;             /* "clv": bit rows per segment, section 5's rules */
 

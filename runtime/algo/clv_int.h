@@ -1,9 +1,9 @@
 /*
  * clv_int.h - what the Clairvoyant generators share (clv_linear.c, the
- * literal version, clv_tree.c, the paper's segment tree, and clv_rows.c,
- * the default "clv"): the parameter checks, the idle-round rule, and the test
- * hook of the linear version (the segment-tree version's entry point,
- * rt_algo_clv_tree, is public: runtime/api/rt_algo.h).
+ * literal version, clv_rows.c, the default "clv", and the paper's segment
+ * tree, tests/unit/algo/clv_tree.c, the reference kept with the tests):
+ * the parameter checks, the idle-round rule and the test hook of the
+ * linear version.
  * The rules themselves are written out once, in clv_linear.c's header.
  */
 #ifndef RT_CLV_INT_H

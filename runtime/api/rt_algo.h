@@ -1,10 +1,9 @@
 /*
  * rt_algo.h - what the programs that generate schedules without running
  * them (bin/papsim, bin/schedgen, bin/clvbench) need beyond rt_sched.h: the
- * size of a schedule before it is made, the tools' memory limit, and the
- * reference Clairvoyant generator that is in no table.
+ * size of a schedule before it is made and the tools' memory limit.
  *
- * Pure functions of runtime/algo (algo_size.c, clv_tree.c): no MPI, no
+ * Pure functions of runtime/algo (algo_size.c): no MPI, no
  * shared state; safe from any thread.  The generators themselves are
  * reached through rt_algo_find() (rt_sched.h); runtime/algo/algo_int.h is
  * for runtime/algo's own files and the unit tests.
@@ -36,14 +35,5 @@ int rt_algo_mem_parse(const char *text, double *bytes_p);
    limit of 1.00 GiB" and `hint` (may be NULL) after it. */
 cm_status_t rt_algo_mem_check(const char *what, double steps, double per_step, double limit,
                               const char *hint, cm_err_t *err);
-
-/*
- * The paper's segment-tree Clairvoyant (clv_tree.c, "clv-tree"; Proficz and
- * Ocetkiewicz 2020, section 5): the reference that "clv" (clv_rows.c) must
- * match step for step.  Not in the algorithm table: reached by the unit
- * tests and bin/clvbench, which times the two side by side.  The
- * rt_algo_gen_fn contract of rt_sched.h.
- */
-rt_algo_gen_fn rt_algo_clv_tree;
 
 #endif /* RT_ALGO_H */

@@ -97,6 +97,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/algo/clv_int.h"
+#include "tests/unit/algo/clv_tree.h"
 
 #define NAME "clv-tree"
 
