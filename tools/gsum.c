@@ -30,17 +30,19 @@ int g_rank;
 int main(int argc, char **argv)
 {
     gsum_opts_t o;
+    cm_opt_t ctx;
     cm_err_t err;
+    rt_args_t agreed;
     int rc, provided;
 
     cm_err_clear(&err);
+    cm_opt_init(&ctx, "gsum");
     /* Every rank parses, then all agree: a rank whose options are wrong
      * (MPMD launches give ranks different ones) stops the others too.
      * --native runs one thread per rank, as a program calling MPI_Allreduce
      * would, so it asks for no thread support: MPI_THREAD_MULTIPLE costs
      * Open MPI about 0.2 us per small allreduce (docs/benchmarks.md). */
-    rc = gsum_parse_args(argc, argv, &o);
-    if (rc == 0 && o.native) {
+    if (gsum_parse_args(argc, argv, &o, &ctx) == CM_OK && !o.help && o.native) {
         if (MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
             fprintf(stderr, "gsum: MPI_Init_thread failed\n");
             return 1;
@@ -51,12 +53,13 @@ int main(int argc, char **argv)
         return 1;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    rc = gsum_agree_parse(rc);
-    if (rc == 0 && gsum_agree_options(&o) != 0)
-        rc = 2;
-    if (rc != 0) {
+    agreed = rt_mpi_agree_args(MPI_COMM_WORLD, &ctx, o.help, gsum_usage,
+                               "gsum: try 'gsum --help'");
+    if (agreed == RT_ARGS_RUN && gsum_agree_options(&o) != 0)
+        agreed = RT_ARGS_BAD;
+    if (agreed != RT_ARGS_RUN) {
         MPI_Finalize();
-        return rc == 1 ? 0 : 2;
+        return agreed == RT_ARGS_HELP ? 0 : 2;
     }
     o.command = cm_argv_join(argc, argv);
     rc = o.native ? gsum_run_native(&o) : gsum_run_tree(&o);
@@ -65,4 +68,3 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return rc;
 }
-

@@ -3,16 +3,9 @@
  * rank is compared with rank 0's, and a step that may fail on some ranks only
  * is agreed on before the next collective one.
  */
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "tools/gsum/gsum_int.h"
 
 /* What must be the same on every rank, in a form that MPI can gather. */
@@ -80,7 +73,7 @@ static const char *agreed_text(const gsum_agreed_t *a, int field, char *buf, siz
         len = (size_t)snprintf(buf, size, "-s ");
         for (int64_t i = 0; i < a->nsizes && len < size; i++)
             len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "",
-                                    gsum_size_name((size_t)a->sizes[i], name, sizeof(name)));
+                                    cm_opt_size_name(a->sizes[i], name, sizeof(name)));
         break;
     }
     return buf;

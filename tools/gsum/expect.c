@@ -2,11 +2,6 @@
  * expect.c - gsum's contributions and expected results: the closed form of gsum.c's
  * header, built before timing, and the check of every result.
  */
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -33,6 +33,7 @@ typedef struct gsum_opts {
     const char *trace_dir;       /* --trace */
     size_t      trace_mem;       /* --trace-mem; 0 = default */
     int         force;
+    int         help;            /* -h, --help */
     char       *command;         /* argv, for the trace */
 } gsum_opts_t;
 
@@ -77,14 +78,9 @@ extern const char *const gsum_links_names[2];
 
 /* opts.c */
 void gsum_usage(FILE *fp);
-/* 0 ok, 1 --help, -1 error (kept for gsum_agree_parse). */
-int  gsum_parse_args(int argc, char **argv, gsum_opts_t *o);
-/* Collective: 0 run, 1 --help was printed, 2 some rank's options are wrong. */
-int  gsum_agree_parse(int rc);
-/* A byte count with K, M or G: 0 ok, -1 not such a number, -2 beyond SIZE_MAX. */
-int  gsum_scan_bytes(const char *s, size_t *v);
-/* "1GiB", "512MiB", "4KiB" when exact, else the number of bytes; returns buf. */
-const char *gsum_size_name(size_t bytes, char *buf, size_t size);
+/* Every option into o (o->help: --help was given, the rest not parsed); an
+   error is kept in ctx for rt_mpi_agree_args. */
+cm_status_t gsum_parse_args(int argc, char **argv, gsum_opts_t *o, cm_opt_t *ctx);
 
 /* agree.c.  Collective: 0 when every rank has the same options (each
    difference is named), 1 otherwise. */

@@ -3,11 +3,6 @@
  * anything large is allocated, and allocations that say what failed.
  */
 #include <errno.h>
-#include <getopt.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,9 +57,11 @@ static uint64_t machine_memory(void)
 {
     const char *v = getenv("PAPTREE_GSUM_TEST_MEM");
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    size_t n;
+    uint64_t n;
+    cm_opt_t ctx;
 
-    if (v != NULL && gsum_scan_bytes(v, &n) == 0)
+    cm_opt_init(&ctx, "gsum");
+    if (v != NULL && cm_opt_size(&ctx, "PAPTREE_GSUM_TEST_MEM", v, 1, UINT64_MAX, &n) == CM_OK)
         return n;
     return pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : UINT64_MAX;
 }
@@ -105,7 +102,7 @@ int gsum_check_memory(const gsum_opts_t *o, size_t max_bytes, const gsum_need_t 
         else
             snprintf(tail, sizeof(tail), "this machine has %s", mem_name(have, f, sizeof(f)));
         fprintf(stderr, "gsum: -s %s needs %s of memory on rank %d (%u thread%s x %s of tuples "
-                "+ %s of expected results%s%s); %s\n", gsum_size_name(max_bytes, size, sizeof(size)),
+                "+ %s of expected results%s%s); %s\n", cm_opt_size_name(max_bytes, size, sizeof(size)),
                 mem_name(need, g, sizeof(g)), g_rank, n->threads, n->threads == 1 ? "" : "s",
                 mem_name(n->per_thread, a, sizeof(a)), mem_name(n->expected, b, sizeof(b)),
                 tree, trace, tail);

@@ -2,16 +2,9 @@
  * native.c - gsum's the native baseline: one contributor per rank calling MPI_Allreduce,
  * the loop of the tree run with the same inputs and checks.
  */
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "tools/gsum/gsum_int.h"
 
 /* ---- the native baseline -------------------------------------------- */

@@ -1,16 +1,8 @@
 /*
  * report.c - gsum's the rows: per-thread time per allreduce over all threads, OSU-style.
  */
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 #include "tools/gsum/gsum_int.h"
 
 /* Rank 0 prints one row: per-thread time per allreduce, over all threads. */

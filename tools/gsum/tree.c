@@ -2,12 +2,6 @@
  * tree.c - gsum's the tree run: every thread of the pathmap's tree on its rank, the
  * instances alternating, every result verified; optionally traced.
  */
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
