@@ -12,7 +12,6 @@
  * with the pause hint and yield when threads outnumber CPUs) is what
  * docs/platform.md reports: 0.19 / 1.08 / 3.21 us for 2 / 4 / 8 threads.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -146,50 +145,59 @@ static cm_status_t parse_counts(cm_opt_t *ctx, int n, char **words, int *counts,
     return CM_OK;
 }
 
+typedef struct gb_opts {
+    long     rounds;
+    uint64_t bytes;
+} gb_opts_t;
+
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+{
+    gb_opts_t *o = user;
+    cm_status_t st;
+
+    if (c == 'r')
+        return cm_opt_long(ctx, "-r", arg, 1, LONG_MAX, &o->rounds);
+    if ((st = cm_opt_size(ctx, "-b", arg, 4, 256, &o->bytes)) == CM_OK && o->bytes % 4 != 0)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, "-b", "'%s' is not a whole number of 4-byte "
+                           "elements, expected a multiple of 4 in 4..256", arg);
+    return st;
+}
+
 /* 0 run, 1 --help (printed), 2 a bad option (said, with the usage line). */
-static int parse_args(int argc, char **argv, long *rounds, size_t *bytes, int *counts,
-                      int *ncounts)
+static int parse_args(int argc, char **argv, gb_opts_t *o, int *counts, int *ncounts)
 {
     static const struct option lo[] = { { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     cm_opt_t ctx;
-    uint64_t b = *bytes;
-    int c;
+    int help, first;
 
     cm_opt_init(&ctx, "gredbench");
-    opterr = 0;
-    while (ctx.status == CM_OK && (c = getopt_long(argc, argv, ":r:b:h", lo, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return 1;
-        }
-        if (c == 'r')
-            (void)cm_opt_long(&ctx, "-r", optarg, 1, LONG_MAX, rounds);
-        else if (c == 'b' && cm_opt_size(&ctx, "-b", optarg, 4, 256, &b) == CM_OK && b % 4 != 0)
-            (void)cm_opt_fail(&ctx, CM_ERR_INVALID, "-b", "'%s' is not a whole number of "
-                              "4-byte elements, expected a multiple of 4 in 4..256", optarg);
-        else if (c == ':' || c == '?')
-            (void)cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
+    if (cm_opt_parse(&ctx, argc, argv, ":r:b:h", lo, parse_one, o, &help, &first) == CM_OK &&
+        help) {
+        usage(stdout);
+        return 1;
     }
     if (ctx.status == CM_OK)
-        (void)parse_counts(&ctx, argc - optind, argv + optind, counts, ncounts);
+        (void)parse_counts(&ctx, argc - first, argv + first, counts, ncounts);
     if (ctx.status != CM_OK) {
         cm_opt_print(&ctx, stderr);
         fprintf(stderr, "usage: gredbench [-r ROUNDS] [-b BYTES] [THREADS...]\n");
         return 2;
     }
-    *bytes = (size_t)b;
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     int counts[16] = { 2, 4, 8 }, ncounts = 3, rc;
-    long rounds = 200000;
-    size_t bytes = 4;
+    gb_opts_t o = { 200000, 4 };
     uint32_t cpus = rt_wait_cpus_available();
+    long rounds;
+    size_t bytes;
 
-    if ((rc = parse_args(argc, argv, &rounds, &bytes, counts, &ncounts)) != 0)
+    if ((rc = parse_args(argc, argv, &o, counts, &ncounts)) != 0)
         return rc == 1 ? 0 : 2;
+    rounds = o.rounds;
+    bytes = (size_t)o.bytes;
     printf("# gredbench: %ld rounds, %zu-byte tuples, %u CPUs\n", rounds, bytes, cpus);
     printf("# %-7s %14s %14s %14s %14s %8s\n", "threads", "gred rounds/s", "gred us/round",
            "spin rounds/s", "spin us/round", "spin/gred");

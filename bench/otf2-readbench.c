@@ -31,7 +31,6 @@
  * announce.  The process is not pinned and the machine is shared: compare
  * figures of the same run.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,37 +252,37 @@ static void usage(FILE *fp)
 "  -h, --help   this text\n", REPEATS_MAX);
 }
 
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+{
+    (void)c;                            /* -r, the only one */
+    return cm_opt_long(ctx, "-r", arg, 1, REPEATS_MAX, (long *)user);
+}
+
 /* 0 run, 1 --help (printed), 2 a bad option (said, with the usage line). */
 static int parse_args(int argc, char **argv, long *repeats, const char **anchor)
 {
     static const struct option lo[] = { { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     cm_opt_t ctx;
-    int c;
+    int help, first;
 
     cm_opt_init(&ctx, "otf2-readbench");
-    opterr = 0;
-    while (ctx.status == CM_OK && (c = getopt_long(argc, argv, ":r:h", lo, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return 1;
-        }
-        if (c == 'r')
-            (void)cm_opt_long(&ctx, "-r", optarg, 1, REPEATS_MAX, repeats);
-        else
-            (void)cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
+    if (cm_opt_parse(&ctx, argc, argv, ":r:h", lo, parse_one, repeats, &help, &first) ==
+        CM_OK && help) {
+        usage(stdout);
+        return 1;
     }
-    if (ctx.status == CM_OK && optind == argc)
+    if (ctx.status == CM_OK && first == argc)
         (void)cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "no trace given, expected "
                           "TRACE/traces.otf2");
-    else if (ctx.status == CM_OK && optind + 1 < argc)
+    else if (ctx.status == CM_OK && first + 1 < argc)
         (void)cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s', expected one "
-                          "trace", argv[optind + 1]);
+                          "trace", argv[first + 1]);
     if (ctx.status != CM_OK) {
         cm_opt_print(&ctx, stderr);
         fprintf(stderr, "usage: bin/otf2-readbench [-r REPEATS] TRACE/traces.otf2\n");
         return 2;
     }
-    *anchor = argv[optind];
+    *anchor = argv[first];
     return 0;
 }
 

@@ -52,7 +52,6 @@
  * the machine is shared, so run it a few times.
  */
 #include <ftw.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,30 +436,30 @@ static void usage(FILE *fp)
 "  -h, --help      this text\n", REPEATS_MAX);
 }
 
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+{
+    bench_t *b = user;
+    cm_status_t st;
+
+    if (c == 'C') {
+        b->chosen_only = 1;
+        return CM_OK;
+    }
+    if (c == 'r')
+        return cm_opt_long(ctx, "-r", arg, 1, REPEATS_MAX, &b->repeats);
+    if ((st = cm_opt_long(ctx, "-n", arg, 2, 1L << 31, &b->n)) == CM_OK && b->n % 2 != 0)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, "-n", "'%s' is odd (an ENTER and a LEAVE per "
+                           "visit), expected an even number in 2..%ld", arg, 1L << 31);
+    return st;
+}
+
 /* Every rank (one) parses; rt_mpi_agree_args reports. */
 static void parse_args(int argc, char **argv, bench_t *b, cm_opt_t *ctx)
 {
     static const struct option lo[] = {
         { "chosen-clock", 0, 0, 'C' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    int c;
 
-    opterr = 0;
-    while (ctx->status == CM_OK && (c = getopt_long(argc, argv, ":n:r:h", lo, NULL)) != -1) {
-        if (c == 'h')
-            b->help = 1;
-        else if (c == 'C')
-            b->chosen_only = 1;
-        else if (c == 'n' && cm_opt_long(ctx, "-n", optarg, 2, 1L << 31, &b->n) == CM_OK &&
-                 b->n % 2 != 0)
-            (void)cm_opt_fail(ctx, CM_ERR_INVALID, "-n", "'%s' is odd (an ENTER and a LEAVE per "
-                              "visit), expected an even number in 2..%ld", optarg, 1L << 31);
-        else if (c == 'r')
-            (void)cm_opt_long(ctx, "-r", optarg, 1, REPEATS_MAX, &b->repeats);
-        else if (c == ':' || c == '?')
-            (void)cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1]);
-    }
-    if (ctx->status == CM_OK && optind < argc)
-        (void)cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
+    (void)cm_opt_parse(ctx, argc, argv, ":n:r:h", lo, parse_one, b, &b->help, NULL);
 }
 
 static int run(bench_t *b)

@@ -7,7 +7,6 @@
  * cm_opt, so an error reads "papbench: OPTION: what is wrong, expected
  * RANGE".  Lists are comma-separated.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -215,13 +214,13 @@ static cm_status_t parse_round(cm_opt_t *ctx, const char *arg, pb_opts_t *o)
     return CM_OK;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, pb_opts_t *o,
-                             int *algo_given)
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
 {
     static const cm_opt_word_t modes[] = { { "one-late", 0 }, { "rand-late", 1 } };
+    pb_opts_t *o = user;
 
     switch (c) {
-    case 'a': *algo_given = 1; return parse_algos(ctx, arg, o);
+    case 'a': o->algo_given = 1; return parse_algos(ctx, arg, o);
     case 'p':
         if (o->npathmaps == PB_LIST_MAX)
             return cm_opt_fail(ctx, CM_ERR_RANGE, "--pathmap", "%d files, expected at most %d",
@@ -250,11 +249,11 @@ static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, pb_opts_t *o
 }
 
 /* What the options say together. */
-static cm_status_t check_combination(cm_opt_t *ctx, pb_opts_t *o, int algo_given)
+static cm_status_t check_combination(cm_opt_t *ctx, pb_opts_t *o)
 {
     double top = 0.0;
 
-    if (o->npathmaps > 0 && !algo_given)
+    if (o->npathmaps > 0 && !o->algo_given)
         o->nalgos = 0;                      /* --pathmap alone: only the files */
     if (o->force && o->trace_dir == NULL)
         return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--force replaces archives: it needs "
@@ -279,20 +278,12 @@ cm_status_t pb_parse_args(int argc, char **argv, pb_opts_t *o, cm_opt_t *ctx)
         { "csv", 1, 0, 'C' }, { "trace", 1, 0, 'T' }, { "force", 0, 0, 'F' },
         { "watchdog", 1, 0, 'W' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
         { 0, 0, 0, 0 } };
-    cm_status_t st = CM_OK;
-    int c, algo_given = 0;
+    cm_status_t st;
 
     defaults(o);
-    opterr = 0;
-    while (st == CM_OK && (c = getopt_long(argc, argv, ":a:p:s:n:w:m:d:qh", longopts, NULL)) != -1) {
-        if (c == 'h')
-            o->help = 1;
-        else if (c == ':' || c == '?')
-            st = cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1]);
-        else
-            st = parse_one(ctx, c, optarg, o, &algo_given);
-    }
-    if (st == CM_OK && optind < argc)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
-    return st == CM_OK ? check_combination(ctx, o, algo_given) : st;
+    st = cm_opt_parse(ctx, argc, argv, ":a:p:s:n:w:m:d:qh", longopts, parse_one, o, &o->help,
+                      NULL);
+    if (o->help)
+        return CM_OK;
+    return st == CM_OK ? check_combination(ctx, o) : st;
 }

@@ -44,6 +44,7 @@ typedef struct pb_opts {
     int          narrivals;
     long         iters, warmup, block, watchdog_s;
     int          rand_late, interleave, force, quiet, edge_warmup, help;
+    int          algo_given;                /* --algo given (else --pathmap alone) */
     double       margin_ms;
     uint64_t     seed;
     int64_t      round_ns;                  /* --round; 0 = auto */

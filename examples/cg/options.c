@@ -4,7 +4,6 @@
  * wrong, expected RANGE"), so that a bad one stops the program before any
  * tree.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "common/cm_opt.h"
@@ -67,8 +66,10 @@ static cm_status_t parse_split(cm_opt_t *ctx, const char *s, cg_opts_t *o)
     return st;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, cg_opts_t *o)
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
 {
+    cg_opts_t *o = user;
+
     switch (c) {
     case 'p':
         if (o->npathmaps == CG_MAX_PATHMAPS)
@@ -107,21 +108,12 @@ cm_status_t cg_parse_args(int argc, char **argv, cg_opts_t *o, cm_opt_t *ctx)
         { "split", 1, 0, 'S' }, { "tol", 1, 0, 'e' }, { "max-iter", 1, 0, 'm' },
         { "trace", 1, 0, 'R' }, { "force", 0, 0, 'F' }, { "save-x", 1, 0, 'X' },
         { "warmup", 1, 0, 'w' }, { "repeat", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    cm_status_t st = CM_OK;
-    int c;
+    cm_status_t st;
 
     defaults(o);
-    opterr = 0;
-    while (st == CM_OK && (c = getopt_long(argc, argv, ":p:g:w:r:h", lo, NULL)) != -1) {
-        if (c == 'h') {
-            o->help = 1;
-            return CM_OK;
-        }
-        st = c == ':' || c == '?' ? cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1])
-                                  : parse_one(ctx, c, optarg, o);
-    }
-    if (st == CM_OK && optind < argc)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
+    st = cm_opt_parse(ctx, argc, argv, ":p:g:w:r:h", lo, parse_one, o, &o->help, NULL);
+    if (o->help)
+        return CM_OK;
     if (st == CM_OK && o->threads_set && o->npathmaps > 0)
         st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--threads shapes the built-in trees; a "
                          "pathmap says its own threads");

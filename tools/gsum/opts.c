@@ -4,7 +4,6 @@
  * RANGE").  Every rank parses before MPI starts (--native picks the thread
  * level); main then agrees on the outcome with rt_mpi_agree_args.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,8 +87,9 @@ static cm_status_t parse_ns(cm_opt_t *ctx, const char *opt, const char *arg, int
     return st;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, gsum_opts_t *o)
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
 {
+    gsum_opts_t *o = user;
     uint64_t bytes;
     cm_status_t st;
     int e;
@@ -162,20 +162,11 @@ cm_status_t gsum_parse_args(int argc, char **argv, gsum_opts_t *o, cm_opt_t *ctx
         { "yield-ns", 1, 0, 'Y' }, { "trace", 1, 0, 'R' }, { "trace-mem", 1, 0, 'M' },
         { "force", 0, 0, 'F' }, { "watchdog", 1, 0, 'D' }, { "links", 1, 0, 'L' },
         { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    cm_status_t st = CM_OK;
-    int c;
+    cm_status_t st;
 
     defaults(o);
-    opterr = 0;                         /* our messages, through ctx */
-    while (st == CM_OK && (c = getopt_long(argc, argv, ":p:t:n:w:s:h", longopts, NULL)) != -1) {
-        if (c == 'h') {
-            o->help = 1;
-            return CM_OK;
-        }
-        st = c == ':' || c == '?' ? cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1])
-                                  : parse_one(ctx, c, optarg, o);
-    }
-    if (st == CM_OK && optind < argc)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
+    st = cm_opt_parse(ctx, argc, argv, ":p:t:n:w:s:h", longopts, parse_one, o, &o->help, NULL);
+    if (o->help)
+        return CM_OK;
     return st == CM_OK ? check_combination(ctx, o) : st;
 }
