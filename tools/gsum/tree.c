@@ -253,26 +253,22 @@ static int check_tree_memory(const gsum_opts_t *o, const rt_pathmap_t *pm,
     return gsum_check_memory(o, params->max_bytes, &need);
 }
 
-int gsum_run_tree(const gsum_opts_t *o)
+/*
+ * Collective: the pathmap, its tree checked against the options (sizes,
+ * float exactness) and the machine's memory.  NULL on every rank when some
+ * rank failed (each said why or named the first that did).
+ */
+static rt_pathmap_t *load_checked(const gsum_opts_t *o, rt_exec_params_t *params,
+                                  const char *prefix)
 {
-    rt_exec_params_t params = { .tree = o->tree, .ninstances = 2, .spin_ns = o->spin_ns,
-                                .yield_ns = o->yield_ns, .watchdog_s = (double)o->watchdog_s,
-                                .links = o->links };
     rt_pathmap_t *pm = NULL;
-    gsum_run_t r;
-    gsum_thread_t *th;
     cm_err_t err;
     cm_status_t st;
-    uint32_t nlocal;
-    double *per_op;
-    char prefix[32];
-    int rc;
 
     cm_err_clear(&err);
-    snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
     st = rt_pathmap_load(o->pathmap, &pm, &err);
     if (st == CM_OK && rt_pathmap_tree(pm, o->tree) != NULL &&
-        gsum_check_sizes(o, rt_pathmap_tree(pm, o->tree)->dtype, &params.max_bytes) != 0)
+        gsum_check_sizes(o, rt_pathmap_tree(pm, o->tree)->dtype, &params->max_bytes) != 0)
         st = CM_ERR(&err, CM_ERR_INVALID, "invalid -s (see above)");
     if (st == CM_OK)
         st = rt_pathmap_tree(pm, o->tree) ? CM_OK :
@@ -281,31 +277,79 @@ int gsum_run_tree(const gsum_opts_t *o)
         st = check_float_exact(rt_pathmap_tree(pm, o->tree), &err);
     if (st != CM_OK)
         cm_err_print(stderr, prefix, &err);
-    if (gsum_agree_all(st) != 0) {
+    if (gsum_agree_all(st) != 0 || check_tree_memory(o, pm, params) != 0) {
         rt_pathmap_destroy(pm);
-        return 1;
+        return NULL;
     }
-    if (check_tree_memory(o, pm, &params) != 0) {
-        rt_pathmap_destroy(pm);
-        return 1;
-    }
-    memset(&r, 0, sizeof(r));
-    r.o = o;
+    return pm;
+}
+
+/* Closes a trace whose run did not happen: the archive is discarded. */
+static void discard_trace(gsum_run_t *r)
+{
+    cm_err_t err;
+
+    if (r->trace != NULL)
+        (void)ins_trace_close(r->trace, &(ins_trace_summary_t){ 0 }, &err);
+}
+
+/* Collective: the trace (with --trace) and the executor; 0, or 1 (said). */
+static int open_exec(const gsum_opts_t *o, const rt_pathmap_t *pm, rt_exec_params_t *params,
+                     gsum_run_t *r, const char *prefix)
+{
+    cm_err_t err;
+
+    cm_err_clear(&err);
     if (o->trace_dir != NULL) {
         ins_trace_opts_t topts = { o->trace_dir, o->trace_mem, o->force, o->command };
 
-        if (ins_trace_open(pm, o->tree, params.ninstances, &topts, MPI_COMM_WORLD, &r.trace,
+        if (ins_trace_open(pm, o->tree, params->ninstances, &topts, MPI_COMM_WORLD, &r->trace,
                            &err) != CM_OK) {
             cm_err_print(stderr, prefix, &err);
-            rt_pathmap_destroy(pm);
             return 1;
         }
-        params.hooks = ins_trace_hooks(r.trace);
+        params->hooks = ins_trace_hooks(r->trace);
     }
-    if (rt_exec_create(pm, &params, MPI_COMM_WORLD, &r.ex, &err) != CM_OK) {
+    if (rt_exec_create(pm, params, MPI_COMM_WORLD, &r->ex, &err) != CM_OK) {
         cm_err_print(stderr, prefix, &err);
-        if (r.trace != NULL)                  /* discards the archive */
-            (void)ins_trace_close(r.trace, &(ins_trace_summary_t){ 0 }, &err);
+        discard_trace(r);
+        return 1;
+    }
+    return 0;
+}
+
+/* Collective: one row per size, from every local thread's elapsed time. */
+static void report_rows(const gsum_opts_t *o, const gsum_run_t *r, double *per_op,
+                        uint32_t nlocal)
+{
+    gsum_print_header();
+    for (int s = 0; s < o->nsizes; s++) {
+        for (uint32_t i = 0; i < nlocal; i++)
+            per_op[i] = r->elapsed[(size_t)i * o->nsizes + s] / (double)o->iters;
+        gsum_report_row(o, o->sizes[s], per_op, nlocal);
+    }
+}
+
+int gsum_run_tree(const gsum_opts_t *o)
+{
+    rt_exec_params_t params = { .tree = o->tree, .ninstances = 2, .spin_ns = o->spin_ns,
+                                .yield_ns = o->yield_ns, .watchdog_s = (double)o->watchdog_s,
+                                .links = o->links };
+    rt_pathmap_t *pm;
+    gsum_run_t r;
+    gsum_thread_t *th;
+    cm_status_t st;
+    uint32_t nlocal;
+    double *per_op;
+    char prefix[32];
+    int rc;
+
+    snprintf(prefix, sizeof(prefix), "gsum: rank %d: ", g_rank);
+    if ((pm = load_checked(o, &params, prefix)) == NULL)
+        return 1;
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    if (open_exec(o, pm, &params, &r, prefix) != 0) {
         rt_pathmap_destroy(pm);
         return 1;
     }
@@ -327,8 +371,7 @@ int gsum_run_tree(const gsum_opts_t *o)
         free(r.elapsed);
         free(th);
         rt_exec_destroy(r.ex);
-        if (r.trace != NULL)                  /* discards the archive */
-            (void)ins_trace_close(r.trace, &(ins_trace_summary_t){ 0 }, &err);
+        discard_trace(&r);
         rt_pathmap_destroy(pm);
         return 1;
     }
@@ -336,12 +379,7 @@ int gsum_run_tree(const gsum_opts_t *o)
     run_threads(&r, th, nlocal);
     free_tuples(&r, th, nlocal);
     rt_exec_destroy(r.ex);
-    gsum_print_header();
-    for (int s = 0; s < o->nsizes; s++) {
-        for (uint32_t i = 0; i < nlocal; i++)
-            per_op[i] = r.elapsed[(size_t)i * o->nsizes + s] / (double)o->iters;
-        gsum_report_row(o, o->sizes[s], per_op, nlocal);
-    }
+    report_rows(o, &r, per_op, nlocal);
     rc = r.trace != NULL ? close_trace(o, &r, prefix) : 0;
     free(per_op);
     pthread_barrier_destroy(&r.barrier);
