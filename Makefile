@@ -79,6 +79,8 @@ PROG_SRC    := $(TOOL_SRC) $(BENCH_SRC) $(EXAMPLE_SRC) $(EXAMPLE_PARTS)
 PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papbench/*.c))
 # bin/pathgen too: tools/pathgen/*.c (the subcommands).
 PATHGEN_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/pathgen/*.c))
+# bin/gsum too: tools/gsum/*.c (options, agreement, expected results, memory, runs).
+GSUM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/gsum/*.c))
 PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
@@ -112,7 +114,7 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(ADV_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
             $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/randtree/randtree_main.o \
-            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
+            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(GSUM_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
@@ -206,6 +208,7 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
 bin/papbench: $(PAPBENCH_OBJ)
+bin/gsum: $(GSUM_OBJ)
 # bin/clvbench measures clv against the reference Clairvoyant, which lives
 # with the tests (tests/unit/algo/clv_tree.c), not in the library.
 bin/clvbench: build/obj/tests/unit/algo/clv_tree.o

@@ -52,6 +52,31 @@ cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *wor
     return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '%s'", word);
 }
 
+cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
+                         const struct option *longopts, cm_opt_fn_t *fn, void *user,
+                         int *help_p, int *first_p)
+{
+    cm_status_t st = CM_OK;
+    int c;
+
+    *help_p = 0;
+    opterr = 0;                         /* our messages, through ctx */
+    optind = 0;                         /* glibc: a whole new walk */
+    while (st == CM_OK && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (c == 'h') {
+            *help_p = 1;
+            return CM_OK;
+        }
+        st = c == ':' || c == '?' ? cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1])
+                                  : fn(ctx, c, optarg, user);
+    }
+    if (st == CM_OK && first_p == NULL && optind < argc)
+        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
+    if (first_p != NULL)
+        *first_p = optind;
+    return st;
+}
+
 void cm_opt_print(const cm_opt_t *ctx, FILE *fp)
 {
     if (ctx->status != CM_OK)
@@ -150,20 +175,32 @@ const char *cm_opt_size_name(uint64_t bytes, char *buf, size_t size)
 
 /* ---- scalars ---------------------------------------------------------- */
 
+/* The verdict on a scanned value: "not KIND" (rc SCAN_SYNTAX) or "out of
+ * range" (SCAN_RANGE, or outside the bounds), each with the range. */
+static cm_status_t judge(cm_opt_t *ctx, const char *opt, const char *arg, int rc, int inside,
+                         const char *kind, const char *range)
+{
+    if (rc == SCAN_SYNTAX)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not %s, expected %s", arg, kind,
+                           range);
+    if (rc == SCAN_RANGE || !inside)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %s", arg,
+                           range);
+    return CM_OK;
+}
+
 cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
                         long lo, long hi, long *v_p)
 {
     long v = 0;
     int rc = scan_long(arg, &v);
+    char range[64];
+    cm_status_t st;
 
-    if (rc == SCAN_SYNTAX)
-        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not an integer, expected "
-                           "%ld..%ld", arg, lo, hi);
-    if (rc == SCAN_RANGE || v < lo || v > hi)
-        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %ld..%ld",
-                           arg, lo, hi);
-    *v_p = v;
-    return CM_OK;
+    snprintf(range, sizeof(range), "%ld..%ld", lo, hi);
+    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "an integer", range)) == CM_OK)
+        *v_p = v;
+    return st;
 }
 
 cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,
@@ -171,15 +208,13 @@ cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,
 {
     double v = 0.0;
     int rc = scan_double(arg, &v);
+    char range[64];
+    cm_status_t st;
 
-    if (rc == SCAN_SYNTAX)
-        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a finite number, expected "
-                           "%g..%g", arg, lo, hi);
-    if (rc == SCAN_RANGE || v < lo || v > hi)
-        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %g..%g",
-                           arg, lo, hi);
-    *v_p = v;
-    return CM_OK;
+    snprintf(range, sizeof(range), "%g..%g", lo, hi);
+    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "a finite number", range)) == CM_OK)
+        *v_p = v;
+    return st;
 }
 
 cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
@@ -187,18 +222,17 @@ cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
 {
     uint64_t v = 0;
     int rc = scan_size(arg, &v);
-    char a[32], b[32];
+    char a[32], b[32], range[96];
+    cm_status_t st;
 
     cm_opt_size_name(lo, a, sizeof(a));
     cm_opt_size_name(hi, b, sizeof(b));
-    if (rc == SCAN_SYNTAX)
-        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a size, expected bytes "
-                           "%s..%s (K, M, G, T: powers of 1024)", arg, a, b);
-    if (rc == SCAN_RANGE || v < lo || v > hi)
-        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %s..%s",
-                           arg, a, b);
-    *v_p = v;
-    return CM_OK;
+    /* Not a size: say what a size is, too. */
+    snprintf(range, sizeof(range), rc == SCAN_SYNTAX ? "bytes %s..%s (K, M, G, T: powers of "
+             "1024)" : "%s..%s", a, b);
+    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "a size", range)) == CM_OK)
+        *v_p = v;
+    return st;
 }
 
 cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
@@ -220,7 +254,40 @@ cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
     return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unknown '%s', expected %s", arg, list);
 }
 
-/* ---- ranges ----------------------------------------------------------- */
+/* ---- ranges and lists: any scalar kind --------------------------------- */
+
+/* A scalar kind with its bounds, so that ranges and lists are written once. */
+typedef enum { KIND_LONG, KIND_DOUBLE, KIND_SIZE } kind_t;
+
+typedef struct bounds {
+    kind_t   kind;
+    long     llo, lhi;
+    double   dlo, dhi;
+    uint64_t slo, shi;
+} bounds_t;
+
+/* Item i of the array v (of b's kind). */
+static cm_status_t scalar(cm_opt_t *ctx, const char *opt, const char *arg, const bounds_t *b,
+                          void *v, size_t i)
+{
+    switch (b->kind) {
+    case KIND_LONG:   return cm_opt_long(ctx, opt, arg, b->llo, b->lhi, (long *)v + i);
+    case KIND_DOUBLE: return cm_opt_double(ctx, opt, arg, b->dlo, b->dhi, (double *)v + i);
+    default:          return cm_opt_size(ctx, opt, arg, b->slo, b->shi, (uint64_t *)v + i);
+    }
+}
+
+static const char *bounds_text(const bounds_t *b, char *buf, size_t size)
+{
+    char lo[32], hi[32];
+
+    if (b->kind == KIND_LONG)
+        snprintf(buf, size, "%ld..%ld", b->llo, b->lhi);
+    else
+        snprintf(buf, size, "%s..%s", cm_opt_size_name(b->slo, lo, sizeof(lo)),
+                 cm_opt_size_name(b->shi, hi, sizeof(hi)));
+    return buf;
+}
 
 /* The two halves of A:B into a and b; 0, or -1 when there is no single ':'. */
 static int split_range(const char *arg, char *a, char *b, size_t size)
@@ -239,47 +306,50 @@ static int split_range(const char *arg, char *a, char *b, size_t size)
     return 0;
 }
 
+/* A:B of a long or size kind into v[0], v[1]. */
+static cm_status_t range(cm_opt_t *ctx, const char *opt, const char *arg, const bounds_t *b,
+                         void *v)
+{
+    char x[64], y[64], text[96];
+    cm_status_t st;
+    int reversed;
+
+    if (split_range(arg, x, y, sizeof(x)) != 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a range, expected A:B "
+                           "within %s", arg, bounds_text(b, text, sizeof(text)));
+    if ((st = scalar(ctx, opt, x, b, v, 0)) != CM_OK ||
+        (st = scalar(ctx, opt, y, b, v, 1)) != CM_OK)
+        return st;
+    reversed = b->kind == KIND_LONG ? ((long *)v)[0] > ((long *)v)[1]
+                                    : ((uint64_t *)v)[0] > ((uint64_t *)v)[1];
+    if (reversed)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' ends before it starts, expected "
+                           "A:B with A <= B", arg);
+    return CM_OK;
+}
+
 cm_status_t cm_opt_long_range(cm_opt_t *ctx, const char *opt, const char *arg,
                               long lo, long hi, long *a_p, long *b_p)
 {
-    char a[64], b[64];
-    long x, y;
-    cm_status_t st;
+    bounds_t b = { .kind = KIND_LONG, .llo = lo, .lhi = hi };
+    long v[2];
+    cm_status_t st = range(ctx, opt, arg, &b, v);
 
-    if (split_range(arg, a, b, sizeof(a)) != 0)
-        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a range, expected A:B "
-                           "within %ld..%ld", arg, lo, hi);
-    if ((st = cm_opt_long(ctx, opt, a, lo, hi, &x)) != CM_OK ||
-        (st = cm_opt_long(ctx, opt, b, lo, hi, &y)) != CM_OK)
-        return st;
-    if (x > y)
-        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' ends before it starts, expected "
-                           "A:B with A <= B", arg);
-    *a_p = x;
-    *b_p = y;
-    return CM_OK;
+    if (st == CM_OK)
+        *a_p = v[0], *b_p = v[1];
+    return st;
 }
 
 cm_status_t cm_opt_size_range(cm_opt_t *ctx, const char *opt, const char *arg,
                               uint64_t lo, uint64_t hi, uint64_t *a_p, uint64_t *b_p)
 {
-    char a[64], b[64], l[32], h[32];
-    uint64_t x, y;
-    cm_status_t st;
+    bounds_t b = { .kind = KIND_SIZE, .slo = lo, .shi = hi };
+    uint64_t v[2];
+    cm_status_t st = range(ctx, opt, arg, &b, v);
 
-    if (split_range(arg, a, b, sizeof(a)) != 0)
-        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a range, expected A:B "
-                           "within %s..%s", arg, cm_opt_size_name(lo, l, sizeof(l)),
-                           cm_opt_size_name(hi, h, sizeof(h)));
-    if ((st = cm_opt_size(ctx, opt, a, lo, hi, &x)) != CM_OK ||
-        (st = cm_opt_size(ctx, opt, b, lo, hi, &y)) != CM_OK)
-        return st;
-    if (x > y)
-        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' ends before it starts, expected "
-                           "A:B with A <= B", arg);
-    *a_p = x;
-    *b_p = y;
-    return CM_OK;
+    if (st == CM_OK)
+        *a_p = v[0], *b_p = v[1];
+    return st;
 }
 
 /* ---- lists ------------------------------------------------------------ */
@@ -327,8 +397,8 @@ cm_status_t cm_opt_list_next(cm_opt_t *ctx, cm_opt_list_t *it, size_t max,
     return CM_OK;
 }
 
-cm_status_t cm_opt_long_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
-                             long lo, long hi, long *v, size_t max, size_t *n_p)
+static cm_status_t list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                        const bounds_t *b, void *v, size_t max, size_t *n_p)
 {
     cm_opt_list_t it;
     const char *item;
@@ -337,44 +407,34 @@ cm_status_t cm_opt_long_list(cm_opt_t *ctx, const char *opt, const char *arg, ch
 
     cm_opt_list_begin(&it, opt, arg, sep);
     while ((st = cm_opt_list_next(ctx, &it, max, &item)) == CM_OK && item != NULL)
-        if ((st = cm_opt_long(ctx, opt, item, lo, hi, &v[n++])) != CM_OK)
+        if ((st = scalar(ctx, opt, item, b, v, n++)) != CM_OK)
             return st;
     if (st == CM_OK)
         *n_p = n;
     return st;
 }
 
+cm_status_t cm_opt_long_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                             long lo, long hi, long *v, size_t max, size_t *n_p)
+{
+    bounds_t b = { .kind = KIND_LONG, .llo = lo, .lhi = hi };
+
+    return list(ctx, opt, arg, sep, &b, v, max, n_p);
+}
+
 cm_status_t cm_opt_double_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
                                double lo, double hi, double *v, size_t max, size_t *n_p)
 {
-    cm_opt_list_t it;
-    const char *item;
-    cm_status_t st;
-    size_t n = 0;
+    bounds_t b = { .kind = KIND_DOUBLE, .dlo = lo, .dhi = hi };
 
-    cm_opt_list_begin(&it, opt, arg, sep);
-    while ((st = cm_opt_list_next(ctx, &it, max, &item)) == CM_OK && item != NULL)
-        if ((st = cm_opt_double(ctx, opt, item, lo, hi, &v[n++])) != CM_OK)
-            return st;
-    if (st == CM_OK)
-        *n_p = n;
-    return st;
+    return list(ctx, opt, arg, sep, &b, v, max, n_p);
 }
 
 cm_status_t cm_opt_size_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
                              uint64_t lo, uint64_t hi, uint64_t *v, size_t max,
                              size_t *n_p)
 {
-    cm_opt_list_t it;
-    const char *item;
-    cm_status_t st;
-    size_t n = 0;
+    bounds_t b = { .kind = KIND_SIZE, .slo = lo, .shi = hi };
 
-    cm_opt_list_begin(&it, opt, arg, sep);
-    while ((st = cm_opt_list_next(ctx, &it, max, &item)) == CM_OK && item != NULL)
-        if ((st = cm_opt_size(ctx, opt, item, lo, hi, &v[n++])) != CM_OK)
-            return st;
-    if (st == CM_OK)
-        *n_p = n;
-    return st;
+    return list(ctx, opt, arg, sep, &b, v, max, n_p);
 }

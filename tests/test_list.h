@@ -129,6 +129,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(opt_lists,                     10) \
     X(opt_list_iter,                 10) \
     X(opt_first_error,               10) \
+    X(opt_parse,                     10) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \
@@ -521,6 +522,8 @@ static const tst_entry_t tst_list[] = {
        interleaved order), --vary/--analyze and --follow-advice through a fake pathgen;
        usage errors, bad pathmaps; about 15 s, ~20 mpirun launches */
     { "pathgen_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/sweep.sh", NULL, 0, 120 },
+    /* sh: the benchmarks' option errors (gredbench, tracebench, otf2-readbench) */
+    { "bench_options",         TST_SH, NULL, "sh tests/bench/options.sh", NULL, 0, 60 },
     /* pathgen, sweep --follow-advice, gsum, papanalyze and pathgen advise together (tests/pathgen/follow.sh) */
     { "pathgen_follow_advice", TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/follow.sh", NULL, 0, 120 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },

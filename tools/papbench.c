@@ -2,7 +2,7 @@
  * papbench - the benchmark of Proficz 2018 (section 5.1, Figure 9): PAP-aware
  * allreduce algorithms against static ones under imbalanced arrivals.
  *
- *   mpirun -np P bin/papbench [--algo LIST] [--pathmap FILE]... [--sizes LIST]
+ *   mpirun -np P bin/papbench [--algo LIST] [--pathmap FILE]... [--sizes BYTES,...]
  *       [--mode one-late|rand-late] [--delays LIST] [--arrival LIST] [options]
  *
  * P ranks are P hosts with one computational thread each (the paper's
@@ -493,11 +493,13 @@ int main(int argc, char **argv)
 {
     pb_opts_t o;
     pb_run_t r;
+    cm_opt_t ctx;
     cm_err_t err;
     int rc;
 
     cm_err_clear(&err);
-    rc = pb_parse_args(argc, argv, &o);
+    cm_opt_init(&ctx, "papbench");
+    (void)pb_parse_args(argc, argv, &o, &ctx);
     if (rt_mpi_init(&argc, &argv, &err) != CM_OK) {
         cm_err_print(stderr, "papbench: error: ", &err);
         MPI_Finalize();
@@ -507,11 +509,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     memset(&r, 0, sizeof(r));
     r.o = &o;
-    rc = pb_agree_args(rc, &o);            /* 1: --help was printed */
-    if (rc == 1)
-        rc = -1;
-    else if (rc == 0)
-        rc = pb_build_rows(&r);
+    switch (rt_mpi_agree_args(MPI_COMM_WORLD, &ctx, o.help, pb_usage, PB_USAGE_LINE)) {
+    case RT_ARGS_HELP: rc = -1; break;
+    case RT_ARGS_BAD:  rc = 2; break;
+    default:           rc = pb_build_rows(&r); break;
+    }
     if (rc != 0) {
         pb_free_rows(&r);
         MPI_Finalize();

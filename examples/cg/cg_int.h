@@ -13,6 +13,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "common/cm_opt.h"
 
 typedef struct cg_grid {
     long nx, ny;
@@ -31,12 +32,14 @@ typedef struct cg_opts {
     int         npathmaps;           /* 0: the built-in trees */
     const char *trace_dir, *save_x;
     int         force;
+    int         threads_set;         /* --threads given */
+    int         help;                /* -h, --help: the rest not parsed */
     char       *command;
 } cg_opts_t;
 
-/* options.c: 0 run, 1 --help, -1 a bad option (cg_parse_error says which). */
-int         cg_parse_args(int argc, char **argv, cg_opts_t *o);
-const char *cg_parse_error(void);
+/* options.c: every option into o (o->help: --help was given); an error is
+   kept in ctx for rt_mpi_agree_args. */
+cm_status_t cg_parse_args(int argc, char **argv, cg_opts_t *o, cm_opt_t *ctx);
 void        cg_usage(FILE *fp);
 
 /* x*(i): (x^2 + 3y^2 + xy) mod 13 - 6, small integers (so b = A x* is exact),

@@ -20,6 +20,9 @@
 #define PB_ROWS_MAX   64
 #define PB_ELEMS_MAX  ((size_t)1 << 28)     /* 1 GiB of floats: the runtime's largest tuple */
 #define PB_DELAY_MAX  10000.0               /* ms, a max delay or the margin */
+#define PB_USAGE_LINE "usage: mpirun -np P papbench [--algo LIST] [--pathmap FILE]... " \
+    "[--sizes BYTES,...] [--mode one-late|rand-late] [--delays LIST] [--arrival LIST] " \
+    "[options] (papbench --help)"
 #define PB_RESULTS_MAX ((size_t)8 << 20)    /* results[i] kept per row (for medians) */
 
 /* An --algo item: a run= name and the user's parameters (" key=value ..."). */
@@ -33,14 +36,15 @@ typedef struct pb_opts {
     int          nalgos;
     const char  *pathmaps[PB_LIST_MAX];
     int          npathmaps;
-    size_t       sizes[PB_LIST_MAX];        /* elements */
+    size_t       sizes[PB_LIST_MAX];        /* floats (--sizes gives bytes) */
     int          nsizes;
     double       delays[PB_LIST_MAX];       /* ms */
     int          ndelays;
     rt_arrival_t arrivals[3];
     int          narrivals;
     long         iters, warmup, block, watchdog_s;
-    int          rand_late, interleave, force, quiet, edge_warmup;
+    int          rand_late, interleave, force, quiet, edge_warmup, help;
+    int          algo_given;                /* --algo given (else --pathmap alone) */
     double       margin_ms;
     uint64_t     seed;
     int64_t      round_ns;                  /* --round; 0 = auto */
@@ -93,12 +97,11 @@ typedef struct pb_run {
 
 extern int g_rank, g_size;
 
-/* args.c: 0 run, 1 --help, -1 error (kept for pb_agree_args). */
-int pb_parse_args(int argc, char **argv, pb_opts_t *o);
-/* Collective: prints the usage or the lowest failing rank's error; 0 run,
-   1 --help was printed, 2 bad options. */
-int pb_agree_args(int rc, pb_opts_t *o);
-void pb_usage_line(FILE *fp);
+/* args.c: every option into o (o->help: --help was given); an error is
+   kept in ctx for rt_mpi_agree_args. */
+cm_status_t pb_parse_args(int argc, char **argv, pb_opts_t *o, cm_opt_t *ctx);
+void pb_usage(FILE *fp);
+void pb_usage_line(FILE *fp);               /* PB_USAGE_LINE and a newline */
 
 /* rows.c.  Collective: the rows of --algo and --pathmap; 0, 2 for a bad option,
    1 for another error (said). */

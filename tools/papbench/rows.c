@@ -263,8 +263,9 @@ int pb_build_rows(pb_run_t *r)
     for (int s = 0; s < o->nsizes; s++) {
         if (o->sizes[s] < (size_t)g_size) {
             if (g_rank == 0) {
-                fprintf(stderr, "papbench: error: --sizes: %zu floats is fewer than the %d "
-                        "ranks\n", o->sizes[s], g_size);
+                fprintf(stderr, "papbench: --sizes: %zu bytes are fewer floats than the %d "
+                        "ranks, expected at least %zu bytes (a float per rank)\n",
+                        o->sizes[s] * sizeof(float), g_size, (size_t)g_size * sizeof(float));
                 pb_usage_line(stderr);
             }
             return 2;

@@ -312,3 +312,69 @@ void t_opt_first_error(void)
     fclose(fp);
     TST_EQ_STR(buf, "prog: unknown option '--bogus'\n");
 }
+
+/* cm_opt_parse: what it hands to the callback, and what it refuses. */
+typedef struct seen {
+    char text[128];
+} seen_t;
+
+static cm_status_t note(cm_opt_t *ctx, int c, const char *arg, void *user)
+{
+    seen_t *s = user;
+    size_t len = strlen(s->text);
+
+    if (c == 'n') {
+        long v;
+        return cm_opt_long(ctx, "-n", arg, 1, 9, &v);
+    }
+    snprintf(s->text + len, sizeof(s->text) - len, "%c=%s;", c, arg ? arg : "-");
+    return CM_OK;
+}
+
+static cm_status_t walk(int argc, char **argv, seen_t *s, int *help, int *first)
+{
+    static const struct option lo[] = {
+        { "tree", 1, 0, 't' }, { "force", 0, 0, 'F' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+
+    s->text[0] = '\0';
+    return cm_opt_parse(fresh(), argc, argv, ":t:n:h", lo, note, s, help, first);
+}
+
+void t_opt_parse(void)
+{
+    char a0[] = "prog", a1[] = "-t", a2[] = "x", a3[] = "op1", a4[] = "--force",
+         a5[] = "--tree=y", a6[] = "op2";
+    char *v1[] = { a0, a1, a2, a3, a4, a5, a6, NULL };
+    char b1[] = "--help", b2[] = "--bogus";
+    char *v2[] = { a0, b1, b2, NULL };
+    char c1[] = "-t";
+    char *v3[] = { a0, c1, NULL };
+    char d1[] = "-n", d2[] = "10", d3[] = "--force";
+    char *v4[] = { a0, d1, d2, d3, NULL };
+    char *v5[] = { a0, a3, NULL };
+    char *v6[] = { a0, b2, NULL };
+    seen_t s;
+    int help = -1, first = -1;
+
+    /* options in order, operands moved behind them */
+    TST_EQ_STATUS(walk(7, v1, &s, &help, &first), CM_OK);
+    TST_EQ_STR(s.text, "t=x;F=-;t=y;");
+    TST_EQ_INT(help, 0);
+    TST_EQ_INT(first, 5);
+    TST_EQ_STR(v1[5], "op1");
+    TST_EQ_STR(v1[6], "op2");
+    /* --help ends the walk: the unknown option after it is not judged */
+    TST_EQ_STATUS(walk(3, v2, &s, &help, &first), CM_OK);
+    TST_EQ_INT(help, 1);
+    TST_EQ_STATUS(g_ctx.status, CM_OK);
+    TST_EQ_STATUS(walk(2, v3, &s, &help, NULL), CM_ERR_SYNTAX);
+    TST_EQ_STR(g_ctx.msg, "option '-t' requires an argument");
+    /* the callback's error stops the walk: --force is not seen */
+    TST_EQ_STATUS(walk(4, v4, &s, &help, NULL), CM_ERR_RANGE);
+    TST_EQ_STR(g_ctx.msg, "-n: '10' is out of range, expected 1..9");
+    TST_EQ_STR(s.text, "");
+    TST_EQ_STATUS(walk(2, v5, &s, &help, NULL), CM_ERR_INVALID);
+    TST_EQ_STR(g_ctx.msg, "unexpected argument 'op1'");
+    TST_EQ_STATUS(walk(2, v6, &s, &help, NULL), CM_ERR_SYNTAX);
+    TST_EQ_STR(g_ctx.msg, "unknown option '--bogus'");
+}
