@@ -4,13 +4,15 @@
 #   lib/libpaptree.a   common/ + runtime/ (core, algo, exec) + instrument/
 #   lib/libpapanalyze.a  analyze/ (the only code that links SQLite)
 #   lib/libpapviz.a    viz/
+#   lib/libpapadvise.a advise/ (advice: above analyze and gen)
 #   bin/               every executable: the programs users run (tools/*.c),
 #                      the benchmarks (bench/*.c), one file each, and the
 #                      examples (examples/*.c, with examples/NAME/*.c)
 #   build/             objects, test runner, test programs, sanitizer builds
 #
 # Includes are rooted at the repository (-I.): #include "runtime/api/rt_exec.h".
-# The pure layers (common, runtime/core, runtime/algo, bridge, analyze, viz)
+# The pure layers (common, runtime/core, runtime/algo, bridge, analyze, viz,
+# gen, advise)
 # compile without MPI's flags, so an mpi.h that sneaks into one of them fails
 # the build, not just `make check-layers`.
 
@@ -54,6 +56,12 @@ BRIDGE_OBJ := $(BRIDGE_SRC:%.c=build/obj/%.o)
 PGEN_SRC := $(wildcard gen/*.c)
 PGEN_OBJ := $(PGEN_SRC:%.c=build/obj/%.o)
 PGEN_LIB := lib/libpapgen.a
+# advise/: advice from a database as pathgen edits; above analyze (whose
+# public API it reads) and gen (whose edits it makes).  pathgen, papanalyze
+# and the runner.
+ADV_SRC  := $(wildcard advise/*.c)
+ADV_OBJ  := $(ADV_SRC:%.c=build/obj/%.o)
+ADV_LIB  := lib/libpapadvise.a
 
 # tools/foo.c -> bin/foo (the programs users run); bench/foo.c -> bin/foo
 TOOL_SRC    := $(wildcard tools/*.c)
@@ -67,10 +75,12 @@ EXAMPLE_SRC   := $(wildcard examples/*.c)
 EXAMPLE_PROGS := $(EXAMPLE_SRC:examples/%.c=bin/%)
 EXAMPLE_PARTS := $(wildcard examples/*/*.c)
 PROG_SRC    := $(TOOL_SRC) $(BENCH_SRC) $(EXAMPLE_SRC) $(EXAMPLE_PARTS)
-# bin/papbench has parts of its own: bench/papbench/*.c (options, rows, output).
-PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard bench/papbench/*.c))
+# bin/papbench has parts of its own: tools/papbench/*.c (options, rows, output).
+PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papbench/*.c))
 # bin/pathgen too: tools/pathgen/*.c (the subcommands).
 PATHGEN_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/pathgen/*.c))
+# bin/gsum too: tools/gsum/*.c (options, agreement, expected results, memory, runs).
+GSUM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/gsum/*.c))
 PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
@@ -80,13 +90,15 @@ RUNNER   := build/run_tests
 # MPI test programs: tests/mpi/foo.c -> build/tests/foo
 MPIT_SRC := $(wildcard tests/mpi/*.c)
 MPIT     := $(MPIT_SRC:tests/mpi/%.c=build/tests/%)
-# Random pathmaps (tests/gen/randtree.h, pure C): linked into the runner (its unit
+# Random pathmaps (tests/randtree/randtree.h, pure C): linked into the runner (its unit
 # tests), build/tests/randtree (prints one seed's) and build/tests/exec_random.
-GEN_OBJ  := build/obj/tests/gen/randtree.o
+GEN_OBJ  := build/obj/tests/randtree/randtree.o
 GEN_PROG := build/tests/randtree
-# Trace readers for the tests (OTF2, no MPI): tests/tools/foo.c -> build/tests/foo
-TTOOL_SRC := $(wildcard tests/tools/*.c)
-TTOOLS    := $(TTOOL_SRC:tests/tools/%.c=build/tests/%)
+# Trace readers for the tests (OTF2, no MPI): tests/oracles/foo.c -> build/tests/foo,
+# linked with its parts, tests/oracles/foo/*.c, if it has any (below).
+TTOOL_SRC := $(wildcard tests/oracles/*.c)
+TTOOLS    := $(TTOOL_SRC:tests/oracles/%.c=build/tests/%)
+TTOOL_PARTS := $(wildcard tests/oracles/*/*.c)
 
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c defines LLVMFuzzerTestOneInput,
 # seeds in tests/fuzz/NAME/.  A new input format is one more word here and its
@@ -99,10 +111,10 @@ FUZZ_REPLAY  := $(FUZZ_TARGETS:%=build/tests/fuzz_%)
 FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 # Every object the build makes; each has a dependency file (-MMD) that is
 # included at the end, so touching any header rebuilds what includes it.
-ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(TEST_OBJ) \
+ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(ADV_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
-            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/gen/randtree_main.o \
-            $(PAPBENCH_OBJ) $(PATHGEN_OBJ)
+            $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/randtree/randtree_main.o \
+            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(GSUM_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
@@ -116,9 +128,9 @@ ASAN_CHECK := build/asan/pathmap-check
 .SECONDARY:
 
 .PHONY: all deps test check check-mpi demo check-layers clean help bench asan \
-        check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak
+        check-asan check-tsan fuzz fuzz-short fuzz-build san-tree soak pathmaps
 
-all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PGEN_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
+all: $(LIB) $(ANA_LIB) $(VIZ_LIB) $(PGEN_LIB) $(ADV_LIB) $(PROGS) $(RUNNER) $(MPIT) $(TTOOLS) $(ASAN_CHECK) \
      $(FUZZ_REPLAY) $(GEN_PROG)
 
 help:
@@ -130,6 +142,7 @@ help:
 	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper,"
 	@echo "                algobench, algo-tree, schedgen, pathgen-paper, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce)"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
+	@echo "make pathmaps   write the sample pathmaps again from pathmaps/MANIFEST (bin/pathgen)"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
 	@echo "make check-asan  everything built with ASan+UBSan in build/san/asan/, the whole suite on it"
 	@echo "make check-tsan  runtime built with TSan in build/san/tsan/: gred unit tests, Gsum, oracle, random trees"
@@ -172,6 +185,11 @@ $(PGEN_LIB): $(PGEN_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+$(ADV_LIB): $(ADV_OBJ)
+	@mkdir -p lib
+	rm -f $@
+	ar rcs $@ $^
+
 # A program is tools/NAME.c or bench/NAME.c, linked with libpaptree, MPI and
 # OTF2 unless it says otherwise below (PROG_LIBS, one line per program).
 PROG_LIBS = $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
@@ -190,28 +208,33 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
 bin/papbench: $(PAPBENCH_OBJ)
-# bench/sweep is a Python 3 script (configurations x rounds of gsum/papbench):
-# copied to bin/sweep, part of `all`.
+bin/gsum: $(GSUM_OBJ)
+# bin/clvbench measures clv against the reference Clairvoyant, which lives
+# with the tests (tests/unit/algo/clv_tree.c), not in the library.
+bin/clvbench: build/obj/tests/unit/algo/clv_tree.o
+# tools/sweep is a Python 3 script (configurations x rounds of gsum/papbench):
+# bin/sweep is a symbolic link to it (one copy: an edit of tools/sweep is
+# what bin/sweep runs, with no make in between), part of `all`.
 all: bin/sweep
-bin/sweep: bench/sweep
+bin/sweep: tools/sweep
 	@mkdir -p bin
-	cp $< $@ && chmod +x $@
+	ln -sfn ../tools/sweep $@
 
-# The analyser (no MPI).
-bin/papanalyze: $(ANA_LIB)
-bin/papanalyze: PROG_LIBS = $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+# The analyser (no MPI); advise/ and gen/ for --advise.
+bin/papanalyze: $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)
+bin/papanalyze: PROG_LIBS = $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 # The charts (no MPI; the pathmap parser of libpaptree and bridge/ for
 # `papviz tree PATHMAP`).
 bin/papviz: $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB)
 bin/papviz: PROG_LIBS = $(VIZ_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
-# pathgen: gen/, the parser, and analyze/ for `pathgen advise DB` (no MPI).
-bin/pathgen: $(PATHGEN_OBJ) $(PGEN_LIB) $(ANA_LIB)
-bin/pathgen: PROG_LIBS = $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+# pathgen: gen/, the parser, and advise/ with analyze/ for `pathgen advise DB` (no MPI).
+bin/pathgen: $(PATHGEN_OBJ) $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)
+bin/pathgen: PROG_LIBS = $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 # The pathmap checker needs neither MPI nor OTF2.
 bin/pathmap-check: PROG_LIBS = $(LIB) $(LDLIBS)
 
-$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(ADV_LIB) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(ADV_LIB) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests
@@ -223,13 +246,15 @@ build/tests/exec_random: build/obj/tests/mpi/exec_random.o $(GEN_OBJ) $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
-$(GEN_PROG): build/obj/tests/gen/randtree_main.o $(GEN_OBJ)
+$(GEN_PROG): build/obj/tests/randtree/randtree_main.o $(GEN_OBJ)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%: build/obj/tests/tools/%.o $(LIB)
+build/tests/%: build/obj/tests/oracles/%.o $(LIB)
 	@mkdir -p build/tests
-	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+build/tests/trace_check: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/trace_check/*.c))
+build/tests/synth_trace: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/synth_trace/*.c))
 
 # A fuzz target's replay program: the plain build's compiler and flags.
 $(FUZZ_REPLAY): build/tests/fuzz_%: build/obj/tests/fuzz/fuzz_%.o build/obj/tests/fuzz/replay.o \
@@ -286,8 +311,7 @@ demo:
 bench: all
 	@bash bench/compare-native.sh
 	@bin/gredbench
-	@OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none \
-	    --mca btl self,vader -np 1 bin/tracebench
+	@sh -c '. bench/lib.sh && paptree_mpirun 1 -- bin/tracebench'
 	@bash bench/trace-overhead.sh
 	@bash bench/analyze-bench.sh
 	@bash bench/viz-bench.sh
@@ -302,6 +326,10 @@ bench: all
 
 check-layers:
 	@sh scripts/check-layers.sh
+
+# The sample pathmaps, from their pathgen commands (pathmaps/MANIFEST).
+pathmaps: bin/pathgen
+	@sh scripts/pathmaps.sh
 
 soak: all
 	@sh tests/soak/soak.sh
@@ -353,14 +381,14 @@ TSAN_ENV    = PAPTREE_SANITIZER=thread TSAN_OPTIONS="suppressions=$(SAN_SUPP)/ts
 #                                        would decide; what they run (create,
 #                                        allreduce, destroy) every other MPI
 #                                        test runs under ASan
-#   bench_sweep                          Python driving gsum, papanalyze and
+#   pathgen_sweep                          Python driving gsum, papanalyze and
 #                                        papviz, which other entries run under
 #                                        ASan (pathgen_follow_advice runs the
 #                                        sweep with the real pathgen there)
 ASAN_TESTS ?=
 ASAN_SKIP  ?= check_layers check_layers_selftest build_header_deps \
               mpi_launch_oversubscribed pathmap_bad_asan exec_idle_demo exec_idle_pair_2x1 \
-              random_trees_services random_trees_big bench_sweep
+              random_trees_services random_trees_big pathgen_sweep
 # Tests run at once in the sanitizer tiers (the runner's -j).
 ASAN_JOBS  ?= 2
 TSAN_JOBS  ?= 2

@@ -23,7 +23,7 @@
  * each rank's arrival times came from, the estimation error) are kept with
  * the operation and written to algo_arrivals with it, one row per rank; those
  * of the used operations also feed, per tuple size, the series of each rank
- * and of all ranks (error, lead, wait: an_stats.h), written at the end to
+ * and of all ranks (error, lead, wait: an_stats_int.h), written at the end to
  * algo_arrival_stats.
  *
  * Memory: the operations in flight (one per instance, at most a few) and

@@ -17,8 +17,8 @@
  *   an_report.c  the report, read back from the database
  *
  * Memory: definitions, one statistics accumulator per series (bounded, see
- * an_stats.h), the operations in flight, and per tuple size a tally of the
- * distinct one-way times of the proxies (an_tally.h, for the exact p2p),
+ * an_stats_int.h), the operations in flight, and per tuple size a tally of the
+ * distinct one-way times of the proxies (an_tally_int.h, for the exact p2p),
  * whatever the trace's length.
  */
 #ifndef AN_INT_H
@@ -29,7 +29,7 @@
 #include <sys/types.h>
 #include "common/cm_err.h"
 #include "common/cm_kind.h"
-#include "analyze/an_stats.h"
+#include "analyze/an_stats_int.h"
 
 typedef enum { AN_PART_HOST, AN_PART_CLUSTER, AN_PART_PROXY, AN_PART_CORE, AN_PART_ALGO } an_part_t;
 typedef enum { AN_ROLE_COMPUTE, AN_ROLE_SERVICE, AN_ROLE_ALGO } an_role_t;

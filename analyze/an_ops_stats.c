@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analyze/an_ops_int.h"
-#include "analyze/an_tally.h"
+#include "analyze/an_tally_int.h"
 
 #define SUB_ORDERS_MAX 64           /* subtree order tables up to this many threads */
 

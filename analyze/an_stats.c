@@ -1,5 +1,5 @@
 /*
- * an_stats.c - streaming summary statistics of one series (an_stats.h).
+ * an_stats.c - streaming summary statistics of one series (an_stats_int.h).
  *
  * A series lives in one of two modes.  While it holds at most AN_STAT_EXACT
  * samples they sit in a malloc'd buffer (grown by doubling from
@@ -33,7 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analyze/an_stats.h"
+#include "analyze/an_stats_int.h"
 
 #define SUB_N          (1u << AN_STAT_SUB_BITS)
 #define EXACT_MIN_CAP  16u

@@ -1,5 +1,5 @@
 /*
- * an_tally.c - an exact multiset of values (an_tally.h).
+ * an_tally.c - an exact multiset of values (an_tally_int.h).
  *
  * Open addressing with linear probing over the value's bit pattern, the
  * table doubled before it is half full.  The median sorts the distinct values
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/an_tally.h"
+#include "analyze/an_tally_int.h"
 
 #define TALLY_MIN_CAP 64u
 

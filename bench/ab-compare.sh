@@ -55,13 +55,12 @@ git worktree add -q --detach "$old" "$rev"
 make -C "$old" --no-print-directory -j2 all > "$tmp/build.log" 2>&1 ||
   { echo "ab-compare: building $rev failed:" >&2; tail -20 "$tmp/build.log" >&2; exit 1; }
 
-mpirun_flags=(--oversubscribe --bind-to none --mca btl 'self,vader')
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 
 # gsum DIR OUT [args]: Gsum of the build in DIR; the 4-byte row's latency.
 gsum_lat() {
   local dir=$1 out=$2; shift 2
-  timeout 300 mpirun "${mpirun_flags[@]}" -np "$hosts" "$dir/bin/gsum" -p "$pathmap" \
+  paptree_mpirun -t 300 "$hosts" -- "$dir/bin/gsum" -p "$pathmap" \
       -n "$iters" -w 1000 -s 4 "$@" > "$out" 2>&1 ||
     { echo "ab-compare: $dir/bin/gsum $* failed:" >&2; cat "$out" >&2; exit 1; }
   awk '!/^#/ && NF == 5 && $1 == 4 { print $2 }' "$out"
@@ -81,7 +80,7 @@ arm() {
   case $name in
     gsum) gsum_lat "$dir" "$tmp/g.out" ;;
     gsum-trace) rm -rf "$tmp/tr-$side"; gsum_lat "$dir" "$tmp/g.out" --trace "$tmp/tr-$side" ;;
-    trace-hot) timeout 300 mpirun "${mpirun_flags[@]}" -np 1 "$dir/bin/tracebench" > "$tmp/tb.out" 2>&1 ||
+    trace-hot) paptree_mpirun -t 300 1 -- "$dir/bin/tracebench" > "$tmp/tb.out" 2>&1 ||
                  { echo "ab-compare: $dir/bin/tracebench failed:" >&2; cat "$tmp/tb.out" >&2; exit 1; }
                awk '/^hot loop, ns\/event/ { print $4 }' "$tmp/tb.out" ;;
     analyze) rm -f "$tmp/$side.db"; secs "$dir/bin/papanalyze" -q -o "$tmp/$side.db" "$tmp/trace/traces.otf2" ;;

@@ -30,8 +30,7 @@ while getopts "n:r:h" opt; do
 done
 [ -x bin/gsum ] || { echo "algo-tree: bin/gsum missing; run make" >&2; exit 1; }
 
-flags=(--oversubscribe --bind-to none --mca btl self,vader)
-[ "$(id -u)" = 0 ] && flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -68,7 +67,7 @@ for ((r = 1; r <= rounds; r++)); do
   for a in "${arms[@]}"; do
     IFS='|' read -r name np args <<< "$a"
     # shellcheck disable=SC2086 # args is a word list
-    timeout 600 mpirun "${flags[@]}" -np "$np" bin/gsum $args -n "$iters" -s 4,256 2>/dev/null |
+    paptree_mpirun -t 600 "$np" -- bin/gsum $args -n "$iters" -s 4,256 2>/dev/null |
       awk '!/^#/ && NF == 5 { print $1, $2 }' >> "$tmp/$(key "$name")"
   done
 done

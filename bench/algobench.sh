@@ -42,8 +42,7 @@ ompi_num() {
 }
 
 # shellcheck disable=SC2054 # "self,vader" is one argument
-mpirun_flags=(--oversubscribe --bind-to none --mca btl self,vader)
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 
 # The machine may be shared: say how busy it was before the first run (the load
 # average then counts other programs only).
@@ -53,8 +52,8 @@ echo "|---|---:|---:|---:|---:|---:|---|"
 for np in ${nps//,/ }; do
   for algo in rd ring rabenseifner; do
     num=$(ompi_num "${ompi_alg[$algo]}")
-    mpirun "${mpirun_flags[@]}" -np "$np" --mca coll_tuned_use_dynamic_rules 1 \
-        --mca coll_tuned_allreduce_algorithm "$num" \
+    paptree_mpirun "$np" --mca coll_tuned_use_dynamic_rules 1 \
+        --mca coll_tuned_allreduce_algorithm "$num" -- \
         bin/algobench -a "$algo" -s "$sizes" -r "$repeats" -w "$wait" --no-header |
     while read -r name p bytes omed omin mmed mmin ratio rest; do
       note=""

@@ -55,8 +55,7 @@ done
 hosts=$(bin/pathmap-check "$pathmap" | sed -n 's/.*ok: \([0-9]*\) hosts.*/\1/p') || hosts=
 [ -n "$hosts" ] || { echo "analyze-bench: $pathmap: not a valid pathmap" >&2; exit 1; }
 
-mpirun_flags=(--oversubscribe --bind-to none --mca btl 'self,vader')
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -102,7 +101,7 @@ echo "# traces: gsum -p $pathmap -np $hosts -n {$iters_list} -s 4 --trace"
 IFS=, read -r -a iters_arr <<< "$iters_list"
 for iters in "${iters_arr[@]}"; do
   tr=$tmp/trace-$iters
-  run gsum "$tmp/gsum.out" timeout 900 mpirun "${mpirun_flags[@]}" -np "$hosts" bin/gsum \
+  run gsum "$tmp/gsum.out" paptree_mpirun -t 900 "$hosts" -- bin/gsum \
     -p "$pathmap" -n "$iters" -s 4 --trace "$tr" --force
   # "# trace: DIR/traces.otf2: E events from L threads; ..."
   ev=$(sed -n 's/^# trace: .*: \([0-9]*\) events from.*/\1/p' "$tmp/gsum.out")

@@ -43,8 +43,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "runtime/algo/algo.h"
-#include "runtime/algo/clv_int.h"
+#include "runtime/api/rt_algo.h"
+#include "tests/unit/algo/clv_tree.h"
 
 #define TICKS 1e6   /* ticks per time unit */
 
@@ -137,7 +137,7 @@ static double timed(rt_algo_gen_fn *gen, const char *name,
 
     rt_sched_init(s);
     t0 = now();
-    if (with_bcast && gen == rt_algo_clv
+    if (with_bcast && gen == rt_algo_find("clv")->gen
             ? rt_algo_reduce_bcast(s, rt_algo_find("clv"), rt_algo_find("binomial-bcast"), p,
                                    gen_rank, &err) != CM_OK
             : gen(s, p, gen_rank, &err) != CM_OK) {
@@ -233,14 +233,14 @@ static int run_point(const opts_t *o, kind_t kind, int32_t np, point_t *pt)
 
         instance(o, kind, np, i, arrival, &p);
         gen_rank = one_rank ? i % np : -1;
-        ta = timed(rt_algo_clv, "clv", &p, &a);
+        ta = timed(rt_algo_find("clv")->gen, "clv", &p, &a);
         bad = ta < 0;
         if (!bad && i < ntree)
             bad = compare(o, kind, i, &p, &a, ta, rt_algo_clv_tree,
                           "clv-tree", &pt->clv_tree_s, &pt->tree_s,
                           &pt->n_tree);
         if (!bad && i < nlin)
-            bad = compare(o, kind, i, &p, &a, ta, rt_algo_clv_linear,
+            bad = compare(o, kind, i, &p, &a, ta, rt_algo_find("clv-linear")->gen,
                           "clv-linear", &pt->clv_lin_s, &pt->lin_s,
                           &pt->n_lin);
         pt->clv_s += ta;

@@ -32,8 +32,7 @@ for b in bin/gsum bin/pathmap-check; do
   [ -x "$b" ] || { echo "compare-native: $b missing; run make" >&2; exit 1; }
 done
 
-mpirun_flags=(--oversubscribe --bind-to none --mca btl self,vader)
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -45,10 +44,11 @@ shape() {
   echo "$hosts $threads"
 }
 
-# Appends "size avg" lines of one Gsum run to $2.
+# gsum OUT NP CMD...: appends the "size avg" lines of one Gsum run (CMD on NP
+# ranks) to OUT.
 gsum() {
-  local out=$1; shift
-  timeout 300 mpirun "${mpirun_flags[@]}" "$@" -n "$iters" -s 4,256 2>/dev/null |
+  local out=$1 np=$2; shift 2
+  paptree_mpirun -t 300 "$np" -- "$@" -n "$iters" -s 4,256 2>/dev/null |
     awk '!/^#/ && NF == 5 { print $1, $2 }' >> "$out"
 }
 
@@ -56,9 +56,9 @@ for ((r = 1; r <= rounds; r++)); do
   for m in "${maps[@]}"; do
     read -r hosts threads < <(shape "$m")
     key=$(basename "$m" .pathmap)
-    gsum "$tmp/$key.threads" -np "$hosts" bin/gsum -p "$m" --links threads
-    gsum "$tmp/$key.services" -np "$hosts" bin/gsum -p "$m" --links services
-    gsum "$tmp/$key.native" -np "$threads" bin/gsum --native
+    gsum "$tmp/$key.threads" "$hosts" bin/gsum -p "$m" --links threads
+    gsum "$tmp/$key.services" "$hosts" bin/gsum -p "$m" --links services
+    gsum "$tmp/$key.native" "$threads" bin/gsum --native
   done
 done
 

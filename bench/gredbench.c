@@ -12,11 +12,13 @@
  * with the pause hint and yield when threads outnumber CPUs) is what
  * docs/platform.md reports: 0.19 / 1.08 / 3.21 us for 2 / 4 / 8 threads.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/cm_opt.h"
 #include "runtime/api/rt_gred.h"
 
 typedef struct bench {
@@ -122,36 +124,80 @@ static void usage(FILE *fp)
     fprintf(fp, "usage: gredbench [-r ROUNDS] [-b BYTES] [THREADS...]\n"
                 "Rounds per second of one gred shared by THREADS threads (default 2 4 8)\n"
                 "against a spin barrier doing the same reduction.  BYTES: 4..256, a\n"
-                "multiple of 4 (default 4).  ROUNDS default 200000.\n");
+                "multiple of 4 (default 4).  ROUNDS default 200000.  THREADS: 1..256,\n"
+                "at most 16 counts.\n");
+}
+
+/* THREADS...: each 1..256, at most 16 of them. */
+static cm_status_t parse_counts(cm_opt_t *ctx, int n, char **words, int *counts, int *ncounts)
+{
+    long v;
+
+    if (n > 16)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, "THREADS", "%d counts, expected at most 16", n);
+    for (int i = 0; i < n; i++) {
+        if (cm_opt_long(ctx, "THREADS", words[i], 1, 256, &v) != CM_OK)
+            return ctx->status;
+        counts[i] = (int)v;
+    }
+    if (n > 0)
+        *ncounts = n;
+    return CM_OK;
+}
+
+typedef struct gb_opts {
+    long     rounds;
+    uint64_t bytes;
+} gb_opts_t;
+
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+{
+    gb_opts_t *o = user;
+    cm_status_t st;
+
+    if (c == 'r')
+        return cm_opt_long(ctx, "-r", arg, 1, LONG_MAX, &o->rounds);
+    if ((st = cm_opt_size(ctx, "-b", arg, 4, 256, &o->bytes)) == CM_OK && o->bytes % 4 != 0)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, "-b", "'%s' is not a whole number of 4-byte "
+                           "elements, expected a multiple of 4 in 4..256", arg);
+    return st;
+}
+
+/* 0 run, 1 --help (printed), 2 a bad option (said, with the usage line). */
+static int parse_args(int argc, char **argv, gb_opts_t *o, int *counts, int *ncounts)
+{
+    static const struct option lo[] = { { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    cm_opt_t ctx;
+    int help, first;
+
+    cm_opt_init(&ctx, "gredbench");
+    if (cm_opt_parse(&ctx, argc, argv, ":r:b:h", lo, parse_one, o, &help, &first) == CM_OK &&
+        help) {
+        usage(stdout);
+        return 1;
+    }
+    if (ctx.status == CM_OK)
+        (void)parse_counts(&ctx, argc - first, argv + first, counts, ncounts);
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        fprintf(stderr, "usage: gredbench [-r ROUNDS] [-b BYTES] [THREADS...]\n");
+        return 2;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    int counts[16] = { 2, 4, 8 }, ncounts = 3, user = 0;
-    long rounds = 200000;
-    size_t bytes = 4;
+    int counts[16] = { 2, 4, 8 }, ncounts = 3, rc;
+    gb_opts_t o = { 200000, 4 };
     uint32_t cpus = rt_wait_cpus_available();
+    long rounds;
+    size_t bytes;
 
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
-            rounds = atol(argv[++i]);
-        } else if (strcmp(argv[i], "-b") == 0 && i + 1 < argc) {
-            bytes = (size_t)atol(argv[++i]);
-        } else if (argv[i][0] != '-' && atoi(argv[i]) >= 1 && atoi(argv[i]) <= 256 && user < 16) {
-            counts[user++] = atoi(argv[i]);
-            ncounts = user;
-        } else {
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (rounds < 1 || bytes < 4 || bytes > 256 || bytes % 4 != 0) {
-        usage(stderr);
-        return 2;
-    }
+    if ((rc = parse_args(argc, argv, &o, counts, &ncounts)) != 0)
+        return rc == 1 ? 0 : 2;
+    rounds = o.rounds;
+    bytes = (size_t)o.bytes;
     printf("# gredbench: %ld rounds, %zu-byte tuples, %u CPUs\n", rounds, bytes, cpus);
     printf("# %-7s %14s %14s %14s %14s %8s\n", "threads", "gred rounds/s", "gred us/round",
            "spin rounds/s", "spin us/round", "spin/gred");

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "runtime/api/rt_reduce.h"
+#include "runtime/api/rt_sim.h"
 
 #define MAX_SIZES   64
 #define MAX_REPEATS 1001
@@ -389,6 +390,8 @@ static int write_file(const run_t *r, const opts_t *o, const fit_t *f)
 {
     FILE *fp = fopen(o->out, "w");
     char host[256] = "?", date[64] = "?", load[64];
+    rt_net_t net;
+    cm_err_t err;
     time_t now = time(NULL);
     struct tm tm;
 
@@ -408,7 +411,12 @@ static int write_file(const run_t *r, const opts_t *o, const fit_t *f)
     fprintf(fp, "# fit t = a + beta*n weighted 1/t^2: a = %.4g s, rms relative residual "
                 "%.1f %%, largest %.1f %% at %lld B\n", f->icept, 100 * f->rms,
             100 * f->maxrel, (long long)f->maxrel_at);
-    fprintf(fp, "alpha=%.6g\nbeta=%.6g\ngamma=%.6g\n", f->alpha, f->beta, f->gamma);
+    net = (rt_net_t){ f->alpha, f->beta, f->gamma };
+    if (rt_net_write(fp, &net, &err) != CM_OK) {
+        fclose(fp);
+        fprintf(stderr, "netfit: error: cannot write %s: %s\n", o->out, err.msg);
+        return 1;
+    }
     if (fclose(fp) != 0) {
         fprintf(stderr, "netfit: error: cannot write %s: %s\n", o->out, strerror(errno));
         return 1;

@@ -10,9 +10,9 @@
 #
 #   bench/osu-compare.sh [-r ROUNDS] [-p NPS] [-s SIZES] [-g GSUM2] [OSU_BINARY]
 #
-# OSU_BINARY (or env OSU_ALLREDUCE): an osu_allreduce built from the OSU
-# micro-benchmarks' public source with this machine's mpicc; not part of
-# paptree (docs/benchmarks.md says how it was built).  Defaults: -r 7,
+# OSU_BINARY (or env OSU_ALLREDUCE): an osu_allreduce that the user built
+# from the OSU micro-benchmarks with the MPI paptree uses; not part of
+# paptree, which takes the binary and builds nothing.  Defaults: -r 7,
 # -p "2 4", -s "4 256 64K 1M".  -g adds a second Gsum binary (e.g. an older
 # build) as a third arm.  With 4 ranks on this 2-core machine everything is
 # oversubscribed.
@@ -46,8 +46,7 @@ osu=${1:-${OSU_ALLREDUCE:-}}
 [ -x bin/gsum ] || { echo "osu-compare: bin/gsum missing; run make" >&2; exit 1; }
 [ -z "$gsum2" ] || [ -x "$gsum2" ] || { echo "osu-compare: $gsum2: not an executable" >&2; exit 1; }
 
-mpirun_flags=(--oversubscribe --bind-to none --mca btl self,vader)
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -68,13 +67,13 @@ run() {
   b=$(bytes_of "$size"); n=$(iters_of "$size"); w=$(warm_of "$size")
   out=$tmp/$arm.$np.$size
   case $arm in
-    osu)   timeout 300 mpirun "${mpirun_flags[@]}" -np "$np" "$osu" -T mpi_int -f \
+    osu)   paptree_mpirun -t 300 "$np" -- "$osu" -T mpi_int -f \
              -m "$b:$b" -i "$n" -x "$w" 2>/dev/null |
              awk -v b="$b" '$1 == b && NF >= 4 { print $2, $4 }' >> "$out" ;;
-    gsum)  timeout 300 mpirun "${mpirun_flags[@]}" -np "$np" bin/gsum --native \
+    gsum)  paptree_mpirun -t 300 "$np" -- bin/gsum --native \
              -s "$b" -n "$n" -w "$w" 2>/dev/null |
              awk -v b="$b" '!/^#/ && $1 == b { print $2, $4 }' >> "$out" ;;
-    gsum2) timeout 300 mpirun "${mpirun_flags[@]}" -np "$np" "$gsum2" --native \
+    gsum2) paptree_mpirun -t 300 "$np" -- "$gsum2" --native \
              -s "$b" -n "$n" -w "$w" 2>/dev/null |
              awk -v b="$b" '!/^#/ && $1 == b { print $2, $4 }' >> "$out" ;;
   esac

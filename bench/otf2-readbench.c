@@ -37,6 +37,7 @@
 #include <string.h>
 #include <time.h>
 #include <otf2/otf2.h>
+#include "common/cm_opt.h"
 #include "instrument/api/ins_schema.h"
 
 #define REPEATS_MAX 101
@@ -251,37 +252,50 @@ static void usage(FILE *fp)
 "  -h, --help   this text\n", REPEATS_MAX);
 }
 
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+{
+    (void)c;                            /* -r, the only one */
+    return cm_opt_long(ctx, "-r", arg, 1, REPEATS_MAX, (long *)user);
+}
+
+/* 0 run, 1 --help (printed), 2 a bad option (said, with the usage line). */
+static int parse_args(int argc, char **argv, long *repeats, const char **anchor)
+{
+    static const struct option lo[] = { { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    cm_opt_t ctx;
+    int help, first;
+
+    cm_opt_init(&ctx, "otf2-readbench");
+    if (cm_opt_parse(&ctx, argc, argv, ":r:h", lo, parse_one, repeats, &help, &first) ==
+        CM_OK && help) {
+        usage(stdout);
+        return 1;
+    }
+    if (ctx.status == CM_OK && first == argc)
+        (void)cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "no trace given, expected "
+                          "TRACE/traces.otf2");
+    else if (ctx.status == CM_OK && first + 1 < argc)
+        (void)cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s', expected one "
+                          "trace", argv[first + 1]);
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        fprintf(stderr, "usage: bin/otf2-readbench [-r REPEATS] TRACE/traces.otf2\n");
+        return 2;
+    }
+    *anchor = argv[first];
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     long repeats = 3;
     const char *anchor = NULL;
     double best = 0.0;
     rb_run_t r;
+    int rc;
 
-    for (int i = 1; i < argc; i++) {
-        char *end = NULL;
-
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
-            repeats = strtol(argv[++i], &end, 10);
-            if (*end != '\0' || repeats < 1 || repeats > REPEATS_MAX) {
-                usage(stderr);
-                return 2;
-            }
-        } else if (argv[i][0] == '-' || anchor != NULL) {
-            usage(stderr);
-            return 2;
-        } else {
-            anchor = argv[i];
-        }
-    }
-    if (anchor == NULL) {
-        usage(stderr);
-        return 2;
-    }
-
+    if ((rc = parse_args(argc, argv, &repeats, &anchor)) != 0)
+        return rc == 1 ? 0 : 2;
     printf("# otf2-readbench: %s, %ld repeat(s), OTF2_Reader_Open to OTF2_Reader_Close\n",
            anchor, repeats);
     printf("# repeat  events      seconds  events_s  Mev/s\n");

@@ -4,7 +4,7 @@
 # delays 0/1/5/10/50/100 ms plus a fine sweep around ring's own time at each size (a
 # PAP-aware algorithm gains at most what the late host's delay lets the others overlap,
 # so on one machine the gain is expected at delays of the order of the operation
-# itself), 128 K and 1 M floats, ring, Rabenseifner, recursive doubling, SLT, PRR,
+# itself), 128 K and 1 M floats (512 KiB, 4 MiB), ring, Rabenseifner, recursive doubling, SLT, PRR,
 # Clairvoyant + binomial broadcast and native, the PAP-aware ones with the equal,
 # history and edge arrival sources.
 #
@@ -12,10 +12,11 @@
 #                           [-f FACTORS] [-i ITERS] [-w WARMUP] [-m MARGIN_MS]
 #                           [-a ALGOS] [-A SOURCES]
 #
-# Defaults: -o out/papbench-sweep.txt -n 4 -s 128K,1M -M one-late,rand-late
+# Defaults: -o out/papbench-sweep.txt -n 4 -s 512K,4M -M one-late,rand-late
 # -d 0,1,5,10,50,100 -f 0.25,0.5,1,2,4 -i 40 -w 3 -m 5 (papbench's default algorithms
-# and sources).  Per size, ring's time at 0 ms is measured first (the median of 20
-# iterations); the fine delays are FACTORS x that time.  Then one papbench run per size
+# and sources); SIZES in bytes, as papbench's --sizes.  Per size, ring's time at 0 ms
+# is measured first (the median of 20 iterations); the fine delays are FACTORS x that
+# time.  Then one papbench run per size
 # and mode with every delay, the algorithms interleaved.  The tables go to FILE, every cell to
 # FILE.csv, papbench's progress lines to stderr.  At np 4 on this 2-core machine the
 # ranks are oversubscribed (papbench's header says so): 4 processes share 2 cores.
@@ -24,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=out/papbench-sweep.txt np=4 sizes=128K,1M modes=one-late,rand-late
+out=out/papbench-sweep.txt np=4 sizes=512K,4M modes=one-late,rand-late
 delays=0,1,5,10,50,100 factors=0.25,0.5,1,2,4 iters=40 warmup=3 margin=5 algos="" sources=""
 usage() {
   echo "usage: bench/papbench-sweep.sh [-o FILE] [-n NP] [-s SIZES] [-M MODES] [-d DELAYS]" \
@@ -36,7 +37,7 @@ while getopts "o:n:s:M:d:f:i:w:m:a:A:h" opt; do
     o) out=$OPTARG ;;  n) np=$OPTARG ;;  s) sizes=$OPTARG ;;  M) modes=$OPTARG ;;
     d) delays=$OPTARG ;;  f) factors=$OPTARG ;;  i) iters=$OPTARG ;;  w) warmup=$OPTARG ;;
     m) margin=$OPTARG ;;  a) algos=$OPTARG ;;  A) sources=$OPTARG ;;
-    h) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
   esac
 done
@@ -44,12 +45,11 @@ done
 [ -x bin/papbench ] || { echo "papbench-sweep: bin/papbench missing; run make" >&2; exit 1; }
 
 # shellcheck disable=SC2054 # "self,vader" is one argument
-mpirun_flags=(--oversubscribe --bind-to none --mca btl self,vader)
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 common=(--iters "$iters" --warmup "$warmup" --margin "$margin")
 [ -n "$algos" ] && common+=(--algo "$algos")
 [ -n "$sources" ] && common+=(--arrival "$sources")
-pb() { mpirun "${mpirun_flags[@]}" -np "$np" bin/papbench "$@"; }
+pb() { paptree_mpirun "$np" -- bin/papbench "$@"; }
 
 mkdir -p "$(dirname "$out")"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -83,14 +83,15 @@ for size in ${sizes//,/ }; do
   fine=$(awk -v f="$factors" -v r="$ring" 'BEGIN { n = split(f, x, ",")
            for (i = 1; i <= n; i++) printf "%s%.3f", (i > 1 ? "," : ""), x[i] * r }')
   dl[$size]=$(echo "$delays,$fine" | tr ',' '\n' | sort -g -u | paste -sd, -)
-  echo "papbench-sweep: $size floats: ring takes $ring ms at 0 ms; delays ${dl[$size]}" >&2
-  echo "# $size floats: ring's time at 0 ms $ring ms (median of 20 iterations); delays ${dl[$size]}" >> "$out"
+  echo "papbench-sweep: $size bytes: ring takes $ring ms at 0 ms; delays ${dl[$size]}" >&2
+  echo "# $size bytes: ring's time at 0 ms $ring ms (median of 20 iterations); delays ${dl[$size]}" >> "$out"
 done
 est=0
 for size in ${sizes//,/ }; do
   # per iteration beyond the delay and margin: the operation, the check (an MPI_Allreduce),
   # the barriers and the data, about 3 ms + 2.5 x ring's time + 3 ms per M floats (np 4 here)
-  floats=$(echo "$size" | awk '{ n = $0 + 0; if ($0 ~ /[Kk]$/) n *= 1024; if ($0 ~ /[Mm]$/) n *= 1048576; print n }')
+  floats=$(echo "$size" | awk '{ n = $0 + 0; if ($0 ~ /[Kk](iB)?$/) n *= 1024; if ($0 ~ /[Mm](iB)?$/) n *= 1048576
+                               if ($0 ~ /[Gg](iB)?$/) n *= 1073741824; print n / 4 }')
   ms=$(echo "${dl[$size]}" | tr ',' '\n' |
        awk -v m="$margin" -v f="$floats" -v r="${ring_of[$size]}" \
            '{ s += $1 + m + 3 + 2.5 * r + 3 * f / 1048576 } END { print s }')
@@ -103,7 +104,7 @@ echo >> "$out"
 first=1
 for mode in ${modes//,/ }; do
   for size in ${sizes//,/ }; do
-    echo "papbench-sweep: $mode, $size floats ($(( $(date +%s) - start )) s so far)" >&2
+    echo "papbench-sweep: $mode, $size bytes ($(( $(date +%s) - start )) s so far)" >&2
     pb --mode "$mode" --sizes "$size" --delays "${dl[$size]}" "${common[@]}" --csv "$tmp/run.csv" >> "$out"
     if [ $first = 1 ]; then cat "$tmp/run.csv" >> "$out.csv"; first=0
     else tail -n +2 "$tmp/run.csv" >> "$out.csv"; fi

@@ -54,12 +54,11 @@ if [ -n "$keep" ]; then
 else
   dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 fi
-mpirun_flags=(--oversubscribe --bind-to none --mca btl self,vader)
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 
 # Each rank records into its own file, named by Open MPI's rank variable.
 # shellcheck disable=SC2016 # expanded by the rank's shell, not here
-timeout 600 mpirun "${mpirun_flags[@]}" -np "$hosts" sh -c \
+paptree_mpirun -t 600 "$hosts" -- sh -c \
   'exec perf record -q -e cpu-clock -g -o "$0/perf.$OMPI_COMM_WORLD_RANK.data" -- "$@"' "$dir" \
   bin/gsum -p "$pm" -n "$iters" -s "$size" --links "$links" > "$dir/gsum.out" 2> "$dir/gsum.err" ||
   { cat "$dir/gsum.out" "$dir/gsum.err" >&2; echo "perf-tree: the Gsum run failed" >&2; exit 1; }

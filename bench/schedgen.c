@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "runtime/algo/algo.h"
+#include "runtime/api/rt_sched.h"
 #include "runtime/api/rt_pathmap.h"
 
 #define LIST_MAX 16

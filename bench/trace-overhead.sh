@@ -47,15 +47,14 @@ done
 hosts=$(bin/pathmap-check "$pathmap" | sed -n 's/.*ok: \([0-9]*\) hosts.*/\1/p') || hosts=
 [ -n "$hosts" ] || { echo "trace-overhead: $pathmap: not a valid pathmap" >&2; exit 1; }
 
-mpirun_flags=(--oversubscribe --bind-to none --mca btl 'self,vader')
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # One Gsum run; its output to $1.  Extra arguments go to gsum.
 gsum() {
   local out=$1; shift
-  if ! timeout 300 mpirun "${mpirun_flags[@]}" -np "$hosts" bin/gsum -p "$pathmap" \
+  if ! paptree_mpirun -t 300 "$hosts" -- bin/gsum -p "$pathmap" \
        -n "$iters" -w "$warmup" -s 4 "$@" > "$out" 2> "$out.err"; then
     echo "trace-overhead: gsum $* failed:" >&2
     cat "$out" "$out.err" >&2

@@ -66,6 +66,7 @@
 #endif
 #include "instrument/api/ins_schema.h"
 #include "instrument/api/ins_trace.h"
+#include "runtime/api/rt_exec.h"
 #include "runtime/api/rt_pathmap.h"
 
 #define PATHMAP      "tests/pathmap/good/single-thread-core-1x1.pathmap"
@@ -86,6 +87,7 @@ typedef struct rec {            /* the tracer's record layout, for the store bas
 typedef struct bench {
     long        n, repeats;
     int         chosen_only;
+    int         help;                   /* -h, --help */
     rt_pathmap_t *pm;
     const rt_tree_t *tree;
     rt_node_id_t node;
@@ -434,35 +436,30 @@ static void usage(FILE *fp)
 "  -h, --help      this text\n", REPEATS_MAX);
 }
 
-static int parse_args(int argc, char **argv, bench_t *b)
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
 {
-    for (int i = 1; i < argc; i++) {
-        char *end = NULL;
+    bench_t *b = user;
+    cm_status_t st;
 
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 1;
-        } else if (strcmp(argv[i], "--chosen-clock") == 0) {
-            b->chosen_only = 1;
-        } else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) {
-            b->n = strtol(argv[++i], &end, 10);
-        } else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
-            b->repeats = strtol(argv[++i], &end, 10);
-        } else {
-            usage(stderr);
-            return -1;
-        }
-        if (end != NULL && *end != '\0') {
-            usage(stderr);
-            return -1;
-        }
+    if (c == 'C') {
+        b->chosen_only = 1;
+        return CM_OK;
     }
-    if (b->n < 2 || b->n % 2 != 0 || b->n > (1L << 31) || b->repeats < 1 ||
-        b->repeats > REPEATS_MAX) {
-        usage(stderr);
-        return -1;
-    }
-    return 0;
+    if (c == 'r')
+        return cm_opt_long(ctx, "-r", arg, 1, REPEATS_MAX, &b->repeats);
+    if ((st = cm_opt_long(ctx, "-n", arg, 2, 1L << 31, &b->n)) == CM_OK && b->n % 2 != 0)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, "-n", "'%s' is odd (an ENTER and a LEAVE per "
+                           "visit), expected an even number in 2..%ld", arg, 1L << 31);
+    return st;
+}
+
+/* Every rank (one) parses; rt_mpi_agree_args reports. */
+static void parse_args(int argc, char **argv, bench_t *b, cm_opt_t *ctx)
+{
+    static const struct option lo[] = {
+        { "chosen-clock", 0, 0, 'C' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+
+    (void)cm_opt_parse(ctx, argc, argv, ":n:r:h", lo, parse_one, b, &b->help, NULL);
 }
 
 static int run(bench_t *b)
@@ -507,17 +504,23 @@ static int run(bench_t *b)
 int main(int argc, char **argv)
 {
     bench_t b;
+    cm_opt_t ctx;
     cm_err_t err;
+    rt_args_t agreed;
     int size, rc;
 
     memset(&b, 0, sizeof(b));
     b.n = 2000000;
     b.repeats = 7;
+    cm_opt_init(&ctx, "tracebench");
+    parse_args(argc, argv, &b, &ctx);
     MPI_Init(&argc, &argv);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if ((rc = parse_args(argc, argv, &b)) != 0) {
+    if ((agreed = rt_mpi_agree_args(MPI_COMM_WORLD, &ctx, b.help, usage,
+                                    "usage: mpirun -np 1 bin/tracebench [-n EVENTS] "
+                                    "[-r REPEATS] [--chosen-clock]")) != RT_ARGS_RUN) {
         MPI_Finalize();
-        return rc < 0 ? 2 : 0;
+        return agreed == RT_ARGS_HELP ? 0 : 2;
     }
     if (size != 1) {
         fprintf(stderr, "tracebench: run it with mpirun -np 1 (one host)\n");

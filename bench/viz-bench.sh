@@ -70,8 +70,7 @@ read -r core gred < <(awk '{ sub(/#.*/, "") }
 [ -n "$core" ] && [ -n "$gred" ] \
   || { echo "viz-bench: $pathmap: no core or no gred found" >&2; exit 1; }
 
-mpirun_flags=(--oversubscribe --bind-to none --mca btl 'self,vader')
-[ "$(id -u)" = 0 ] && mpirun_flags+=(--allow-run-as-root)
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -138,7 +137,7 @@ echo "# traces: gsum -p $pathmap -np $hosts -n {$iters_list} -s 4 --trace;" \
 IFS=, read -r -a iters_arr <<< "$iters_list"
 for iters in "${iters_arr[@]}"; do
   tr=$tmp/trace-$iters db=$tmp/db-$iters.db
-  run gsum "$tmp/gsum.out" timeout 900 mpirun "${mpirun_flags[@]}" -np "$hosts" bin/gsum \
+  run gsum "$tmp/gsum.out" paptree_mpirun -t 900 "$hosts" -- bin/gsum \
     -p "$pathmap" -n "$iters" -s 4 --trace "$tr" --force
   run papanalyze "$tmp/pa.out" bin/papanalyze -q -o "$db" "$tr/traces.otf2"
   need "$db" papanalyze

@@ -1,7 +1,7 @@
 /*
  * br_model.c - a parsed pathmap as analyze's model (see br_model.h).
  */
-#include "bridge/br_model.h"
+#include "bridge/api/br_model.h"
 
 /* What algorithm node w runs, from its parsed spec: names, root, hosts. */
 static cm_status_t algo_of(an_model_t *m, an_model_wrapper_t *w, const rt_algo_spec_t *spec)

@@ -46,7 +46,7 @@
  * breaks them (or the residual check) at once.
  *
  * Here: the threads, a solve per tree, the trees and the report.  The
- * options, the problem and the halo are in examples/cg/ (cg.h).
+ * options, the problem and the halo are in examples/cg/ (cg_int.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -58,7 +58,7 @@
 #include "common/cm_argv.h"
 #include "instrument/api/ins_trace.h"
 #include "runtime/api/rt_exec.h"
-#include "examples/cg/cg.h"
+#include "examples/cg/cg_int.h"
 
 #define CG_TUPLE        3            /* gamma part, delta part, stop votes */
 
@@ -710,11 +710,14 @@ static int run_all(const cg_opts_t *o)
 int main(int argc, char **argv)
 {
     cg_opts_t o;
+    cm_opt_t ctx;
     cm_err_t err;
-    int rc, worst;
+    rt_args_t agreed;
+    int rc;
 
     cm_err_clear(&err);
-    rc = cg_parse_args(argc, argv, &o);
+    cm_opt_init(&ctx, "cg");
+    (void)cg_parse_args(argc, argv, &o, &ctx);
     if (rt_mpi_init(&argc, &argv, &err) != CM_OK) {
         cm_err_print(stderr, "cg: ", &err);
         MPI_Finalize();
@@ -722,16 +725,11 @@ int main(int argc, char **argv)
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-    /* Every rank parsed the same argv (mpirun); the worst outcome wins. */
-    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (worst != 0) {
-        if (worst == 1 && g_rank == 0)
-            cg_usage(stdout);
-        else if (worst < 0 && g_rank == 0)
-            fprintf(stderr, "cg: error: %s\nusage: mpirun -np HOSTS cg [options]; try "
-                    "'cg --help'\n", cg_parse_error()[0] ? cg_parse_error() : "a rank's options are wrong");
+    agreed = rt_mpi_agree_args(MPI_COMM_WORLD, &ctx, o.help, cg_usage,
+                               "usage: mpirun -np HOSTS cg [options]; try 'cg --help'");
+    if (agreed != RT_ARGS_RUN) {
         MPI_Finalize();
-        return worst == 1 ? 0 : 2;
+        return agreed == RT_ARGS_HELP ? 0 : 2;
     }
     o.command = cm_argv_join(argc, argv);
     rc = run_all(&o);

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen/api/gen_map.h"
-#include "gen/gen_priv.h"
+#include "gen/gen_map_int.h"
 
 typedef struct side {
     const gen_map_t *m;

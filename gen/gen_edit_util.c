@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen/gen_edit_int.h"
-#include "gen/gen_priv.h"
+#include "gen/gen_map_int.h"
 
 /* ---- cloning ------------------------------------------------------------ */
 

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "gen/gen_input_int.h"
-#include "gen/gen_lines.h"
+#include "gen/gen_lines_int.h"
 
 #define CPUS_MAX 65536u
 

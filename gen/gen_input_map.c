@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "gen/gen_input_int.h"
-#include "gen/gen_lines.h"
+#include "gen/gen_lines_int.h"
 
 /* ---- the application mapping ------------------------------------------------- */
 

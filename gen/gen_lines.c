@@ -1,5 +1,5 @@
 /*
- * gen_lines.c - the line reader of pathgen's mapping files (gen/gen_lines.h).
+ * gen_lines.c - the line reader of pathgen's mapping files (gen/gen_lines_int.h).
  *
  * The whole file is read into memory; each call of gen_lines_next cuts the
  * next line into words in place (NUL after each word, the comment dropped)
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/gen_lines.h"
+#include "gen/gen_lines_int.h"
 
 #define GEN_FILE_MAX (16u << 20)
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen/api/gen_map.h"
-#include "gen/gen_priv.h"
+#include "gen/gen_map_int.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -599,7 +599,7 @@ uint32_t gen_map_nwrappers(const gen_map_t *m)
     return n;
 }
 
-/* ---- whole-model thread order (gen/gen_priv.h) ---------------------------- */
+/* ---- whole-model thread order (gen/gen_map_int.h) ---------------------------- */
 
 uint32_t *gen_map_min_threads(const gen_map_t *m)
 {

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gen/api/gen_map.h"
-#include "gen/gen_priv.h"
+#include "gen/gen_map_int.h"
 #include "runtime/api/rt_pathmap.h"
 
 /* ---- the text's lines ------------------------------------------------------- */

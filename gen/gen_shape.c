@@ -1,6 +1,6 @@
 /*
  * gen_shape.c - shapes: parsing "nary", "quad", "binary", "4,2", and the
- * grouping of n contributors into greds (gen/gen_shape.h).
+ * grouping of n contributors into greds (gen/gen_shape_int.h).
  *
  * The grouping is made in two steps.  First a tree of temporary greds is
  * built the way the shape is defined (gen/api/gen_build.h): bottom up in
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/gen_shape.h"
+#include "gen/gen_shape_int.h"
 
 /* ---- parsing and formatting --------------------------------------------- */
 

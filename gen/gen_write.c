@@ -1,9 +1,10 @@
 /*
  * gen_write.c - the model as pathmap text (gen_map_format, gen_map_render).
  *
- * The layout is that of the sample pathmaps (pathmaps/, written by
- * scripts/gen-pathmaps.py), so that a loaded sample is written back byte
- * for byte:
+ * The layout is that of the sample pathmaps (pathmaps/: pathgen writes
+ * them, and tests/oracles/gen-pathmaps.py, an independent generator,
+ * checks their text), so that a loaded sample is written back byte for
+ * byte:
  *
  *   # header lines ("#" alone for an empty one)
  *   <blank>

@@ -17,8 +17,7 @@ N=${N:-20000}
 out=out/demo
 mkdir -p "$out"
 
-flags="--oversubscribe --bind-to none --mca btl self,vader"
-[ "$(id -u)" = 0 ] && flags="--allow-run-as-root $flags"
+. bench/lib.sh   # paptree_mpirun: the one mpirun command line
 summary=$(bin/pathmap-check "$PATHMAP")
 hosts=$(echo "$summary" | sed -n 's/.*ok: \([0-9]*\) hosts.*/\1/p')
 threads=$(echo "$summary" | sed -n '2s/.*, \([0-9]*\) threads,.*/\1/p')
@@ -28,11 +27,11 @@ echo "$summary"
 echo
 echo "== mpirun -np $hosts bin/gsum -p $PATHMAP -n $N -s 4,256 --trace $out/trace --force"
 # --force: the demo replaces its own previous archive (only ever an archive).
-mpirun $flags -np "$hosts" bin/gsum -p "$PATHMAP" -n "$N" -s 4,256 --trace "$out/trace" \
+paptree_mpirun "$hosts" -- bin/gsum -p "$PATHMAP" -n "$N" -s 4,256 --trace "$out/trace" \
     --force | tee "$out/gsum.txt"
 echo
 echo "== mpirun -np $threads bin/gsum --native -n $N -s 4,256   (the baseline)"
-mpirun $flags -np "$threads" bin/gsum --native -n "$N" -s 4,256 | tee "$out/native.txt"
+paptree_mpirun "$threads" -- bin/gsum --native -n "$N" -s 4,256 | tee "$out/native.txt"
 echo
 echo "Trace: $out/trace/traces.otf2 (read it with: otf2-print $out/trace/traces.otf2 | less)"
 echo "Results in $out/. This machine has $(nproc) CPUs; with more threads than CPUs both"
@@ -58,7 +57,7 @@ algo=$out/algo
 mkdir -p "$algo"
 echo "== mpirun -np $hosts bin/gsum -p $ALGO_PATHMAP -n $N -s 4,256 --trace $algo/trace --force"
 echo "   (the same threads; an algorithm node, recursive doubling, instead of the proxy and core)"
-mpirun $flags -np "$hosts" bin/gsum -p "$ALGO_PATHMAP" -n "$N" -s 4,256 --trace "$algo/trace" \
+paptree_mpirun "$hosts" -- bin/gsum -p "$ALGO_PATHMAP" -n "$N" -s 4,256 --trace "$algo/trace" \
     --force | tee "$algo/gsum.txt"
 bin/papanalyze -q "$algo/trace/traces.otf2"
 bin/papanalyze "$algo/trace/traces.db" > "$algo/report.txt"

@@ -1,13 +1,13 @@
 # tests/lib.sh - sourced by the shell tests: the mpirun command line
-# (the same flags as the runner's TST_MPI entries) and small assertions.
-# Run from the repository root.
+# (bench/lib.sh's, the same as the runner's TST_MPI entries) and small
+# assertions.  Run from the repository root.
 
+. bench/lib.sh
+
+# mpirun_cmd: the mpirun command line up to -np (a word list), which the
+# tests complete with -np N and the program.
 mpirun_cmd() {
-  if [ "$(id -u)" = 0 ]; then
-    echo "mpirun --allow-run-as-root --oversubscribe --bind-to none --mca btl self,vader"
-  else
-    echo "mpirun --oversubscribe --bind-to none --mca btl self,vader"
-  fi
+  paptree_mpirun_prefix
 }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -397,19 +397,21 @@ static void tst_run_corpus(const tst_item_t *it, const char *log,
 }
 
 /*
- * The one place that knows how tests start MPI jobs (docs/platform.md).
- * Root must opt in; 2 cores need --oversubscribe above np=2; self,vader
- * keeps the TCP BTL (and its TSan reports) out.  --bind-to none: at np <= 2
- * Open MPI binds each rank to one core, which would serialise a rank's
- * threads.  tests/lib.sh builds the same line for the shell tests.
- * mpi_yield_when_idle stays mpirun's choice: forcing 0 made an np=4
- * allreduce about 1000x slower.
+ * How the runner starts MPI jobs (docs/platform.md): the C twin of
+ * paptree_mpirun in bench/lib.sh, the reference, which says why each flag is
+ * there; change both (and tools/sweep's twin) together.
+ * tests/infra/mpirun-line.sh compares the three lines (--mpirun-line).
+ * PAPTREE_MPIRUN_ARGS: more mpirun arguments for every job, as in
+ * bench/lib.sh (cmd runs under sh, which splits them).
  */
 static char *tst_mpi_cmd(int ranks, const char *cmd)
 {
-    return tst_xasprintf("mpirun -np %d%s --oversubscribe --bind-to none --mca btl self,vader"
-                         " %s", ranks,
-                         geteuid() == 0 ? " --allow-run-as-root" : "", cmd);
+    const char *more = getenv("PAPTREE_MPIRUN_ARGS");
+    int         has_more = more != NULL && *more != '\0';
+
+    return tst_xasprintf("mpirun%s --oversubscribe --bind-to none --mca btl self,vader%s%s"
+                         " -np %d %s", geteuid() == 0 ? " --allow-run-as-root" : "",
+                         has_more ? " " : "", has_more ? more : "", ranks, cmd);
 }
 
 /* Truncates the log and records what runs, so a stale log never shows. */
@@ -873,6 +875,8 @@ static void tst_usage(FILE *fp)
         "               others, in the order given (results stay in registry\n"
         "               order; --list shows the start order); repeatable\n"
         "  -v           show the logs of passing tests too\n"
+        "  --mpirun-line NP CMD  print the mpirun command line an MPI test of NP\n"
+        "               ranks running CMD gets; run nothing\n"
         "env: PAPTREE_ROOT (default: the directory above build/),\n"
         "     PAPTREE_TEST_TIMEOUT_SCALE (multiplies every timeout; 1)\n"
         "logs: build/test-logs/<name>.log\n");
@@ -903,6 +907,23 @@ static int tst_jobs_parse(const char *a)
     return (int)n;
 }
 
+/* --mpirun-line NP CMD: prints tst_mpi_cmd(NP, CMD) and exits. */
+static void tst_mpirun_line_print(int argc, char **argv)
+{
+    char *end = NULL;
+    long  np = argc == 2 ? strtol(argv[0], &end, 10) : 0;
+    char *line;
+
+    if (argc != 2)
+        tst_usage_error("--mpirun-line needs NP and CMD (one word), got", argc > 0 ? argv[0] : "");
+    if (end == argv[0] || *end != '\0' || np < 1 || np > 4096)
+        tst_usage_error("--mpirun-line: bad NP", argv[0]);
+    line = tst_mpi_cmd((int)np, argv[1]);
+    printf("%s\n", line);
+    free(line);
+    exit(0);
+}
+
 static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
 {
     const char *scale = getenv("PAPTREE_TEST_TIMEOUT_SCALE");
@@ -921,6 +942,8 @@ static void tst_opts_parse(int argc, char **argv, tst_opts_t *o)
             exit(0);
         } else if (strcmp(a, "--list") == 0) {
             o->list = 1;
+        } else if (strcmp(a, "--mpirun-line") == 0) {
+            tst_mpirun_line_print(argc - i - 1, argv + i + 1);
         } else if (strcmp(a, "-v") == 0) {
             o->verbose = 1;
         } else if (strcmp(a, "--exact") == 0 || strcmp(a, "-x") == 0) {

@@ -119,6 +119,17 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(selftest_jobs_usage,           30) \
     X(selftest_jobs_stop,            30) \
     X(selftest_runner_skip,          30) \
+    /* common: option values (tests/unit/common/) */ \
+    X(opt_long,                      10) \
+    X(opt_double,                    10) \
+    X(opt_size,                      10) \
+    X(opt_size_name,                 10) \
+    X(opt_word,                      10) \
+    X(opt_range,                     10) \
+    X(opt_lists,                     10) \
+    X(opt_list_iter,                 10) \
+    X(opt_first_error,               10) \
+    X(opt_parse,                     10) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \
@@ -138,7 +149,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_algo_none_in_core_tree, 10) \
     X(pathmap_algo_arrival_sources,  10) \
     X(pathmap_algo_tuple_bytes,      10) \
-    /* the random pathmap generator (tests/unit/randtree/, tests/gen/) */ \
+    /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
     X(randtree_features,             30) \
@@ -195,6 +206,10 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(gen_edit_refuse_link,          10) \
     X(gen_edit_refuse_algo,          10) \
     X(gen_edit_refuse_merge,         10) \
+    X(gen_edit_text_parse,           10) \
+    X(gen_edit_text_render,          10) \
+    X(gen_edit_text_refuse,          10) \
+    X(gen_edit_text_apply,           10) \
     /* exec without MPI (tests/unit/exec/) */ \
     X(reduce_kernels,                10) \
     X(wait_phases,                   10) \
@@ -227,7 +242,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(stats_memory_bound,            30) \
     X(model_algo_tree,               30) \
     X(model_algo_schedule,           30) \
-    /* advice (tests/unit/analyze/t_advise.c, issue 18) */ \
+    /* advice (tests/unit/advise/t_advise.c, issue 18) */ \
     X(advise_remove_level,           10) \
     X(advise_remove_level_not_worth, 10) \
     X(advise_remove_link,            10) \
@@ -301,6 +316,16 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(sim_pipeline_closed_form,      30) \
     X(sim_ring_one_late,             30) \
     X(sim_errors,                    30) \
+    /* the net file (tests/unit/algo/t_net.c) */ \
+    X(net_read_good,                 10) \
+    X(net_write_read,                10) \
+    X(net_read_bad,                  10) \
+    X(net_read_io,                   10) \
+    /* arrival patterns (tests/unit/algo/t_arrival.c) */ \
+    X(sim_arrival_patterns,          10) \
+    X(sim_arrival_random,            10) \
+    X(sim_arrival_refuse,            10) \
+    X(sim_arrival_describe,          10) \
     X(nap_example_4x2,               10) \
     X(nap_example_6x3,               10) \
     X(nap_one_node,                  10) \
@@ -438,7 +463,7 @@ static const tst_entry_t tst_list[] = {
        (`exec_idle PATHMAP services` prints the PATHS model's figures, for comparison.) */
     { "exec_idle_demo", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/exec_idle pathmaps/demo.pathmap threads", NULL, 2, 60 },
     { "exec_idle_pair_2x1", TST_MPI | TST_EXCLUSIVE, NULL, "build/tests/exec_idle pathmaps/local/pair-2x1.pathmap threads 0", NULL, 2, 60 },
-    /* mpi: random trees (tests/gen/randtree.h, up to 4 hosts, some with an algorithm node),
+    /* mpi: random trees (tests/randtree/randtree.h, up to 4 hosts, some with an algorithm node),
        one job each, every result against an MPI_Allreduce oracle and a closed form
        (docs/testing.md, "Random trees"); seed 10 found the MPI_T thread-level bug */
     { "random_trees_threads", TST_MPI, NULL, "build/tests/exec_random --seeds 1-500 --bytes 4,256 --ops 20", NULL, 4, 180 },
@@ -475,6 +500,7 @@ static const tst_entry_t tst_list[] = {
     { "build_header_deps",     TST_SH, NULL, "sh tests/infra/header-deps.sh",          NULL, 0, 300 },
     { "runner_select",         TST_SH, NULL, "sh tests/infra/runner-select.sh",        NULL, 0, 60 },
     { "runner_first",          TST_SH, NULL, "sh tests/infra/runner-first.sh",         NULL, 0, 60 },
+    { "mpirun_line",           TST_SH, NULL, "sh tests/infra/mpirun-line.sh",          NULL, 0, 60 },
     { "mpi_job_errors",        TST_SH, NULL, "sh tests/mpi/job-errors.sh",             NULL, 0, 180 },
     { "gsum_args",             TST_SH, NULL, "sh tests/mpi/gsum-args.sh",              NULL, 0, 180 },
     { "gsum_mpmd",             TST_SH, NULL, "sh tests/mpi/gsum-mpmd.sh",              NULL, 0, 300 },
@@ -496,11 +522,13 @@ static const tst_entry_t tst_list[] = {
     /* sh: bin/sweep (issue 18): a traced sweep of two local pathmaps (the table, CSV,
        interleaved order), --vary/--analyze and --follow-advice through a fake pathgen;
        usage errors, bad pathmaps; about 15 s, ~20 mpirun launches */
-    { "bench_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/bench/sweep.sh", NULL, 0, 120 },
+    { "pathgen_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/sweep.sh", NULL, 0, 120 },
+    /* sh: the benchmarks' option errors (gredbench, tracebench, otf2-readbench) */
+    { "bench_options",         TST_SH, NULL, "sh tests/bench/options.sh", NULL, 0, 60 },
     /* pathgen, sweep --follow-advice, gsum, papanalyze and pathgen advise together (tests/pathgen/follow.sh) */
     { "pathgen_follow_advice", TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/follow.sh", NULL, 0, 120 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
-    { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
+    { "randtree_pathmap_check", TST_SH, NULL, "sh tests/randtree/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
@@ -514,6 +542,7 @@ static const tst_entry_t tst_list[] = {
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
     { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },
     { "pathgen_regen",         TST_SH, NULL, "sh tests/pathgen/regen.sh",              NULL, 0, 60 },
+    { "pathgen_manifest",      TST_SH, NULL, "sh tests/pathgen/manifest.sh",           NULL, 0, 60 },
     { "pathgen_generate_args", TST_SH, NULL, "sh tests/pathgen/generate-args.sh",      NULL, 0, 60 },
 
     /* corpus: bad pathmaps, each with the exact message expected */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/cm_argv.h"
+#include "advise/api/adv_advise.h"
 #include "analyze/api/an_analyze.h"
 
 static void usage(FILE *fp)
@@ -62,13 +63,13 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 static cm_status_t print_advice(const char *db, an_format_t format, int after_report,
                                 cm_err_t *err)
 {
-    an_advise_opts_t aopts = { .format = format };
+    adv_opts_t aopts = { .format = format };
 
     if (after_report)
         fputs(format == AN_FMT_CSV ? "\n# table: advice\n"
                                    : "\nAdvice: reconfigurations, best first (docs/pathgen.md)\n",
               stdout);
-    return an_advise(db, &aopts, stdout, err);
+    return adv_advise(db, &aopts, stdout, err);
 }
 
 int main(int argc, char **argv)

@@ -20,9 +20,13 @@
  * seg = ceil(count / P) elements for PRR (P segments), ceil(count / N) for
  * Clairvoyant with N segments (--segs, --segsize; one segment by default).
  *
+ * Arrival patterns (--arrival) are made by rt_sim_arrival_make
+ * (runtime/api/rt_sim.h).
+ *
  * Costs: a preset (--net NAME, the table below) or a net file (--net FILE,
  * what bin/netfit -o writes: alpha=, beta=, gamma= lines, read strictly by
- * load_net_file; docs/netfit.md), then --alpha/--beta/--gamma on top.
+ * rt_net_read_fp, runtime/api/rt_sim.h; docs/netfit.md), then
+ * --alpha/--beta/--gamma on top.
  *
  * Exit status: 0 done, 1 bad input (unknown algorithm, a generator that
  * refuses the parameters, a schedule the simulator rejects, a bad net
@@ -40,7 +44,8 @@
 #include <time.h>
 
 #include "common/cm_err.h"
-#include "runtime/algo/algo.h"
+#include "runtime/api/rt_algo.h"
+#include "runtime/api/rt_sim.h"
 
 #define MAX_ALGOS 64
 
@@ -72,7 +77,6 @@ static const net_t nets[] = {
       "this machine, measured by bin/netfit: " MEASURED_WHEN " (docs/netfit.md)" },
 };
 
-typedef enum { ARR_NONE, ARR_ONE_LATE, ARR_RANDOM, ARR_SORTED, ARR_REVERSED } arr_kind_t;
 typedef enum { MET_AVG, MET_MAX, MET_COMPLETION } metric_t;
 
 typedef struct algo_spec {
@@ -96,7 +100,7 @@ typedef struct opts {
     net_t       file_net;                    /* what it held */
     double      alpha, beta, gamma;          /* NAN until the preset fills them */
     int         overrides;                   /* --alpha, --beta or --gamma given */
-    arr_kind_t  arr;
+    rt_sim_arrival_kind_t arr;
     double      arr_ms;
     const char *arr_rank_text;               /* one-late's RANK, checked against P */
     int32_t     arr_rank;
@@ -132,16 +136,6 @@ static double clock_s(clockid_t id)
    time also counts waiting for a CPU, the CPU time does not. */
 static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 static double cpu_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
-
-/* splitmix64: a fixed generator, so that a seed means the same everywhere. */
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static void usage(FILE *fp)
 {
@@ -347,9 +341,9 @@ static int get_mem(const char *arg, double *dst, char *msg, size_t len)
  */
 static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
 {
-    static const struct { const char *name; arr_kind_t kind; int x; } kinds[] = {
-        { "one-late", ARR_ONE_LATE, 1 }, { "random", ARR_RANDOM, 1 },
-        { "sorted", ARR_SORTED, 0 }, { "reversed", ARR_REVERSED, 0 },
+    static const struct { const char *name; rt_sim_arrival_kind_t kind; int x; } kinds[] = {
+        { "one-late", RT_SIM_ARRIVAL_ONE_LATE, 1 }, { "random", RT_SIM_ARRIVAL_RANDOM, 1 },
+        { "sorted", RT_SIM_ARRIVAL_SORTED, 0 }, { "reversed", RT_SIM_ARRIVAL_REVERSED, 0 },
     };
     const char *colon = strchr(text, ':'), *x;
     char ms[64];
@@ -359,7 +353,7 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
     o->arr_rank_text = NULL;
     o->arr_rank = 1;
     if (strcmp(text, "none") == 0) {
-        o->arr = ARR_NONE;
+        o->arr = RT_SIM_ARRIVAL_NONE;
         return 0;
     }
     for (size_t i = 0; colon && i < sizeof kinds / sizeof *kinds; i++) {
@@ -376,7 +370,7 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
             return 0;
         if (!kinds[i].x)
             break;
-        if (o->arr == ARR_ONE_LATE) {
+        if (o->arr == RT_SIM_ARRIVAL_ONE_LATE) {
             o->arr_rank_text = x + 1;
             return 0;
         }
@@ -388,28 +382,6 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
     snprintf(msg, len, "expected none, one-late:MS[:RANK], random:MS[:SEED], sorted:MS or "
              "reversed:MS");
     return -1;
-}
-
-/* The arrival pattern in nanosecond ticks (what generators get). */
-static void make_arrival(const opts_t *o, int64_t *ticks)
-{
-    int32_t P = o->nranks;
-    uint64_t state = o->seed;
-
-    for (int32_t r = 0; r < P; r++) {
-        double ms = 0;
-
-        switch (o->arr) {
-        case ARR_NONE: break;
-        case ARR_ONE_LATE: ms = r == o->arr_rank ? o->arr_ms : 0; break;
-        case ARR_RANDOM:
-            ms = o->arr_ms * (double)(splitmix64(&state) >> 11) * 0x1.0p-53;
-            break;
-        case ARR_SORTED: ms = P > 1 ? o->arr_ms * r / (P - 1) : 0; break;
-        case ARR_REVERSED: ms = P > 1 ? o->arr_ms * (P - 1 - r) / (P - 1) : 0; break;
-        }
-        ticks[r] = llround(ms * 1e6);
-    }
 }
 
 /*
@@ -668,10 +640,18 @@ static double metric_of(const opts_t *o, const rt_sim_result_t *r)
          : o->metric == MET_MAX ? r->max_elapsed : r->completion;
 }
 
+/* The arrival pattern of the options (runtime/api/rt_sim.h). */
+static rt_sim_arrival_t arrival_of(const opts_t *o)
+{
+    return (rt_sim_arrival_t){ o->arr, o->arr_ms, o->arr_rank, o->seed };
+}
+
 static void print_header(const opts_t *o, int64_t bytes)
 {
     static const char *ports[] = { "U", "B", "X" };
     double beta = o->beta;
+    rt_sim_arrival_t arr = arrival_of(o);
+    char how[160];
 
     if (o->sizes)
         printf("# papsim: P=%d, sizes %" PRId64 "..%" PRId64 " B, %g-byte elements, "
@@ -689,14 +669,8 @@ static void print_header(const opts_t *o, int64_t bytes)
     else
         printf("bandwidth unlimited");
     printf("), gamma %.4g s/B\n", o->gamma);
-    printf("# arrival: %s", o->arr_text);
-    switch (o->arr) {
-    case ARR_NONE: printf(" (all at 0)\n"); break;
-    case ARR_ONE_LATE: printf(" (rank %d at %g ms, the others at 0)\n", o->arr_rank, o->arr_ms); break;
-    case ARR_RANDOM: printf(" (uniform in [0, %g] ms, seed %" PRIu64 ")\n", o->arr_ms, o->seed); break;
-    case ARR_SORTED: printf(" (rank r at r*%g/(P-1) ms)\n", o->arr_ms); break;
-    case ARR_REVERSED: printf(" (rank r at (P-1-r)*%g/(P-1) ms)\n", o->arr_ms); break;
-    }
+    rt_sim_arrival_describe(&arr, how, sizeof how);
+    printf("# arrival: %s%s\n", o->arr_text, how);
 }
 
 static void print_per_rank(const opts_t *o, const algo_spec_t *a,
@@ -859,10 +833,10 @@ static int check_opts(opts_t *o, int have_bytes)
         return usage_error("give --segs or --segsize, not both");
     if (o->root_text && get_rank(o->root_text, o->nranks, &o->root, msg, sizeof msg) != 0)
         return usage_error("--root %s: %s", o->root_text, msg);
-    if (o->arr == ARR_ONE_LATE && o->arr_rank_text == NULL && o->nranks < 2)
+    if (o->arr == RT_SIM_ARRIVAL_ONE_LATE && o->arr_rank_text == NULL && o->nranks < 2)
         return usage_error("--arrival %s: rank 1 (the default RANK) is not a rank of P = 1",
                            o->arr_text);
-    if (o->arr == ARR_ONE_LATE && o->arr_rank_text &&
+    if (o->arr == RT_SIM_ARRIVAL_ONE_LATE && o->arr_rank_text &&
         get_rank(o->arr_rank_text, o->nranks, &o->arr_rank, msg, sizeof msg) != 0)
         return usage_error("--arrival %s: %s", o->arr_text, msg);
     if (!o->sizes && o->bytes % eb != 0)
@@ -991,146 +965,12 @@ static int apply_opt(opts_t *o, int c, const char *arg, char *msg, size_t len)
     return -1;
 }
 
-/*
- * --net FILE: lines `KEY=VALUE` (blanks allowed around both), KEY alpha,
- * beta or gamma, each exactly once, VALUE a number in seconds (per message,
- * per byte, per byte reduced): alpha and beta > 0, gamma >= 0, within the
- * ranges of --alpha, --beta and --gamma.  Blank lines and lines whose first
- * non-blank is '#' are comments; a CR before the newline is ignored.  Any
- * other line is an error at its path:line:col (byte columns from 1).
- */
-typedef struct net_key {
-    const char     *name;
-    const drange_t *range;
-    int             zero_ok;
-} net_key_t;
-
-static const net_key_t net_keys[] = {
-    { "alpha", &R_ALPHA, 0 }, { "beta", &R_BETA, 0 }, { "gamma", &R_GAMMA, 1 },
-};
-#define NET_NKEYS ((int)(sizeof net_keys / sizeof *net_keys))
-
-static int is_blank(char c) { return c == ' ' || c == '\t'; }
-
-/* The value of key k at s (column col of line ln): CM_OK or the error. */
-static cm_status_t net_value(const char *path, unsigned ln, const char *line, const char *s,
-                             int k, double *out, cm_err_t *err)
-{
-    const net_key_t *key = &net_keys[k];
-    unsigned col = (unsigned)(s - line) + 1;
-    size_t vlen = strcspn(s, " \t");
-    const char *rest = s + vlen;
-    char text[64], *end;
-    double v;
-
-    if (*s == '\0')
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, col, "expected a number (seconds) "
-                         "after '%s='", key->name);
-    while (is_blank(*rest))
-        rest++;
-    if (*rest != '\0')
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)(rest - line) + 1,
-                         "unexpected text after %s's value (one KEY=VALUE a line; "
-                         "comments on lines of their own)", key->name);
-    snprintf(text, sizeof text, "%.*s", (int)(vlen < sizeof text ? vlen : sizeof text - 1), s);
-    errno = 0;
-    v = strtod(text, &end);
-    if (vlen >= sizeof text || end == text || *end != '\0' || !isfinite(v))
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, col, "%s: expected a finite number "
-                         "(seconds), got '%.*s'", key->name, (int)(vlen < 40 ? vlen : 40), s);
-    if (v < 0 || (v == 0 && !key->zero_ok) || v > key->range->max)
-        return CM_ERR_AT(err, CM_ERR_RANGE, path, ln, col, "%s=%s: out of range: %s, "
-                         "%s0 %s %.15g", key->name, text, key->range->what,
-                         key->zero_ok ? "" : "more than ", key->zero_ok ? "to" : "and at most",
-                         key->range->max);
-    *out = v;
-    return CM_OK;
-}
-
-/* One line, without its newline: CM_OK or the error. */
-static cm_status_t net_line(const char *path, unsigned ln, const char *line, size_t len,
-                            double *vals, unsigned *seen, cm_err_t *err)
-{
-    const char *s = line, *eq;
-    size_t klen;
-    int k;
-
-    for (size_t i = 0; i < len; i++)
-        if (((unsigned char)line[i] < 0x20 && line[i] != '\t') || line[i] == 0x7f)
-            return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)i + 1,
-                             "control character (byte 0x%02x)", (unsigned char)line[i]);
-    while (is_blank(*s))
-        s++;
-    if (*s == '\0' || *s == '#')
-        return CM_OK;
-    klen = strcspn(s, "= \t");
-    for (k = 0; k < NET_NKEYS; k++)
-        if (klen == strlen(net_keys[k].name) && strncmp(s, net_keys[k].name, klen) == 0)
-            break;
-    if (k == NET_NKEYS && klen == 0)
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)(s - line) + 1,
-                         "expected KEY=VALUE");
-    if (k == NET_NKEYS)
-        return CM_ERR_AT(err, CM_ERR_NAME, path, ln, (unsigned)(s - line) + 1,
-                         "unknown key '%.*s': expected alpha, beta or gamma",
-                         (int)(klen < 40 ? klen : 40), s);
-    if (seen[k])
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)(s - line) + 1,
-                         "%s given twice (first on line %u)", net_keys[k].name, seen[k]);
-    for (eq = s + klen; is_blank(*eq); eq++)
-        ;
-    if (*eq != '=')
-        return CM_ERR_AT(err, CM_ERR_SYNTAX, path, ln, (unsigned)(eq - line) + 1,
-                         "expected '=' after '%s'", net_keys[k].name);
-    for (eq++; is_blank(*eq); eq++)
-        ;
-    seen[k] = ln;
-    return net_value(path, ln, line, eq, k, &vals[k], err);
-}
-
-/* Reads the whole file: CM_OK (n filled) or the error. */
-static cm_status_t load_net_file(FILE *fp, const char *path, net_t *n, cm_err_t *err)
-{
-    double vals[NET_NKEYS] = { 0 };
-    unsigned seen[NET_NKEYS] = { 0 }, ln = 0;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    cm_status_t st = CM_OK;
-    int rerr = 0;
-
-    errno = 0;
-    while (st == CM_OK && (len = getline(&line, &cap, fp)) >= 0) {
-        ln++;
-        if (len > 0 && line[len - 1] == '\n')
-            line[--len] = '\0';
-        if (len > 0 && line[len - 1] == '\r')
-            line[--len] = '\0';
-        st = net_line(path, ln, line, (size_t)len, vals, seen, err);
-    }
-    rerr = errno;
-    free(line);
-    if (st == CM_OK && ferror(fp))
-        st = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot read: %s", strerror(rerr));
-    for (int k = 0; st == CM_OK && k < NET_NKEYS; k++)
-        if (!seen[k])
-            st = CM_ERR_AT(err, CM_ERR_SYNTAX, path, 0, 0, "no %s= line (a net file sets "
-                           "alpha, beta and gamma)", net_keys[k].name);
-    if (st == CM_OK) {
-        n->name = path;
-        n->alpha = vals[0];
-        n->beta = vals[1];
-        n->gamma = vals[2];
-        n->why = "a net file";
-    }
-    return st;
-}
-
 /* --net FILE: 0, 1 (a file that cannot be read or is bad) or 2 (no such
    file: the name was neither a preset nor a file). */
 static int load_net(opts_t *o)
 {
     FILE *fp = fopen(o->net_file, "r");
+    rt_net_t file;
     cm_err_t err;
     cm_status_t st;
 
@@ -1142,12 +982,13 @@ static int load_net(opts_t *o)
         return 1;
     }
     cm_err_clear(&err);
-    st = load_net_file(fp, o->net_file, &o->file_net, &err);
+    st = rt_net_read_fp(fp, o->net_file, &file, &err);
     fclose(fp);
     if (st != CM_OK) {
         cm_err_print(stderr, "papsim: ", &err);
         return 1;
     }
+    o->file_net = (net_t){ o->net_file, file.alpha, file.beta, file.gamma, "a net file" };
     o->net = &o->file_net;
     return 0;
 }
@@ -1155,12 +996,14 @@ static int load_net(opts_t *o)
 int main(int argc, char **argv)
 {
     static opts_t o = { .nranks = 48, .bytes = 4 << 20, .elem_bytes = 4, .port = RT_PORT_U,
-                        .tree = RT_TREE_HEAP, .net = &nets[0], .arr = ARR_NONE,
+                        .tree = RT_TREE_HEAP, .net = &nets[0], .arr = RT_SIM_ARRIVAL_NONE,
                         .arr_text = "none", .seed = 1, .metric = MET_AVG };
     int c, li = 0, have_bytes = 0, rc;
     int64_t *ticks;
     double *arr_s;
     char msg[200];
+    rt_sim_arrival_t arr;
+    cm_err_t err;
 
     o.alpha = o.beta = o.gamma = NAN;
     o.t0 = now_s();
@@ -1206,7 +1049,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "papsim: out of memory\n");
         return 1;
     }
-    make_arrival(&o, ticks);
+    arr = arrival_of(&o);
+    cm_err_clear(&err);
+    if (rt_sim_arrival_make(&arr, o.nranks, ticks, &err) != CM_OK) {
+        cm_err_print(stderr, "papsim: ", &err);     /* check_opts let a bad pattern by */
+        free(ticks);
+        free(arr_s);
+        return 1;
+    }
     for (int32_t r = 0; r < o.nranks; r++)
         arr_s[r] = (double)ticks[r] * 1e-9;
     rc = o.sizes ? run_sizes(&o, ticks, arr_s) : run_single(&o, ticks, arr_s);

@@ -13,7 +13,7 @@
  * The glue between the command line, analyze's model (an_model.h) and the
  * charts (viz/).  The only code here that knows a chart is the table of
  * commands; `tree PATHMAP` parses the pathmap with runtime's parser and
- * converts it to the model's tree with bridge/br_model.h.
+ * converts it to the model's tree with bridge/api/br_model.h.
  * Exit status: 0 done, 1 bad input or failure, 2 usage.
  */
 #include <errno.h>
@@ -27,9 +27,9 @@
 
 #include "analyze/api/an_analyze.h"
 #include "analyze/api/an_model.h"
-#include "bridge/br_model.h"
+#include "bridge/api/br_model.h"
 #include "runtime/api/rt_pathmap.h"
-#include "viz/viz.h"
+#include "viz/api/viz.h"
 
 #define MAX_MODELS 16
 #define MAX_THREADS 256

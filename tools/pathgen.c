@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tools/pathgen/pathgen.h"
+#include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
 {

@@ -1,10 +1,10 @@
 /*
- * viz_algo.c - the one text of an algorithm node's parameters (viz_algo.h).
+ * viz_algo.c - the one text of an algorithm node's parameters (viz_algo_int.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "viz/viz_algo.h"
+#include "viz/viz_algo_int.h"
 
 /* Appends to buf at *at, never past len - 1 bytes. */
 static void add(char *buf, size_t len, size_t *at, const char *fmt, ...)

@@ -1,11 +1,11 @@
 /*
  * viz_chart.c - scales, ticks, axes, legends and colours shared by the
- * charts (see viz_chart.h).
+ * charts (see viz_chart_int.h).
  */
 #include <math.h>
 #include <stdio.h>
 
-#include "viz/viz_chart.h"
+#include "viz/viz_chart_int.h"
 
 double viz_nice(double *lo, double *hi, int target)
 {

@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "viz/viz.h"
-#include "viz/viz_chart.h"
-#include "viz/viz_svg.h"
+#include "viz/api/viz.h"
+#include "viz/viz_chart_int.h"
+#include "viz/viz_svg_int.h"
 
 #define LABEL_MAX 128
 #define PLOT_W 640.0

@@ -22,9 +22,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "viz/viz.h"
-#include "viz/viz_chart.h"
-#include "viz/viz_svg.h"
+#include "viz/api/viz.h"
+#include "viz/viz_chart_int.h"
+#include "viz/viz_svg_int.h"
 
 #define CELL_MAX   96.0   /* px: a cell of a small gred */
 #define CELL_MIN   12.0   /* px: below this the matrix would not be legible */

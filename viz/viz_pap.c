@@ -25,9 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "viz/viz.h"
-#include "viz/viz_chart.h"
-#include "viz/viz_svg.h"
+#include "viz/api/viz.h"
+#include "viz/viz_chart_int.h"
+#include "viz/viz_svg_int.h"
 
 #define X0        180.0   /* px: left edge of both plots (labels to its left) */
 #define PW        620.0   /* px: plot width */

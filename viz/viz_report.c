@@ -1,7 +1,7 @@
 /*
  * viz_report.c - one page with every picture of a database: `papviz report`.
  *
- * Writes the SVGs of viz.h into a directory and an index.html that shows
+ * Writes the SVGs of viz/api/viz.h into a directory and an index.html that shows
  * them (as <object>s, so their tooltips work) next to papanalyze's text
  * report.  The page is static: no script, no network, opens from file://.
  * Every file is written to DIR/NAME.tmp and renamed, so an interrupted run
@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "viz/viz.h"
-#include "viz/viz_svg.h"
+#include "viz/api/viz.h"
+#include "viz/viz_svg_int.h"
 
 #define PATH_MAX_LEN 4096
 

@@ -37,10 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "viz/viz.h"
-#include "viz/viz_algo.h"
-#include "viz/viz_chart.h"
-#include "viz/viz_svg.h"
+#include "viz/api/viz.h"
+#include "viz/viz_algo_int.h"
+#include "viz/viz_chart_int.h"
+#include "viz/viz_svg_int.h"
 
 #define LEFT      150.0   /* px: plot's left edge (host labels to its left) */
 #define PLOT_W    700.0   /* px: plot width */
@@ -104,7 +104,7 @@ static const char *rank_name(const sc_t *c, int rank)
     return rank >= 0 && rank < c->s->nranks ? host_name(c->m, c->s->ranks[rank].host) : "?";
 }
 
-/* What the node runs (viz_algo.h), or its kind when it has no description. */
+/* What the node runs (viz_algo_int.h), or its kind when it has no description. */
 static void describe(const an_model_wrapper_t *w, char *buf, size_t len)
 {
     viz_algo_text(w->algo, buf, len);

@@ -1,5 +1,5 @@
 /*
- * viz_svg.c - SVG drawing primitives (see viz_svg.h).
+ * viz_svg.c - SVG drawing primitives (see viz_svg_int.h).
  *
  * The only place that writes SVG syntax.  Text goes through viz_svg_escape;
  * numbers through "%.2f" (the C locale: papviz never calls setlocale), so a
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "viz/viz_svg.h"
+#include "viz/viz_svg_int.h"
 
 /* Classes every chart may use.  Node kinds keep their pathmap keywords. */
 static const char common_css[] =

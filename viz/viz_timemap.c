@@ -37,10 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "viz/viz.h"
-#include "viz/viz_algo.h"
-#include "viz/viz_chart.h"
-#include "viz/viz_svg.h"
+#include "viz/api/viz.h"
+#include "viz/viz_algo_int.h"
+#include "viz/viz_chart_int.h"
+#include "viz/viz_svg_int.h"
 
 #define LABEL_MAX 128        /* legend and stage labels (bytes) */
 #define STAGE_LABEL_CHARS 36 /* longer wrapper names are cut on the y axis */
@@ -135,7 +135,7 @@ static int is_algo(const an_model_wrapper_t *w)
     return w->kind == AN_KIND_ALGO;
 }
 
-/* What an algorithm node runs (viz_algo.h), "" without a description. */
+/* What an algorithm node runs (viz_algo_int.h), "" without a description. */
 static void algo_text(const an_model_wrapper_t *w, char *buf, size_t len)
 {
     viz_algo_text(w->algo, buf, len);

@@ -27,9 +27,9 @@
 #include <string.h>
 
 #include "common/cm_kind.h"
-#include "viz/viz.h"
-#include "viz/viz_chart.h"
-#include "viz/viz_svg.h"
+#include "viz/api/viz.h"
+#include "viz/viz_chart_int.h"
+#include "viz/viz_svg_int.h"
 #include "viz/viz_tree_int.h"
 
 #define TIP_MAX     1024     /* bytes of a tooltip */

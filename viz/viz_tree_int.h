@@ -15,7 +15,7 @@
 #define VIZ_TREE_INT_H
 
 #include <stddef.h>
-#include "viz/viz.h"
+#include "viz/api/viz.h"
 
 #define VIZ_TREE_LABEL_MAX 96    /* bytes of a cut label (wrapper, host) */
 #define VIZ_TREE_MARGIN    20.0  /* around the picture */

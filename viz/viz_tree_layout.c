@@ -41,8 +41,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "viz/viz_algo.h"
-#include "viz/viz_chart.h"
+#include "viz/viz_algo_int.h"
+#include "viz/viz_chart_int.h"
 #include "viz/viz_tree_int.h"
 
 #define LABEL_CHARS 20       /* longer names are cut in the picture, not in tooltips */

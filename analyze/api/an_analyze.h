@@ -38,46 +38,6 @@ typedef struct an_report_opts {
 cm_status_t an_report(const char *db, const an_report_opts_t *opts, FILE *out,
                       cm_err_t *err);
 
-/*
- * Advice from a database (papanalyze --advise, pathgen advise; docs/pathgen.md
- * "Advice"): the reconfigurations its hotspots point at, in the reasoning of
- * section 6 of the PATHS/EventSpace paper, best first, each as a pathgen
- * edit the user can run:
- *   - a gred whose up latency and departure waits dominate (its
- *     contributors leave one after another): add a level to its subtree;
- *   - a subtree whose levels add latency but whose greds have few
- *     contributors: remove a level;
- *   - proxy stages that dominate threads' time: fewer proxy hops (move a
- *     split wrapper back, remove a link) or an algorithm node across;
- *   - a cluster-root subtree that is deep, or whose host is loaded (its
- *     host subtree slower than the others'): split it (move toplevel
- *     wrappers to other hosts);
- *   - a host whose subtree arrives last at the cluster root in most
- *     operations, so every other host waits for it: make it the root host.
- */
-typedef struct an_advice {
-    int    rank;          /* 1 = best */
-    char   rule[32];      /* "add-level", "remove-level", "split", "unsplit",
-                             "remove-link", "algo", "root" */
-    char   edit[256];     /* the pathgen edit words: "add-level h0" */
-    double gain_ns;       /* the time per allreduce the hotspot costs (an upper
-                             bound of what the edit can save), ns */
-    char   reason[512];   /* one or two sentences, with the figures */
-} an_advice_t;
-
-typedef struct an_advise_opts {
-    an_format_t  format;  /* text: reasons and commands; csv: one row per advice */
-    const char  *pathmap; /* the file the commands edit; NULL: meta.pathmap_path */
-    int          max;     /* at most this many, 0: all */
-} an_advise_opts_t;
-
-/* Computes the advice of a database into *advice_p (malloc'd, caller frees)
- * and *n_p; no advice is CM_OK with *n_p = 0. */
-cm_status_t an_advise_compute(const char *db, an_advice_t **advice_p, int *n_p, cm_err_t *err);
-/* Computes and prints it: text ("advice 1: ...", "  why: ...", "  run: pathgen edit
- * PATHMAP EDIT -o NEW.pathmap") or CSV (rank,rule,gain_us,edit,reason). */
-cm_status_t an_advise(const char *db, const an_advise_opts_t *opts, FILE *out, cm_err_t *err);
-
 /* 1 if the file at path starts like an SQLite database (it may still not be
  * one papanalyze wrote), 0 otherwise or if it cannot be read. */
 int an_is_database(const char *path);

@@ -1,12 +1,12 @@
 /*
  * halo.c - the rows of a vector that a rank reads but another owns
- * (cg.h).  The lists come from the owner map alone, the same on every
+ * (cg_int.h).  The lists come from the owner map alone, the same on every
  * rank: rank A sends B the rows A owns with a neighbour owned by B, which
  * are exactly the rows B expects from A, in the same ascending order.
  * One nonblocking send and receive per peer, then a wait for all.
  */
 #include <stdlib.h>
-#include "examples/cg/cg.h"
+#include "examples/cg/cg_int.h"
 
 #define CG_HALO_TAG 17
 

@@ -1,14 +1,13 @@
 /*
- * options.c - cg's command line (cg.h): every option parsed and checked
- * for range here, so that a bad one stops the program before any tree.
+ * options.c - cg's command line (cg_int.h): every option parsed and checked
+ * for range here (through cm_opt, so an error reads "cg: OPTION: what is
+ * wrong, expected RANGE"), so that a bad one stops the program before any
+ * tree.
  */
-#include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include "examples/cg/cg.h"
+#include "common/cm_opt.h"
+#include "examples/cg/cg_int.h"
 
 void cg_usage(FILE *fp)
 {
@@ -41,96 +40,58 @@ void cg_usage(FILE *fp)
 "Exit: 0 solved and checked, 1 a failed check or run, 2 a bad option.\n");
 }
 
-static char g_perr[512];
-
-static int perr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int perr(const char *fmt, ...)
-{
-    va_list ap;
-
-    if (g_perr[0] == '\0') {
-        va_start(ap, fmt);
-        vsnprintf(g_perr, sizeof(g_perr), fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-static int parse_long(const char *opt, const char *s, long min, long max, long *v)
-{
-    char *end;
-
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || errno != 0 || *v < min || *v > max)
-        return perr("%s: '%s' is not an integer in %ld..%ld", opt, s, min, max);
-    return 0;
-}
-
-static int parse_double(const char *opt, const char *s, double min, double max, double *v)
-{
-    char *end;
-
-    errno = 0;
-    *v = strtod(s, &end);
-    if (*s == '\0' || *end != '\0' || errno != 0 || !(*v >= min && *v <= max))
-        return perr("%s: '%s' is not a number in %g..%g", opt, s, min, max);
-    return 0;
-}
-
 /* NX or NXxNY, each 2..4096. */
-static int parse_grid(const char *s, cg_opts_t *o)
+static cm_status_t parse_grid(cm_opt_t *ctx, const char *s, cg_opts_t *o)
 {
-    char a[32], *x;
+    long v[2];
+    size_t n;
+    cm_status_t st = cm_opt_long_list(ctx, "--grid", s, 'x', 2, 4096, v, 2, &n);
 
-    if (strlen(s) >= sizeof(a))
-        return perr("--grid: '%s' is not NX or NXxNY", s);
-    strcpy(a, s);
-    x = strchr(a, 'x');
-    if (x != NULL)
-        *x = '\0';
-    if (parse_long("--grid", a, 2, 4096, &o->grid.nx) != 0)
-        return -1;
-    o->grid.ny = o->grid.nx;
-    return x == NULL ? 0 : parse_long("--grid", x + 1, 2, 4096, &o->grid.ny);
+    if (st != CM_OK)
+        return st;
+    o->grid.nx = v[0];
+    o->grid.ny = n == 2 ? v[1] : v[0];
+    return CM_OK;
 }
 
 /* W:W:... positive weights. */
-static int parse_split(const char *s, cg_opts_t *o)
+static cm_status_t parse_split(cm_opt_t *ctx, const char *s, cg_opts_t *o)
 {
-    char buf[64];
+    size_t n;
+    cm_status_t st = cm_opt_double_list(ctx, "--split", s, ':', 1e-3, 1e6, o->weights,
+                                        CG_MAX_WEIGHTS, &n);
 
-    o->nweights = 0;
-    for (const char *p = s;; ) {
-        size_t len = strcspn(p, ":");
+    if (st == CM_OK)
+        o->nweights = (int)n;
+    return st;
+}
 
-        if (len == 0 || len >= sizeof(buf))
-            return perr("--split: '%s' is not a list of weights like 1:1.5:2", s);
-        if (o->nweights == CG_MAX_WEIGHTS)
-            return perr("--split: more than %d weights", CG_MAX_WEIGHTS);
-        snprintf(buf, sizeof(buf), "%.*s", (int)len, p);
-        if (parse_double("--split", buf, 1e-3, 1e6, &o->weights[o->nweights++]) != 0)
-            return -1;
-        if (p[len] == '\0')
-            return 0;
-        p += len + 1;
+static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+{
+    cg_opts_t *o = user;
+
+    switch (c) {
+    case 'p':
+        if (o->npathmaps == CG_MAX_PATHMAPS)
+            return cm_opt_fail(ctx, CM_ERR_RANGE, "--pathmap", "%d files, expected at most %d",
+                               CG_MAX_PATHMAPS + 1, CG_MAX_PATHMAPS);
+        o->pathmaps[o->npathmaps++] = arg;
+        return CM_OK;
+    case 'T': o->threads_set = 1; return cm_opt_long(ctx, "--threads", arg, 1, 256, &o->threads);
+    case 'g': return parse_grid(ctx, arg, o);
+    case 'S': return parse_split(ctx, arg, o);
+    case 'e': return cm_opt_double(ctx, "--tol", arg, 1e-12, 0.1, &o->tol);
+    case 'm': return cm_opt_long(ctx, "--max-iter", arg, 1, 1000000, &o->max_iter);
+    case 'R': o->trace_dir = arg; return CM_OK;
+    case 'F': o->force = 1; return CM_OK;
+    case 'X': o->save_x = arg; return CM_OK;
+    case 'w': return cm_opt_long(ctx, "--warmup", arg, 0, 1000000, &o->warmup);
+    default:  return cm_opt_long(ctx, "--repeat", arg, 1, 1000, &o->repeat);
     }
 }
 
-const char *cg_parse_error(void)
+static void defaults(cg_opts_t *o)
 {
-    return g_perr;
-}
-
-int cg_parse_args(int argc, char **argv, cg_opts_t *o)
-{
-    static const struct option lo[] = {
-        { "pathmap", 1, 0, 'p' }, { "threads", 1, 0, 'T' }, { "grid", 1, 0, 'g' },
-        { "split", 1, 0, 'S' }, { "tol", 1, 0, 'e' }, { "max-iter", 1, 0, 'm' },
-        { "trace", 1, 0, 'R' }, { "force", 0, 0, 'F' }, { "save-x", 1, 0, 'X' },
-        { "warmup", 1, 0, 'w' }, { "repeat", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    int c, rc = 0, threads_set = 0;
-
     memset(o, 0, sizeof(*o));
     o->grid.nx = o->grid.ny = 256;
     o->threads = 2;
@@ -138,37 +99,25 @@ int cg_parse_args(int argc, char **argv, cg_opts_t *o)
     o->max_iter = 10000;
     o->warmup = 50;
     o->repeat = 3;
-    opterr = 0;
-    while (rc == 0 && (c = getopt_long(argc, argv, ":p:g:w:r:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'p':
-            if (o->npathmaps == CG_MAX_PATHMAPS)
-                rc = perr("--pathmap: at most %d", CG_MAX_PATHMAPS);
-            else
-                o->pathmaps[o->npathmaps++] = optarg;
-            break;
-        case 'T': rc = parse_long("--threads", optarg, 1, 256, &o->threads); threads_set = 1; break;
-        case 'g': rc = parse_grid(optarg, o); break;
-        case 'S': rc = parse_split(optarg, o); break;
-        case 'e': rc = parse_double("--tol", optarg, 1e-12, 0.1, &o->tol); break;
-        case 'm': rc = parse_long("--max-iter", optarg, 1, 1000000, &o->max_iter); break;
-        case 'R': o->trace_dir = optarg; break;
-        case 'F': o->force = 1; break;
-        case 'X': o->save_x = optarg; break;
-        case 'w': rc = parse_long("--warmup", optarg, 0, 1000000, &o->warmup); break;
-        case 'r': rc = parse_long("--repeat", optarg, 1, 1000, &o->repeat); break;
-        case 'h': return 1;
-        case ':': rc = perr("option '%s' requires an argument", argv[optind - 1]); break;
-        default:
-            rc = optopt ? perr("unknown option '-%c'", optopt)
-                        : perr("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (rc == 0 && optind < argc)
-        rc = perr("unexpected argument '%s'", argv[optind]);
-    if (rc == 0 && threads_set && o->npathmaps > 0)
-        rc = perr("--threads shapes the built-in trees; a pathmap says its own threads");
-    if (rc == 0 && o->force && o->trace_dir == NULL)
-        rc = perr("--force needs --trace DIR");
-    return rc;
+}
+
+cm_status_t cg_parse_args(int argc, char **argv, cg_opts_t *o, cm_opt_t *ctx)
+{
+    static const struct option lo[] = {
+        { "pathmap", 1, 0, 'p' }, { "threads", 1, 0, 'T' }, { "grid", 1, 0, 'g' },
+        { "split", 1, 0, 'S' }, { "tol", 1, 0, 'e' }, { "max-iter", 1, 0, 'm' },
+        { "trace", 1, 0, 'R' }, { "force", 0, 0, 'F' }, { "save-x", 1, 0, 'X' },
+        { "warmup", 1, 0, 'w' }, { "repeat", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    cm_status_t st;
+
+    defaults(o);
+    st = cm_opt_parse(ctx, argc, argv, ":p:g:w:r:h", lo, parse_one, o, &o->help, NULL);
+    if (o->help)
+        return CM_OK;
+    if (st == CM_OK && o->threads_set && o->npathmaps > 0)
+        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--threads shapes the built-in trees; a "
+                         "pathmap says its own threads");
+    if (st == CM_OK && o->force && o->trace_dir == NULL)
+        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--force needs --trace DIR");
+    return st;
 }

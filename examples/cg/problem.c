@@ -1,11 +1,11 @@
 /*
- * problem.c - cg's system and its references (cg.h): the 5-point
+ * problem.c - cg's system and its references (cg_int.h): the 5-point
  * Laplacian of a grid, the exact solution, a serial CG on one thread and
  * the residual oracle with a bound on its own rounding.
  */
 #include <math.h>
 #include <stdlib.h>
-#include "examples/cg/cg.h"
+#include "examples/cg/cg_int.h"
 
 double cg_exact(const cg_grid_t *g, size_t i)
 {

@@ -111,6 +111,8 @@ typedef struct gen_build_opts {
     int               extra_links;     /* gen_edit_add_link on every other host subtree */
     const char       *algo;            /* an algorithm node across the hosts, or NULL */
     const char       *command;         /* the command line, for the header */
+    const char *const *notes;          /* lines of text that open the header */
+    uint32_t          nnotes;
 } gen_build_opts_t;
 
 /* Default options: nary host and root subtrees, no split (a split to the

@@ -17,6 +17,7 @@
 #ifndef GEN_EDIT_H
 #define GEN_EDIT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "common/cm_err.h"
 #include "gen/api/gen_map.h"
@@ -86,5 +87,113 @@ cm_status_t gen_edit_algo(gen_map_t *m, const char *params, cm_err_t *err);
 cm_status_t gen_edit_merge(const gen_map_t *a, const gen_map_t *b, const char *gateway,
                            const char *prefix_a, const char *prefix_b, int gateway_root,
                            gen_map_t **m_p, cm_err_t *err);
+
+/* ---- an edit as a value: the text form of `pathgen edit` ----------------
+ *
+ * An operator call is a gen_edit_t, the one contract between whoever
+ * chooses an edit (a user's command line, the advice of advise/) and whoever
+ * applies it.  Its text form is what users type after `pathgen edit FILE`,
+ * the grammar of docs/pathgen.md ("Reconfiguration"), one operator call:
+ *
+ *   add-level    SUBTREE... [FANOUT]     FANOUT: digits, taken only when a
+ *                                        SUBTREE precedes it; 0 or none: halves
+ *   remove-level SUBTREE...
+ *   add-link     SUBTREE...
+ *   remove-link  SUBTREE...
+ *   move         WRAPPER HOST
+ *   split        SPAN [first|last]      SPAN: digits; default last
+ *   unsplit
+ *   root         HOST
+ *   algo         PARAM...               as on an algo line (run=rd round=2000)
+ *   merge        FILE2 GATEWAY [PA PB] [gateway-root]
+ *
+ * pathgen edit takes a list of calls separated by a lone "," word.  Words
+ * are separated by blanks; in the text form a word may be quoted as in the
+ * shell ('h*' with single quotes, \' with a backslash outside them), and
+ * gen_edit_render quotes the words that need it, so
+ * the text pasted after `pathgen edit FILE` in a shell gives back the same
+ * value.  A SUBTREE with * ? or [ is a glob (gen_edit_apply).
+ */
+typedef enum gen_edit_op {
+    GEN_EDIT_ADD_LEVEL,
+    GEN_EDIT_REMOVE_LEVEL,
+    GEN_EDIT_MOVE,
+    GEN_EDIT_SPLIT,
+    GEN_EDIT_UNSPLIT,
+    GEN_EDIT_ADD_LINK,
+    GEN_EDIT_REMOVE_LINK,
+    GEN_EDIT_ROOT,
+    GEN_EDIT_ALGO,
+    GEN_EDIT_MERGE
+} gen_edit_op_t;
+
+/* Room for an edit's words, each with its NUL. */
+#define GEN_EDIT_ARGS_MAX 4096
+
+/*
+ * One operator call.  Plain data: copied by assignment, nothing to free.
+ * The words are kept in order, each ended by a NUL (gen_edit_arg reads the
+ * i-th): SUBTREE...; WRAPPER HOST; HOST; PARAM...; FILE2 GATEWAY [PA PB].
+ */
+typedef struct gen_edit {
+    gen_edit_op_t op;
+    uint32_t      num;    /* add-level: FANOUT (0: two halves); split: SPAN */
+    int           flag;   /* split: 1 last, 0 first; merge: 1 gateway-root */
+    int           nargs;  /* words in args */
+    size_t        len;    /* bytes of args used */
+    char          args[GEN_EDIT_ARGS_MAX];
+} gen_edit_t;
+
+/* The operator's word ("add-level"), or NULL for a value out of range. */
+const char *gen_edit_op_name(gen_edit_op_t op);
+
+/* Empties e and sets its operator (split: last by default). */
+void gen_edit_init(gen_edit_t *e, gen_edit_op_t op);
+
+/* Appends one word (copied).  CM_ERR_RANGE if it does not fit; CM_ERR_INVALID
+ * for a lone "," (it separates edits on pathgen edit's command line). */
+cm_status_t gen_edit_add_arg(gen_edit_t *e, const char *word, cm_err_t *err);
+
+/* The i-th word (0-based), borrowed from e; NULL when i is out of range. */
+const char *gen_edit_arg(const gen_edit_t *e, int i);
+
+/*
+ * One operator call from its words (w[0] the operator, as the shell hands
+ * them to pathgen edit: no quotes left).  CM_ERR_SYNTAX with pathgen edit's
+ * one-line usage message ("move takes WRAPPER HOST") when they do not fit
+ * the grammar; CM_ERR_RANGE when they are too long.  Names are not looked
+ * up: that is gen_edit_apply's part.  *e is set only on success.
+ */
+cm_status_t gen_edit_parse_words(char *const *w, int nw, gen_edit_t *e, cm_err_t *err);
+
+/*
+ * One operator call from its text form ("split 2 last", "add-level 'h*' 3"):
+ * blanks separate words, quotes as above.  Refuses (CM_ERR_SYNTAX)
+ * an unterminated quote, an empty text and a lone "," (a list, not one call),
+ * and what gen_edit_parse_words refuses.  *e is set only on success.
+ */
+cm_status_t gen_edit_parse(const char *text, gen_edit_t *e, cm_err_t *err);
+
+/*
+ * The text form of e into buf (size bytes, NUL-terminated, cut if too small)
+ * in its canonical form: the operator, then the words, one blank apart,
+ * each quoted for the shell when it holds anything but letters, digits and
+ * _ . / : = @ % + - ,; add-level's FANOUT only when not
+ * 0; split always with first or last.  gen_edit_parse gives back an equal
+ * value.  Returns the length of the whole text (as snprintf does).
+ */
+size_t gen_edit_render(const gen_edit_t *e, char *buf, size_t size);
+
+/*
+ * Applies e to m with the operators above: SUBTREE... in turn, each name or
+ * glob; a glob stands for every gred it matches (fnmatch) that is the bottom
+ * of its part (for remove-link: every gred) and to which the operator
+ * applies (an edit that does not apply to one is skipped, the model
+ * unchanged); at least one must take (CM_ERR_INVALID naming the last
+ * refusal, or CM_ERR_NAME when nothing matches).  The first failure stops
+ * it: the calls before it stay applied.  merge needs a second tree:
+ * gen_edit_merge (CM_ERR_INVALID here).
+ */
+cm_status_t gen_edit_apply(gen_map_t *m, const gen_edit_t *e, cm_err_t *err);
 
 #endif /* GEN_EDIT_H */

@@ -38,7 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /* Pipeline segments as rt_part_segments counts them; `dflt` when neither
    nsegs nor segcount is given. */

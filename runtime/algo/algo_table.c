@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 static const rt_algo_info_t algo_table[] = {
     { "ring", RT_COLL_ALLREDUCE, rt_algo_ring,

@@ -49,7 +49,7 @@
  * operations only: for a non-commutative op MPICH reduces to rank 0 and
  * adds a round 0 -> root, which is not done here.
  */
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /* Rounds of a binomial tree on P processes: ceil(log2 P), 0 for P = 1. */
 static int32_t ceil_log2(int32_t p)

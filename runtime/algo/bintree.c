@@ -47,7 +47,7 @@
  * rounds need every rank's program.
  */
 #include <stdlib.h>
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 #define NAME "bintree-reduce"
 

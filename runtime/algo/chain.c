@@ -47,7 +47,7 @@
  * for all: the ASAP rounds need every rank's program.
  */
 #include <stdlib.h>
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /* U and B are what the ASAP rule models; X cannot hold for a chain. */
 static cm_status_t check_port(const rt_algo_params_t *p, const char *name,

@@ -1,7 +1,8 @@
 /*
  * clv_common.c - parameter checks and the partition shared by the three
- * Clairvoyant generators (clv_linear.c has the rules, clv_tree.c the
- * paper's segment tree, clv_rows.c the fast version).  All must reject
+ * Clairvoyant generators (clv_linear.c has the rules, clv_rows.c the fast
+ * version, and tests/unit/algo/clv_tree.c the paper's segment tree, the
+ * tests' reference).  All must reject
  * exactly the same requests, so they share this code.
  */
 #include <stdlib.h>

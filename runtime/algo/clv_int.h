@@ -1,14 +1,15 @@
 /*
  * clv_int.h - what the Clairvoyant generators share (clv_linear.c, the
- * literal version, clv_tree.c, the paper's segment tree, and clv_rows.c,
- * the default "clv"): the parameter checks, the idle-round rule, the test
- * hook of the linear version and the segment-tree version's entry point.
+ * literal version, clv_rows.c, the default "clv", and the paper's segment
+ * tree, tests/unit/algo/clv_tree.c, the reference kept with the tests):
+ * the parameter checks, the idle-round rule and the test hook of the
+ * linear version.
  * The rules themselves are written out once, in clv_linear.c's header.
  */
 #ifndef RT_CLV_INT_H
 #define RT_CLV_INT_H
 
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /*
  * Checks p for a Clairvoyant generator `name` (the common checks, then
@@ -44,12 +45,5 @@ static inline int64_t rt__clv_idle_rounds(int64_t sink, int64_t next,
  */
 cm_status_t rt__clv_linear_gen(rt_sched_t *s, const rt_algo_params_t *p,
                                int32_t rank, int skip_idle, cm_err_t *err);
-
-/*
- * The paper's segment-tree version (clv_tree.c, "clv-tree"): the reference
- * that "clv" (clv_rows.c) must match step for step; not in the algorithm
- * table, reached by the tests and bin/clvbench.
- */
-rt_algo_gen_fn rt_algo_clv_tree;
 
 #endif /* RT_CLV_INT_H */

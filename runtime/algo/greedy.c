@@ -49,7 +49,7 @@
  * one rank costs as much as for all (the history is global).
  */
 #include <stdlib.h>
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 #define NAME "greedy-reduce"
 

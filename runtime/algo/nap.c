@@ -82,7 +82,7 @@
  * one rank's schedule is cheap and all ranks' is linear in P.
  */
 #include <stdint.h>
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /* Step sizes are >= 2 and their product <= N <= RT_SCHED_RANKS_MAX / 2. */
 #define NAP_MAX_STEPS 32

@@ -5,7 +5,7 @@
 #ifndef RT_PAP_INT_H
 #define RT_PAP_INT_H
 
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /*
  * Sorted ids (Proficz's "new process rank after sorting according to

@@ -54,7 +54,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /* The leaves of the recursive halving of [0, n) into pof2 pieces. */
 static void rs_leaves(int64_t n, int32_t pof2, int64_t *off)

@@ -41,7 +41,7 @@
  * P = 1 has no steps.
  */
 #include <stdint.h>
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /* Appends rank r's steps (round order). */
 static cm_status_t rd_rank_steps(rt_sched_t *s, int32_t nranks, int32_t r)

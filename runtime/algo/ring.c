@@ -71,13 +71,13 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /*
  * Open MPI's COLL_BASE_COMPUTED_SEGCOUNT (coll_base_functions.h): a byte
  * segment size to an element count, rounding a leftover above half an
  * element up; a segment size below one element or not below the whole
- * vector means no segmentation (segcount = count).  Declared in algo.h.
+ * vector means no segmentation (segcount = count).  Declared in algo_int.h.
  */
 int64_t rt_algo_ring_segcount(int64_t segsize, int64_t typesize,
                               int64_t count)

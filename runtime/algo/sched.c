@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 #include "runtime/algo/sched_int.h"
 
 void rt_sched_init(rt_sched_t *s)

@@ -59,7 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 #include "runtime/algo/sched_int.h"
 
 #define SMALL_GROUP  8

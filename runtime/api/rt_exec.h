@@ -21,6 +21,8 @@
 #define RT_EXEC_H
 
 #include <mpi.h>
+#include <stdio.h>
+#include "common/cm_opt.h"
 #include "runtime/api/rt_hooks.h"
 #include "runtime/api/rt_pathmap.h"
 #include "runtime/api/rt_wait.h"
@@ -89,6 +91,33 @@ cm_status_t rt_mpi_init(int *argc, char ***argv, cm_err_t *err);
  * collective step, so that no rank waits for one that gave up.
  */
 cm_status_t rt_mpi_agree(MPI_Comm comm, cm_status_t local, cm_err_t *err);
+
+/* What a job does after rt_mpi_agree_args. */
+typedef enum {
+    RT_ARGS_RUN  = 0,   /* every rank's options parsed: go on */
+    RT_ARGS_HELP = 1,   /* some rank was given --help; its usage is printed: exit 0 */
+    RT_ARGS_BAD  = 2    /* some rank's options are wrong; said: exit 2 */
+} rt_args_t;
+
+/*
+ * Collective, right after MPI is up, on options that every rank parsed on
+ * its own before (an MPMD launch gives ranks different ones): opts holds
+ * this rank's outcome, help says it was given --help.  A bad option
+ * anywhere wins over --help.  Then:
+ *   - when every rank failed with the same message, the lowest one prints
+ *     "PROG: MESSAGE" once;
+ *   - otherwise each failing rank whose message differs from the lowest
+ *     failing rank's (and that rank) prints "PROG: rank R: MESSAGE", and
+ *     every rank that parsed its own prints "PROG: rank R: rank L could not
+ *     parse its options (see its message); giving up";
+ *   - the lowest failing rank then prints hint (if not NULL) as a line:
+ *     the usage line, or "try 'PROG --help'";
+ *   - with --help and no error, the lowest rank given --help calls
+ *     usage(stdout).
+ * All on stderr but the usage.  Every rank returns the same value.
+ */
+rt_args_t rt_mpi_agree_args(MPI_Comm comm, const cm_opt_t *opts, int help,
+                            void (*usage)(FILE *fp), const char *hint);
 
 /*
  * Local: whether a job of nranks ranks runs pm (one rank per host).

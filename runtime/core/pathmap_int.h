@@ -10,6 +10,7 @@
 #define PATHMAP_INT_H
 
 #include <stdbool.h>
+#include <string.h>
 #include "runtime/api/rt_pathmap.h"
 #include "common/cm_arena.h"
 #include "common/cm_strmap.h"
@@ -77,5 +78,67 @@ cm_status_t pm_tree_finish(pm_builder_t *b, cm_err_t *err);
 
 /* Checks that apply to the whole file once every tree is finished. */
 cm_status_t pm_pathmap_finish(pm_builder_t *b, cm_err_t *err);
+
+/* ---- the reader's parts: pathmap_lex.c, pathmap_parse.c, pathmap_algo.c ---- */
+
+#define PM_TOKENS_MAX (RT_PATHMAP_LINE_MAX / 2 + 1)
+
+typedef struct pm_tok {
+    const char *s;
+    uint32_t    len;
+    unsigned    col;
+} pm_tok_t;
+
+typedef struct pm_line {
+    unsigned  lineno;
+    pm_tok_t *toks;
+    uint32_t  ntoks;
+} pm_line_t;
+
+/* One key=value parameter of a statement, split at the '='. */
+typedef struct pm_param {
+    pm_tok_t key;
+    pm_tok_t value;
+} pm_param_t;
+
+static inline bool tok_is(const pm_tok_t *tok, const char *word)
+{
+    return tok->len == strlen(word) && memcmp(tok->s, word, tok->len) == 0;
+}
+
+#define PM_FAIL(b, err, st, line, col, ...)                                 \
+    cm_err_set((err), (st), (b)->path, (line), (col), __FILE__, __LINE__,   \
+               __VA_ARGS__)
+
+/* pathmap_lex.c: a line's bytes into tokens, names, numbers, parameters. */
+cm_status_t pm_line_split(pm_builder_t *b, const char *s, size_t len,
+                          pm_line_t *line, cm_err_t *err);
+cm_status_t pm_check_name(pm_builder_t *b, const pm_tok_t *tok,
+                          unsigned lineno, cm_err_t *err);
+cm_status_t pm_params(pm_builder_t *b, const pm_line_t *line,
+                      uint32_t first, const char *const *allowed,
+                      const char *stmt, pm_param_t *out,
+                      uint32_t *nout_p, cm_err_t *err);
+const pm_param_t *pm_param_find(const pm_param_t *params, uint32_t n,
+                                const char *key);
+cm_status_t pm_number(pm_builder_t *b, const char *s, uint32_t len,
+                      unsigned lineno, unsigned col, uint32_t *value_p,
+                      cm_err_t *err);
+cm_status_t pm_host_ref(pm_builder_t *b, const pm_line_t *line,
+                        const pm_param_t *p, const char *stmt,
+                        rt_host_id_t *host_p, cm_err_t *err);
+char *pm_strdup(pm_builder_t *b, const pm_tok_t *tok);
+cm_status_t pm_reserve(void **array, uint32_t *cap, uint32_t n, size_t elem);
+
+/* pathmap_parse.c: a node's wait= parameter (gred lines and, to refuse
+ * it, algo lines). */
+cm_status_t pm_wait_param(pm_builder_t *b, const pm_line_t *line,
+                          const pm_param_t *p, rt_node_t *node,
+                          cm_err_t *err);
+
+/* pathmap_algo.c: the parameters of an algo line into nb->algo. */
+cm_status_t pm_algo_params(pm_builder_t *b, const pm_line_t *line,
+                           const pm_param_t *params, uint32_t nparams,
+                           pm_node_build_t *nb, cm_err_t *err);
 
 #endif /* PATHMAP_INT_H */

@@ -47,6 +47,63 @@ cm_status_t rt_mpi_agree(MPI_Comm comm, cm_status_t local, cm_err_t *err)
                   lowest[1]);
 }
 
+/* Collective: the lowest failing rank's message reaches every rank, and
+ * each learns whether all ranks failed with that same message. */
+static int args_same_everywhere(MPI_Comm comm, const cm_opt_t *opts, int lowest,
+                                char first[CM_OPT_MSG_MAX])
+{
+    int mine, all = 0;
+
+    memcpy(first, opts->msg, CM_OPT_MSG_MAX);
+    MPI_Bcast(first, CM_OPT_MSG_MAX, MPI_CHAR, lowest, comm);
+    mine = opts->status != CM_OK && strcmp(opts->msg, first) == 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm);
+    return all;
+}
+
+static void args_report(MPI_Comm comm, const cm_opt_t *opts, int rank, int lowest,
+                        const char *hint)
+{
+    char first[CM_OPT_MSG_MAX];
+
+    if (args_same_everywhere(comm, opts, lowest, first)) {
+        if (rank == lowest)
+            fprintf(stderr, "%s: %s\n", opts->prog, opts->msg);
+    } else if (opts->status != CM_OK) {
+        if (rank == lowest || strcmp(opts->msg, first) != 0)
+            fprintf(stderr, "%s: rank %d: %s\n", opts->prog, rank, opts->msg);
+    } else {
+        fprintf(stderr, "%s: rank %d: rank %d could not parse its options (see its "
+                "message); giving up\n", opts->prog, rank, lowest);
+    }
+    if (rank == lowest && hint != NULL)
+        fprintf(stderr, "%s\n", hint);
+}
+
+rt_args_t rt_mpi_agree_args(MPI_Comm comm, const cm_opt_t *opts, int help,
+                            void (*usage)(FILE *fp), const char *hint)
+{
+    int rank, mine[4], low[4];
+
+    MPI_Comm_rank(comm, &rank);
+    /* MINLOC over two pairs: (parsed ? 1 : 0, rank), (help ? 0 : 1, rank). */
+    mine[0] = opts->status == CM_OK;
+    mine[1] = rank;
+    mine[2] = !help;
+    mine[3] = rank;
+    MPI_Allreduce(mine, low, 2, MPI_2INT, MPI_MINLOC, comm);
+    if (low[0] == 0) {
+        args_report(comm, opts, rank, low[1], hint);
+        return RT_ARGS_BAD;
+    }
+    if (low[2] == 0) {
+        if (rank == low[3] && usage != NULL)
+            usage(stdout);
+        return RT_ARGS_HELP;
+    }
+    return RT_ARGS_RUN;
+}
+
 /* Every rank must have parsed the same text: compare min and max hash. */
 static cm_status_t exec_check_hash(const rt_pathmap_t *pm, MPI_Comm comm, cm_err_t *err)
 {

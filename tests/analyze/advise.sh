@@ -5,7 +5,7 @@
 #   sh tests/analyze/advise.sh           (from the repository root, after make)
 #
 # Part 1: the synthetic traces of build/tests/synth_trace (their tables are
-# in tests/tools/synth_trace.c; tests/analyze/synthetic.sh checks the
+# in tests/oracles/synth_trace.c; tests/analyze/synthetic.sh checks the
 # databases they give).  From those tables and the rules of docs/pathgen.md
 # ("Advice"), each expected advice, gain and figure is worked out below with
 # the arithmetic next to it, never from the program's output.  T is the
@@ -305,7 +305,7 @@ PM
     moved movable movable cr1.0 B A
 }
 
-# move (rule 8): the tree of tests/unit/analyze/t_advise.c's move cases,
+# move (rule 8): the tree of tests/unit/advise/t_advise.c's move cases,
 # where the rule advises "move cr1.0 host1"; the edit must apply and give the
 # tree worked out by hand: cr1.0 on host1, reached from cr0 through a proxy
 # of host1; h1 enters it directly, h0 through a proxy of host0 (proxies

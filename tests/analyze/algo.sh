@@ -4,7 +4,7 @@
 #
 #   sh tests/analyze/algo.sh            (from the repository root, after make)
 #
-# build/tests/synth_trace algo (tests/tools/synth_trace.c, its table "algo")
+# build/tests/synth_trace algo (tests/oracles/synth_trace.c, its table "algo")
 # writes a tree whose root is an algorithm node over hosts A, B, C (ranks 0,
 # 1, 2) with its MPI collective and point-to-point events.  Every expected
 # value below is worked out from that table and the definitions of

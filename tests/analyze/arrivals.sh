@@ -7,7 +7,7 @@
 #
 # 1. build/tests/synth_trace pap: a node with arrival=edge over hosts A, B, C,
 #    5 operations whose arrival reports (source used, missing host, error,
-#    lead, wait) are a table in tests/tools/synth_trace.c.  trace_check
+#    lead, wait) are a table in tests/oracles/synth_trace.c.  trace_check
 #    accepts it; papanalyze stores every report in algo_arrivals, and the
 #    views algo_arrival_sources and algo_arrival_stats and the report's
 #    "Arrival estimates" tables hold the counts and distributions worked out

@@ -3,7 +3,7 @@
 #
 #   sh tests/analyze/synthetic.sh            (from the repository root, after make)
 #
-# build/tests/synth_trace (tests/tools/synth_trace.c) writes OTF2 traces whose
+# build/tests/synth_trace (tests/oracles/synth_trace.c) writes OTF2 traces whose
 # every timestamp was chosen by hand; its tables are the input of this test.
 # Each expected value below is worked out from those tables and the
 # definitions of docs/analysis-db.md, with the arithmetic next to it: never
@@ -107,7 +107,7 @@ parts() {
 }
 
 # =============================================================================
-# gred3 (tests/tools/synth_trace.c, 3 operations on instance 0)
+# gred3 (tests/oracles/synth_trace.c, 3 operations on instance 0)
 #
 #   nodes        root 0 (core, A), top 1 (gred, A, parent root), g0 2 (gred,
 #                A, parent top), p1 3 (proxy, B, parent top), g1 4 (gred, B,
@@ -508,7 +508,7 @@ orders_of 2 0 "2:2:1,3:3:1"
 subtree_orders_of 0 3 "2:5:1,3:5:1"
 
 # =============================================================================
-# chain (tests/tools/synth_trace.c): thread 0 (B) -> a (gred, B) -> p (proxy, B)
+# chain (tests/oracles/synth_trace.c): thread 0 (B) -> a (gred, B) -> p (proxy, B)
 # -> b (gred, A) -> c (core, A); nodes c 0, b 1, p 2, a 3 (lines 4..7); 2
 # instances, operations (instance, op) (0,0) (1,0) (0,1) (1,1).  Locations:
 # host A 0 = service p#0, 1 = service p#1; host B 65536 = thread 0.
@@ -655,7 +655,7 @@ expect "SELECT ns FROM p2p WHERE bytes = 4" 1202
 orders_of 3 0 "1:1:2"
 
 # =============================================================================
-# lastarr (tests/tools/synth_trace.c, 2 operations): the last arrival at a
+# lastarr (tests/oracles/synth_trace.c, 2 operations): the last arrival at a
 # gred is the contributor that continued down (its visit nests the parent's),
 # not the one with the largest t1.
 #
@@ -704,8 +704,8 @@ orders_of 1 1 "2:2:1,3:2:1"
 orders_of 1 2 "2:3:1,3:3:1"
 
 # =============================================================================
-# oneway (tests/tools/synth_trace.c): 1101 operations of the chain's tree, so
-# 1101 one-way times of p, more than an_stats.h keeps exactly (1024).  The
+# oneway (tests/oracles/synth_trace.c): 1101 operations of the chain's tree, so
+# 1101 one-way times of p, more than an_stats_int.h keeps exactly (1024).  The
 # one-way time of operation k is 9000 + 2.5 k ns; nearest-rank median of
 # 1101 samples: rank ceil(1101 / 2) = 551, k = 550, 9000 + 2.5 * 550 = 10375.
 # (A histogram bucket of 8 ns around it would give its midpoint instead.)
@@ -720,7 +720,7 @@ expect "SELECT value FROM meta WHERE key = 'p2p_ns'" "9000 + 2.5 * 550"
 expect "SELECT COUNT(*), MIN(imbalance), MAX(imbalance) FROM ops" "1101|0|0"
 
 # =============================================================================
-# wide (tests/tools/synth_trace.c): gred g (node 1) has 100 contributors, c0 =
+# wide (tests/oracles/synth_trace.c): gred g (node 1) has 100 contributors, c0 =
 # q, c1 .. c99 = threads 0 .. 98, as on a 128-core node.  Per operation the
 # 1st arrival (q) departs 100th, the 100th (thread 98, which continued)
 # departs 1st, and the a-th departs a-th for a = 2 .. 99: 100 cells at 100 %.

@@ -6,7 +6,7 @@
 # from the compiler's .d files), and `make -n -W HEADER all` says what make
 # would recompile if HEADER changed.  Run after a full build (make test builds
 # first).  Catches a directory whose dependency files are not included, as
-# viz/ once was: touching viz/viz_svg.h then rebuilt nothing.
+# viz/ once was: touching viz/viz_svg_int.h then rebuilt nothing.
 set -eu
 . tests/lib.sh
 

@@ -1,5 +1,5 @@
 /*
- * exec_random - runs random trees (tests/gen/randtree.h) through the
+ * exec_random - runs random trees (tests/randtree/randtree.h) through the
  * executor and checks every result two ways.
  *
  *   mpirun -np 4 build/tests/exec_random [--seeds A-B] [--bytes 4,256] [--ops N]
@@ -43,7 +43,7 @@
 #include <time.h>
 #include "instrument/api/ins_trace.h"
 #include "runtime/api/rt_exec.h"
-#include "tests/gen/randtree.h"
+#include "tests/randtree/randtree.h"
 
 #define ER_SIZES_MAX 16
 #define ER_REPORTS   5      /* mismatch lines per rank and tree */
@@ -431,7 +431,7 @@ static void usage(FILE *f)
             "usage: mpirun -np N exec_random [--seeds A-B] [--bytes 4,256] [--ops N]\n"
             "           [--delay-us MAX] [--links threads|services] [--trace DIR]\n"
             "           [--instances K] [--watchdog S] [--algo PCT] [--max-hosts H]\n"
-            "  Runs the random pathmap of each seed A..B (tests/gen/randtree.h, 1..H hosts;\n"
+            "  Runs the random pathmap of each seed A..B (tests/randtree/randtree.h, 1..H hosts;\n"
             "  build/tests/randtree SEED prints it) on the first ranks and checks every\n"
             "  allreduce against MPI_Allreduce and a closed form.  N >= H.\n"
             "  --seeds A-B      seeds (default 1-10; a single number for one)\n"

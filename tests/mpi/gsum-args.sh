@@ -21,11 +21,11 @@ expect_count "$tmp/out" 1 "--links HOW"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum
 expect_count "$tmp/out" 1 "give either -p PATHMAP or --native"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -n abc
-expect_count "$tmp/out" 1 "-n: 'abc' is not an integer >= 1"
+expect_count "$tmp/out" 1 "-n: 'abc' is not an integer, expected 1..2147483647"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -s 4,0
-expect_count "$tmp/out" 1 "-s: '0' is not an integer >= 1"
+expect_count "$tmp/out" 1 "-s: '0' is out of range, expected 1..1GiB"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native --type float
-expect_count "$tmp/out" 1 "--type: unknown 'float' (expected int32, int64 or double)"
+expect_count "$tmp/out" 1 "--type: unknown 'float', expected int32, int64 or double"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native --type double -s 4
 expect_count "$tmp/out" 1 "-s 4 is not a multiple of the 8-byte double element"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum -p pathmaps/local/gred-1x2.pathmap -s 6
@@ -37,7 +37,7 @@ expect_count "$tmp/out" 1 "/nonexistent.pathmap: error: cannot open: No such fil
 # rank; the header says which and how many service threads each host runs.
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum -p pathmaps/local/gred-1x2.pathmap --links paths
 [ "$rc" -eq 2 ] || fail "--links paths: exit $rc, expected 2 (a usage error)"
-expect_count "$tmp/out" 1 "--links: unknown 'paths' (expected threads or services)"
+expect_count "$tmp/out" 1 "--links: unknown 'paths', expected threads or services"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum -p pathmaps/local/gred-1x2.pathmap --links
 expect_count "$tmp/out" 1 "option '--links' requires an argument"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native --links services
@@ -56,30 +56,31 @@ expect_count "$tmp/out" 1 "# links: threads (served by the threads waiting in th
 
 # -s: say what is wrong with the list, not only "try --help".
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -s ,,,
-expect_count "$tmp/out" 1 "-s: empty item at position 1 of ',,,'"
+expect_count "$tmp/out" 1 "-s: item 1 of ',,,' is empty, expected items separated by ','"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -s 4,,8
-expect_count "$tmp/out" 1 "-s: empty item at position 2 of '4,,8'"
+expect_count "$tmp/out" 1 "-s: item 2 of '4,,8' is empty, expected items separated by ','"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -s 4,
-expect_count "$tmp/out" 1 "-s: empty item at position 2 of '4,'"
+expect_count "$tmp/out" 1 "-s: item 2 of '4,' is empty, expected items separated by ','"
 sizes33=$(seq -s, 4 4 132)
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -s "$sizes33"
-expect_count "$tmp/out" 1 "-s: 33 sizes; at most 32"
+expect_count "$tmp/out" 1 "-s: 33 items, expected at most 32"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -s 2G
-expect_count "$tmp/out" 1 "-s: '2G' is too large: at most 1073741824 (1GiB)"
+expect_count "$tmp/out" 1 "-s: '2G' is out of range, expected 1..1GiB"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -s 4,x
-expect_count "$tmp/out" 1 "-s: 'x' is not an integer >= 1"
+expect_count "$tmp/out" 1 "-s: 'x' is not a size, expected bytes 1..1GiB (K, M, G, T: powers of 1024)"
 
-# Numbers above an option's maximum say so (not "not an integer").
-for opt in -n -w --spin-ns --yield-ns; do
+# Numbers above an option's maximum say so (not "not an integer"), with the range.
+for opt in -n:1 -w:0 --spin-ns:0 --yield-ns:0; do
+    lo=${opt#*:}; opt=${opt%:*}
     for v in 3000000000 99999999999999999999999; do
         run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native $opt $v
-        expect_count "$tmp/out" 1 "$opt: '$v' is too large: at most 2147483647"
+        expect_count "$tmp/out" 1 "gsum: $opt: '$v' is out of range, expected $lo..2147483647"
     done
 done
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum --native -n -5
-expect_count "$tmp/out" 1 "-n: '-5' is not an integer >= 1"
+expect_count "$tmp/out" 1 "-n: '-5' is out of range, expected 1..2147483647"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum -p pathmaps/demo.pathmap --trace "$tmp/t" --trace-mem 99999999999G
-expect_count "$tmp/out" 1 "--trace-mem: '99999999999G' is not a size: too large, at most 18446744073709551615 bytes"
+expect_count "$tmp/out" 1 "--trace-mem: '99999999999G' is out of range, expected 1..18446744073709551615"
 
 # A FIFO given as the pathmap is refused, not opened (that blocks until a
 # writer comes); so is a directory.  pathmap-check likewise.

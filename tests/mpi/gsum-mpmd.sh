@@ -19,14 +19,14 @@ mpmd() {
 
 # Rank 1's options do not parse: it says why, rank 0 says who, no hang.
 mpmd 60 -p $PM -n 10 -- -p $PM -n abc
-expect_count "$tmp/out" 1 "gsum: rank 1: -n: 'abc' is not an integer >= 1"
+expect_count "$tmp/out" 1 "gsum: rank 1: -n: 'abc' is not an integer, expected 1..2147483647"
 expect_count "$tmp/out" 1 "gsum: rank 0: rank 1 could not parse its options (see its message)"
 mpmd 60 -p $PM -n 10 -w 0 -- -p $PM -n 10 -w 0 --bogus
 expect_count "$tmp/out" 1 "gsum: rank 1: unknown option '--bogus'"
 expect_count "$tmp/out" 1 "gsum: rank 0: rank 1 could not parse its options"
 # ... and the same on rank 0.
 mpmd 60 -p $PM -s ,, -- -p $PM
-expect_count "$tmp/out" 1 "gsum: rank 0: -s: empty item at position 1 of ',,'"
+expect_count "$tmp/out" 1 "gsum: rank 0: -s: item 1 of ',,' is empty, expected items separated by ','"
 expect_count "$tmp/out" 1 "gsum: rank 1: rank 0 could not parse its options"
 
 # Options that differ: every rank names the option and the ranks.

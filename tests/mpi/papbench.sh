@@ -3,13 +3,15 @@
 # tiny sizes, delays and margin so that each launch takes seconds.  No timing
 # is asserted (the machine is shared): structure, counts and correctness.
 #   1. np 4, every default algorithm with every source (13 rows), one-late,
-#      two sizes (16 and 1000 floats: 1000 does not divide by 4), delays 0
+#      two sizes (--sizes 64,4000 bytes: 16 and 1000 floats; 1000 does not
+#      divide by 4), delays 0
 #      and 1 ms: each operation is checked by papbench against MPI_Allreduce
 #      (it aborts otherwise); the tables have the rows and columns listed
 #      here by hand, ring's speedup line is 1.00 everywhere, and the CSV file
 #      has one line per row, size and delay with the iterations asked for.
 #   2. np 3, rand-late, not interleaved, plus a --pathmap file with a core
-#      and proxies (any tree with one thread per host), sizes 3 and 7.
+#      and proxies (any tree with one thread per host), sizes 3 and 7 floats
+#      (12 and 28 bytes).
 #   3. PAPTREE_PAPBENCH_TEST_WRONG=RANK:ITER:INDEX adds 1 to one element of
 #      one rank's result: the check must abort naming that rank, iteration
 #      and element, with got = expected + 1.
@@ -41,7 +43,7 @@ speedups_of() {
 
 # ---- 1. np 4, every algorithm and source --------------------------------------------
 ROWS4="ring rabenseifner rd slt/equal slt/history slt/edge prr/equal prr/history prr/edge clv/equal clv/history clv/edge native"
-timeout 120 $MPIRUN -np 4 $PB --sizes 16,1000 --delays 0,1 --margin 1 --iters 3 --warmup 1 \
+timeout 120 $MPIRUN -np 4 $PB --sizes 64,4000 --delays 0,1 --margin 1 --iters 3 --warmup 1 \
   --csv "$tmp/all.csv" > "$tmp/all.out" 2> "$tmp/all.err" ||
   { cat "$tmp/all.out" "$tmp/all.err" >&2; fail "np 4: papbench failed"; }
 for size in 16 1000; do
@@ -92,7 +94,7 @@ threads 0 host=h0 enter=top
 threads 1 host=h1 enter=p1
 threads 2 host=h2 enter=p2
 EOF
-timeout 120 $MPIRUN -np 3 $PB --sizes 3,7 --delays 0,0.5 --margin 0.5 --iters 2 --warmup 1 \
+timeout 120 $MPIRUN -np 3 $PB --sizes 12,28 --delays 0,0.5 --margin 0.5 --iters 2 --warmup 1 \
   --mode rand-late --no-interleave --arrival history,edge --pathmap "$tmp/proxies-3x1.pathmap" \
   --algo ring,rabenseifner,rd,slt,prr,clv,native > "$tmp/np3.out" 2> "$tmp/np3.err" ||
   { cat "$tmp/np3.out" "$tmp/np3.err" >&2; fail "np 3: papbench failed"; }
@@ -108,7 +110,7 @@ echo "np 3: rand-late, 11 rows (one a --pathmap file with proxies) x 2 sizes, ev
 
 # ---- 3. a wrong element is caught ------------------------------------------------------
 run_fails 60 "$tmp/wrong.out" env PAPTREE_PAPBENCH_TEST_WRONG=2:1:5 \
-  $MPIRUN -x PAPTREE_PAPBENCH_TEST_WRONG -np 3 $PB --algo ring --sizes 16 --delays 0 --margin 0 --iters 3 --warmup 0 -q
+  $MPIRUN -x PAPTREE_PAPBENCH_TEST_WRONG -np 3 $PB --algo ring --sizes 64 --delays 0 --margin 0 --iters 3 --warmup 0 -q
 line=$(grep 'error: wrong result' "$tmp/wrong.out" || true)
 [ "$(printf '%s\n' "$line" | grep -c .)" = 1 ] || { cat "$tmp/wrong.out" >&2; fail "wrong: not exactly one report"; }
 case $line in
@@ -123,29 +125,31 @@ echo "wrong result: caught on rank 2, iteration 1, element 5"
 # ---- 4. refused pathmaps and a bad --algo parameter -----------------------------------
 printf 'host h0\nhost h1\ntree t type=float op=sum\nalgo x run=ring\ngred g0 host=h0 parent=x\nthreads 0-1 host=h0 enter=g0\nthreads 2 host=h1 enter=x\n' \
   > "$tmp/two.pathmap"
-run_fails 60 "$tmp/two.out" $MPIRUN -np 2 $PB --pathmap "$tmp/two.pathmap" --sizes 4 --delays 0 --iters 1
+run_fails 60 "$tmp/two.out" $MPIRUN -np 2 $PB --pathmap "$tmp/two.pathmap" --sizes 16 --delays 0 --iters 1
 expect_count "$tmp/two.out" 1 "papbench: error: $tmp/two.pathmap: tree 't' has 2 threads on host h0; papbench runs exactly one computational thread per host"
 printf 'host h0\nhost h1\ntree t type=int32 op=sum\nalgo x run=ring\nthreads 0 host=h0 enter=x\nthreads 1 host=h1 enter=x\n' \
   > "$tmp/int.pathmap"
-run_fails 60 "$tmp/int.out" $MPIRUN -np 2 $PB --pathmap "$tmp/int.pathmap" --sizes 4 --delays 0 --iters 1
+run_fails 60 "$tmp/int.out" $MPIRUN -np 2 $PB --pathmap "$tmp/int.pathmap" --sizes 16 --delays 0 --iters 1
 expect_count "$tmp/int.out" 1 "papbench: error: $tmp/int.pathmap: tree 't' is int32 sum; papbench reduces float sums"
 set +e
-timeout 60 $MPIRUN -np 2 $PB --algo prr:segments=4 --sizes 4 --delays 0 > "$tmp/param.out" 2>&1
+timeout 60 $MPIRUN -np 2 $PB --algo prr:segments=4 --sizes 16 --delays 0 > "$tmp/param.out" 2>&1
 rc=$?
 set -e
 [ $rc = 2 ] || { cat "$tmp/param.out" >&2; fail "--algo prr:segments=4: exit $rc, not 2"; }
 expect_count "$tmp/param.out" 1 "(--algo prr/equal):5:35: error: algorithm 'prr' takes no parameter 'segments' (it takes: round, arrival)"
 expect_count "$tmp/param.out" 1 "usage: mpirun -np P papbench"
 set +e
-timeout 60 $MPIRUN -np 2 $PB --algo ring,prr,ring --sizes 4 --delays 0 > "$tmp/twice.out" 2>&1
+timeout 60 $MPIRUN -np 2 $PB --algo ring,prr,ring --sizes 16 --delays 0 > "$tmp/twice.out" 2>&1
 rc=$?
 set -e
 [ $rc = 2 ] || { cat "$tmp/twice.out" >&2; fail "--algo ring,prr,ring: exit $rc, not 2"; }
 expect_count "$tmp/twice.out" 1 "papbench: error: two rows would be labelled 'ring' (an algorithm given twice, or a pathmap file named like an algorithm)"
-echo "refused: two threads on a host, an int32 tree, an unknown algorithm parameter, a row twice"
+run_fails 60 "$tmp/few.out" $MPIRUN -np 2 $PB --algo ring --sizes 16,4 --delays 0 --iters 1
+expect_count "$tmp/few.out" 1 "papbench: --sizes: 4 bytes are fewer floats than the 2 ranks, expected at least 8 bytes (a float per rank)"
+echo "refused: two threads on a host, an int32 tree, an unknown algorithm parameter, a row twice, fewer floats than ranks"
 
 # ---- 5. --trace --------------------------------------------------------------------------
-timeout 120 $MPIRUN -np 3 $PB --algo ring,prr --arrival history --sizes 24 --delays 1 --margin 1 \
+timeout 120 $MPIRUN -np 3 $PB --algo ring,prr --arrival history --sizes 96 --delays 1 --margin 1 \
   --iters 12 --warmup 2 --trace "$tmp/tr" > "$tmp/tr.out" 2> "$tmp/tr.err" ||
   { cat "$tmp/tr.out" "$tmp/tr.err" >&2; fail "--trace: papbench failed"; }
 [ "$(ls "$tmp/tr" | tr '\n' ' ')" = "prr-history.n24.d1ms ring.n24.d1ms " ] ||
@@ -173,22 +177,24 @@ bad() {   # bad EXPECTED-MESSAGE ARGS...: exit 2, the message, the usage line
   rc=$?
   set -e
   [ $rc = 2 ] || { cat "$tmp/bad.err" >&2; fail "papbench $*: exit $rc, not 2"; }
-  [ "$(sed -n 1p "$tmp/bad.err")" = "papbench: error: $msg" ] ||
-    { cat "$tmp/bad.err" >&2; fail "papbench $*: first line is not 'papbench: error: $msg'"; }
+  [ "$(sed -n 1p "$tmp/bad.err")" = "papbench: $msg" ] ||
+    { cat "$tmp/bad.err" >&2; fail "papbench $*: first line is not 'papbench: $msg'"; }
   sed -n 2p "$tmp/bad.err" | grep -q '^usage: mpirun -np P papbench ' || fail "papbench $*: no usage line"
 }
-bad "--mode: unknown 'sideways' (expected one-late or rand-late)" --mode sideways
-bad "--sizes: '0' is not a count of floats from 1 to 268435456 (K, M allowed)" --sizes 0
-bad "--sizes: '2X' is not a count of floats from 1 to 268435456 (K, M allowed)" --sizes 4,2X
-bad "--sizes: item 2 is empty" --sizes 4,,8
-bad "--delays: '-1' is not a number from 0 to 10000" --delays 0,-1
+bad "--mode: unknown 'sideways', expected one-late or rand-late" --mode sideways
+bad "--sizes: '0' is out of range, expected 4..1GiB" --sizes 0
+bad "--sizes: '6' is not a whole number of floats, expected a multiple of 4 bytes" --sizes 8,6
+bad "--sizes: '2G' is out of range, expected 4..1GiB" --sizes 2G
+bad "--sizes: '2X' is not a size, expected bytes 4..1GiB (K, M, G, T: powers of 1024)" --sizes 4,2X
+bad "--sizes: item 2 of '4,,8' is empty, expected items separated by ','" --sizes 4,,8
+bad "--delays: '-1' is out of range, expected 0..10000" --delays 0,-1
 bad "--algo: 'bogus' is not an allreduce or a reduce of the algorithm table, nor native (papsim --help lists them)" --algo ring,bogus
 bad "--algo: 'binomial-bcast' is not an allreduce or a reduce of the algorithm table, nor native (papsim --help lists them)" --algo binomial-bcast
 bad "--algo: 'prr:arrival=edge': the arrival source is chosen by --arrival" --algo prr:arrival=edge
-bad "--arrival: unknown source 'psychic' (expected equal, history or edge)" --arrival equal,psychic
-bad "--arrival: 'edge' given twice" --arrival edge,edge
-bad "--iters: '0' is not an integer from 1 to 1000000" --iters 0
-bad "--round: '0' is not auto nor nanoseconds from 1 to 1000000000" --round 0
+bad "--arrival: unknown 'psychic', expected equal, history or edge" --arrival equal,psychic
+bad "--arrival: 'edge' given twice, expected each source once" --arrival edge,edge
+bad "--iters: '0' is out of range, expected 1..1000000" --iters 0
+bad "--round: '0' is neither auto nor nanoseconds, expected auto or 1..1000000000" --round 0
 bad "unknown option '--bogus'" --bogus
 bad "option '--sizes' requires an argument" --sizes
 bad "unexpected argument 'extra'" extra
@@ -201,4 +207,4 @@ for opt in --algo --pathmap --sizes --iters --warmup --mode --delays --margin --
            --interleave --trace --csv --help; do
   grep -q -- "$opt" "$tmp/help.out" || fail "--help does not mention $opt"
 done
-echo "bad options: 17 cases exit 2 with the message and the usage line; --help exits 0"
+echo "bad options: 19 cases exit 2 with the message and the usage line; --help exits 0"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Random trees (tests/gen/randtree.h), traced: build/tests/exec_random
+# Random trees (tests/randtree/randtree.h), traced: build/tests/exec_random
 # checks every result of seeds FIRST-LAST (against MPI_Allreduce and the
 # closed form) while writing one OTF2 archive per seed and tree, then
 # build/tests/trace_check, the independent reader, checks every archive

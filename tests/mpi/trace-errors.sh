@@ -177,8 +177,8 @@ usage_error "--trace, --trace-mem and --force trace a pathmap's tree; they do no
 usage_error "they do not apply to --native" --native --trace-mem 5M
 usage_error "they do not apply to --native" --native --force
 usage_error "--trace-mem: '5Q' is not a size" -p pathmaps/demo.pathmap --trace "$tmp/n" --trace-mem 5Q
-usage_error "--trace-mem: '0' is not a size" -p pathmaps/demo.pathmap --trace "$tmp/n" --trace-mem 0
-usage_error "--trace-mem: '99999999999G' is not a size" -p pathmaps/demo.pathmap --trace "$tmp/n" --trace-mem 99999999999G
+usage_error "--trace-mem: '0' is out of range, expected 1..18446744073709551615" -p pathmaps/demo.pathmap --trace "$tmp/n" --trace-mem 0
+usage_error "--trace-mem: '99999999999G' is out of range, expected 1..18446744073709551615" -p pathmaps/demo.pathmap --trace "$tmp/n" --trace-mem 99999999999G
 usage_error "option '--trace' requires an argument" -p pathmaps/demo.pathmap --trace
 [ ! -e "$tmp/n" ] && [ ! -e "$tmp/n.partial" ] || fail "a usage error created $tmp/n"
 

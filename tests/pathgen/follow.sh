@@ -7,7 +7,7 @@
 # advised edit applied (no "edit failed"), each step's result is one of the
 # documented ones and agrees with its own printed speedup, the final pathmap
 # is valid and is the start (nothing kept) or a different tree reached by
-# the printed pathgen edit commands.  tests/bench/sweep.sh checks the
+# the printed pathgen edit commands.  tests/pathgen/sweep.sh checks the
 # sweep's logic with fixed times; this one, that the parts fit.  ~10 s.
 set -eu
 . tests/lib.sh

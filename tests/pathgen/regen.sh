@@ -1,54 +1,67 @@
 #!/bin/sh
 # regen.sh - the paper's configurations come out of `pathgen generate`
-# (docs/pathgen.md, "The paper's configurations").
+# (docs/pathgen.md, "The paper's configurations"), as an independent
+# generator builds them.
 #
-# The samples in pathmaps/ were written by scripts/gen-pathmaps.py, an
-# independent implementation of the shapes and placements; each command
-# below must give the same tree as its sample (`pathgen compare`), with the
-# same names where the row says "names".  Each output must also validate
+# tests/oracles/gen-pathmaps.py is an independent implementation of the
+# shapes and placements of pathmaps/README.md; it writes its own copy of
+# every sample into a temporary directory.  Each command below must give
+# the same tree as the oracle's file (`pathgen compare`), with the same
+# names where the row says "names".  Each output must also validate
 # (bin/pathmap-check), and the longest path its header states must be the
 # one pathmap-check computes.  The commands are the ones documented in
 # docs/pathgen.md; change both together.
+#
+# Then every sample that pathmaps/MANIFEST generates (replayed by
+# scripts/pathmaps.sh) must be the oracle's text below the header comment,
+# byte for byte but for the wrappers' trailing comments.  That the
+# committed samples are the manifest's output is tests/pathgen/manifest.sh.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 T=$(mktemp -d "${TMPDIR:-/tmp}/pathgen-regen.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 E=examples/pathgen
+O=$T/oracle
 fails=0
 n=0
+if ! python3 tests/oracles/gen-pathmaps.py "$O" >"$T/err" 2>&1; then
+    echo "FAIL tests/oracles/gen-pathmaps.py: $(tail -1 "$T/err")"
+    exit 1
+fi
 
-# check MODE SAMPLE ARGS...: MODE names (names equal too) or trees.
+# check MODE SAMPLE ARGS...: MODE names (names equal too) or trees; SAMPLE
+# is the oracle's file of that name.
 check() {
-    mode=$1 sample=pathmaps/$2.pathmap
+    mode=$1 name=$2 sample=$O/$2.pathmap
     shift 2
     n=$((n + 1))
     out=$T/out.pathmap
     rm -f "$out"
     if ! bin/pathgen "$@" -o "$out" 2>"$T/err"; then
-        echo "FAIL $sample: pathgen $*: $(head -1 "$T/err")"
+        echo "FAIL $name: pathgen $*: $(head -1 "$T/err")"
         fails=$((fails + 1))
         return
     fi
     if ! bin/pathmap-check "$out" >"$T/check" 2>&1; then
-        echo "FAIL $sample: the output does not validate: $(head -1 "$T/check")"
+        echo "FAIL $name: the output does not validate: $(head -1 "$T/check")"
         fails=$((fails + 1))
         return
     fi
     said=$(sed -n 's/^# Size: .*longest path \([0-9]*\) wrappers$/\1/p' "$out")
     real=$(sed -n 's/.*longest path \([0-9]*\) wrappers.*/\1/p' "$T/check")
     if [ -z "$said" ] || [ "$said" != "$real" ]; then
-        echo "FAIL $sample: header says longest path '$said', pathmap-check '$real'"
+        echo "FAIL $name: header says longest path '$said', pathmap-check '$real'"
         fails=$((fails + 1))
     fi
     flag=
     [ "$mode" = names ] && flag=--names
     if ! bin/pathgen compare $flag "$out" "$sample" >/dev/null 2>"$T/cmp"; then
-        echo "FAIL $sample ($mode): pathgen $*"
+        echo "FAIL $name ($mode): pathgen $*"
         sed 's/^/    /' "$T/cmp"
         fails=$((fails + 1))
         return
     fi
-    echo "ok   $sample ($mode)"
+    echo "ok   $name ($mode)"
 }
 
 G="--hosts 4 --threads-per-host 8"      # the 8W cluster, section 6.1
@@ -111,5 +124,34 @@ check names paper/algo/blade-ring       $B --algo ring
 check names paper/algo/proficz2018-prr-16x24 --hosts 16 --threads-per-host 24 --type float \
     --algo 'prr round=700000 arrival=history'
 
-echo "$((n - fails)) of $n configurations as the samples"
+echo "$((n - fails)) of $n configurations as the oracle's"
+
+# The text of every generated sample: the manifest's command against the
+# oracle, header comment and trailing comments left out.
+body() {
+    sed '/^#/d; s/ *#.*$//' "$1"
+}
+if ! scripts/pathmaps.sh "$T/replay" >"$T/err" 2>&1; then
+    echo "FAIL scripts/pathmaps.sh: $(tail -1 "$T/err")"
+    exit 1
+fi
+same=0
+for f in $(scripts/pathmaps.sh --list | sed -n 's/^generated //p'); do
+    if [ ! -f "$O/$f" ]; then
+        echo "FAIL pathmaps/$f: no such file from tests/oracles/gen-pathmaps.py"
+        fails=$((fails + 1))
+        continue
+    fi
+    body "$O/$f" >"$T/want"
+    body "$T/replay/$f" >"$T/got"
+    if cmp -s "$T/want" "$T/got"; then
+        same=$((same + 1))
+    else
+        echo "FAIL pathmaps/$f: pathgen's text differs from the oracle's:"
+        diff "$T/want" "$T/got" | head -5 | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+done
+echo "$same manifest samples as the oracle's text"
+[ "$same" -ge 62 ] || { echo "FAIL only $same samples compared (62 when this was written)"; fails=$((fails + 1)); }
 [ "$fails" -eq 0 ]

@@ -1,5 +1,5 @@
 # hand.sh - sourced by viz.sh: tooltips of the synthetic charts against values
-# worked out by hand from the visit tables of tests/tools/synth_trace.c (the
+# worked out by hand from the visit tables of tests/oracles/synth_trace.c (the
 # same tables tests/analyze/synthetic.sh documents).  Times in ns, shown in
 # µs with 3 decimals.  $W/svg holds the charts; has FILE TEXT checks one.
 S=$W/svg

@@ -1,8 +1,8 @@
 /*
  * tools/pathgen/advise.c - pathgen advise DB: the reconfigurations a
  * papanalyze database points at, as pathgen edits (docs/pathgen.md,
- * "Advice").  A thin command line over an_advise (analyze/api/an_analyze.h),
- * which owns the rules and the SQL.
+ * "Advice").  A thin command line over adv_advise (advise/api/adv_advise.h),
+ * which owns the rules; analyze owns the SQL.
  *
  * Exit status: 0 (advice or none), 1 a database it cannot read, 2 usage.
  */
@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise/api/adv_advise.h"
 #include "analyze/api/an_analyze.h"
-#include "tools/pathgen/pathgen.h"
+#include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
 {
@@ -41,7 +42,7 @@ int pg_advise_main(int argc, char **argv)
         { "pathmap", required_argument, NULL, 'p' }, { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    an_advise_opts_t opts = { .format = AN_FMT_TEXT };
+    adv_opts_t opts = { .format = AN_FMT_TEXT };
     cm_err_t err;
     int c;
 
@@ -94,7 +95,7 @@ int pg_advise_main(int argc, char **argv)
         cm_err_print(stderr, "pathgen: advise: ", &err);
         return 1;
     }
-    if (an_advise(argv[optind], &opts, stdout, &err) != CM_OK) {
+    if (adv_advise(argv[optind], &opts, stdout, &err) != CM_OK) {
         fflush(stdout);
         cm_err_print(stderr, "pathgen: advise: ", &err);
         return 1;

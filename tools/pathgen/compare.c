@@ -9,7 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "tools/pathgen/pathgen.h"
+#include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
 {

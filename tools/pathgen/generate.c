@@ -15,9 +15,10 @@
 #include <string.h>
 
 #include "gen/api/gen_build.h"
-#include "tools/pathgen/pathgen.h"
+#include "tools/pathgen/pathgen_int.h"
 
 #define MAX_HOST_SHAPES 64
+#define MAX_NOTES       16
 
 typedef struct gopts {
     uint32_t    hosts, tph;           /* the one-line form, 0 when not given */
@@ -25,7 +26,8 @@ typedef struct gopts {
     const char *shape, *root_shape, *root_host, *split, *algo;
     const char *type, *op, *tree, *out;
     const char *host_shape[MAX_HOST_SHAPES];
-    int         nhost_shapes, extra_links, force;
+    const char *note[MAX_NOTES];      /* --note lines, for the header */
+    int         nhost_shapes, nnotes, extra_links, force;
 } gopts_t;
 
 static void usage(FILE *fp)
@@ -54,6 +56,8 @@ static void usage(FILE *fp)
 "  --algo 'run=NAME ...'  an algorithm node across the hosts (a bare NAME: run=NAME)\n"
 "  --type T, --op O       the tree's type (int32 int64 float double) and operation\n"
 "  --tree NAME            the tree's name (default: the application mapping's, or sum)\n"
+"  --note TEXT            a line of text that opens the header comment, before the\n"
+"                         lines that say how the tree was made (repeatable)\n"
 "  -o OUT                 write OUT (default stdout); an existing OUT needs --force\n"
 "  --force                replace OUT\n"
 "  -h, --help             this text\n"
@@ -117,6 +121,12 @@ static int take_value(gopts_t *g, const char *opt, const char *v)
         g->host_shape[g->nhost_shapes++] = v;
         return 0;
     }
+    if (strcmp(opt, "--note") == 0) {
+        if (g->nnotes == MAX_NOTES)
+            return usage_error("%s: too many", opt);
+        g->note[g->nnotes++] = v;
+        return 0;
+    }
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if (strcmp(opt, names[k]) == 0) {
             if (*slot[k] != NULL)
@@ -131,7 +141,7 @@ static int parse_args(int argc, char **argv, gopts_t *g)
 {
     static const char *const valued[] = { "--hosts", "--threads-per-host", "--host-shape",
         "--cluster", "--app", "--mapping", "--shape", "--root-shape", "--root-host", "--split",
-        "--algo", "--type", "--op", "--tree", "-o", NULL };
+        "--algo", "--type", "--op", "--tree", "--note", "-o", NULL };
 
     memset(g, 0, sizeof(*g));
     for (int i = 1; i < argc; i++) {
@@ -348,7 +358,8 @@ static int read_inputs(const gopts_t *g, gen_input_t *in)
     return 0;
 }
 
-/* The command line for the header, arguments with spaces quoted. */
+/* The command line for the header, arguments with spaces quoted.  The
+ * --note options are left out: their text is in the header already. */
 static char *command_line(int argc, char **argv)
 {
     size_t len = 16;
@@ -359,8 +370,15 @@ static char *command_line(int argc, char **argv)
     if ((s = malloc(len)) == NULL)
         return NULL;
     p = s + sprintf(s, "pathgen");
-    for (int i = 0; i < argc; i++)
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--note") == 0) {
+            i++;
+            continue;
+        }
+        if (strncmp(argv[i], "--note=", 7) == 0)
+            continue;
         p += sprintf(p, strpbrk(argv[i], " \t'\"") || !argv[i][0] ? " '%s'" : " %s", argv[i]);
+    }
     return s;
 }
 
@@ -404,6 +422,8 @@ static int configure(const gopts_t *g, gen_input_t *in, gen_build_opts_t *o,
     if (g->split != NULL && split_opt(g->split, in, o) != 0)
         return 2;
     o->extra_links = g->extra_links;
+    o->notes = g->note;
+    o->nnotes = (uint32_t)g->nnotes;
     return tree_opts(g, in);
 }
 

@@ -30,6 +30,7 @@
 #include "tests/tst.h"
 #include "tests/test_list.h"
 #include "runtime/algo/clv_int.h"
+#include "tests/unit/algo/clv_tree.h"
 
 
 /* One transfer: round, sender, receiver, segment. */

@@ -20,7 +20,7 @@
 #include <time.h>
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 
 enum { RED = RT_ACT_REDUCE, CPY = RT_ACT_COPY };

@@ -24,7 +24,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 #include "runtime/algo/pap_int.h"
 
 

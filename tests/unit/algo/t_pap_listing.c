@@ -29,7 +29,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 
 /* ---- Programs ------------------------------------------------------------ */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 
 

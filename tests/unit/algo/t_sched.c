@@ -8,7 +8,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 
 void t_sched_partitions(void)

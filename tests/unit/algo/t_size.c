@@ -9,7 +9,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 /* An estimate may exceed the steps by this factor plus 4P (small counts,
    where the formulas' constant terms dominate), and no more. */

@@ -18,7 +18,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 
 #define D 10    /* round length in ticks */

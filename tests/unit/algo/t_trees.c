@@ -19,7 +19,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "runtime/algo/algo.h"
+#include "runtime/algo/algo_int.h"
 
 
 /* One transfer as docs/algorithms.md writes it: round, sender, receiver, segment. */

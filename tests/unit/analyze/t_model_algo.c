@@ -2,7 +2,7 @@
  * t_model_algo.c - papviz's model of an algorithm node (an_model_algo_ops,
  * an_model_schedule in analyze/api/an_model.h), read from the database of
  * synth_trace's "algo" scenario.  The expectations come from that scenario's
- * table in tests/tools/synth_trace.c (times relative to each operation's
+ * table in tests/oracles/synth_trace.c (times relative to each operation's
  * first arrival at the node: 200 in op 0, 10200 in op 1), worked out by hand
  * as in tests/analyze/algo.sh.
  */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "analyze/an_stats.h"
+#include "analyze/an_stats_int.h"
 
 /* The relative error a histogram quantile may have. */
 #define REL_ERR ldexp(1.0, -(AN_STAT_SUB_BITS + 1))

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "bridge/br_model.h"
+#include "bridge/api/br_model.h"
 #include "tests/tst.h"
 #include "tests/test_list.h"
 

@@ -329,10 +329,11 @@ void t_gen_edit_algo_hand(void)
 }
 
 /* Comments of the wrappers an edit leaves alone stay (the gateway's
- * proxies, the core); the header grows by the one history line. */
+ * proxies, the core: comments written by hand in the test's copy of
+ * gateway-3x2); the header grows by the one history line. */
 void t_gen_edit_comments_kept(void)
 {
-    gen_map_t *m = etst_load(L "gateway-3x2.pathmap");
+    gen_map_t *m = etst_load("tests/unit/gen/data/gateway-comments.pathmap");
     uint32_t nh = m->nheader, n, c, hop;
     cm_err_t err;
 

@@ -1,9 +1,11 @@
 /*
  * t_edit_paper.c - the reconfiguration sequences of the PATHS/EventSpace
  * paper (sections 6.1-6.4, 7.2) applied with gen_edit.h to the sample
- * pathmaps, each result compared, names included, with the sample that
- * scripts/gen-pathmaps.py wrote for that configuration (an independent
- * oracle: the script builds every file from its shape, not by editing).
+ * pathmaps, each result compared, names included, with the sample of
+ * that configuration.  The samples are pathgen's (pathmaps/MANIFEST), but
+ * their trees are checked against an independent generator,
+ * tests/oracles/gen-pathmaps.py, which builds every file from its shape,
+ * not by editing (tests/pathgen/regen.sh).
  * Comments and header lines are left out of the comparison.
  */
 #include "tests/test_list.h"

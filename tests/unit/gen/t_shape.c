@@ -9,7 +9,7 @@
 #include <string.h>
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "gen/gen_shape.h"
+#include "gen/gen_shape_int.h"
 
 /* The grouping of n contributors by the shape word `word`, as brackets. */
 static void expect_plan(const char *word, uint32_t n, const char *want)

@@ -1,8 +1,10 @@
 /*
  * t_write.c - gen/gen_write.c: trees built by hand with gen_map.c's blocks
- * must be written exactly as scripts/gen-pathmaps.py wrote the same trees
- * in pathmaps/ (the samples are the oracle; only their header block is
- * taken from the file).  A small hand-written text checks what the
+ * must be written exactly as the samples in pathmaps/ (only their header
+ * block is taken from the file).  pathgen writes the samples, but their
+ * text below the header is checked byte for byte against an independent
+ * generator, tests/oracles/gen-pathmaps.py (tests/pathgen/regen.sh), so
+ * they are still an oracle here.  A small hand-written text checks what the
  * samples lack (params on a gred, no header); gen_map_render refuses a
  * model that is no tree.
  */
@@ -102,11 +104,12 @@ void t_gen_write_thread_proxies(void)
     gen_map_destroy(m);
 }
 
-/* A route of two proxies and comments of one's own (gateway-3x2). */
+/* A route of two proxies and comments of one's own (gateway-3x2 with the
+ * comments of tests/unit/gen/data/gateway-comments.pathmap, by hand). */
 void t_gen_write_gateway(void)
 {
     static const char *const hosts[] = { "a", "gw", "b" };
-    gen_map_t *m = map_start("pathmaps/local/gateway-3x2.pathmap", 3, hosts);
+    gen_map_t *m = map_start("tests/unit/gen/data/gateway-comments.pathmap", 3, hosts);
     uint32_t root = gen_node_add(m, GEN_CORE, "root", 0, NULL,
                                  "the core, on cluster a's root host");
     uint32_t mc = gred(m, "mc", 0, root, 0, 0,
@@ -119,7 +122,7 @@ void t_gen_write_gateway(void)
     TST_EQ_UINT(c->id, hb);
     TST_EQ_INT(gen_route_push(c, "pb", 2, "b -> gw: b reaches cluster a only through gw"), 0);
     TST_EQ_INT(gen_route_push(c, "pgw", 1, "gw -> a: the gateway relays b's sum to a"), 0);
-    expect_sample(m, "pathmaps/local/gateway-3x2.pathmap");
+    expect_sample(m, "tests/unit/gen/data/gateway-comments.pathmap");
     gen_map_destroy(m);
 }
 

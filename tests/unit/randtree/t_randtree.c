@@ -1,6 +1,6 @@
 /*
  * t_randtree.c - unit tests of the random pathmap generator
- * (tests/gen/randtree.h): every text it writes is parsed by the project's
+ * (tests/randtree/randtree.h): every text it writes is parsed by the project's
  * parser (rt_pathmap_parse), which must accept it; the same seed gives the
  * same text; and across seeds each shape the random-trees test relies on
  * occurs, as the parsed model shows it (not as the generator says).
@@ -10,7 +10,7 @@
 #include <string.h>
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "tests/gen/randtree.h"
+#include "tests/randtree/randtree.h"
 #include "runtime/api/rt_pathmap.h"
 
 /* The seed's text, malloc'd; fails the test if the generator refuses. */

@@ -29,7 +29,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "viz/viz.h"
+#include "viz/api/viz.h"
 
 static an_model_t *model(void)
 {

@@ -18,7 +18,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "viz/viz_svg.h"
+#include "viz/viz_svg_int.h"
 
 #define R "\xef\xbf\xbd"
 

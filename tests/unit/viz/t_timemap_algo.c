@@ -16,7 +16,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "viz/viz.h"
+#include "viz/api/viz.h"
 
 static an_model_stage_t stages[3][3];
 static an_model_path_t paths[3];

@@ -18,7 +18,7 @@
 
 #include "tests/tst.h"
 #include "tests/test_list.h"
-#include "viz/viz.h"
+#include "viz/api/viz.h"
 
 static const char PATHMAP[] =
     "host h0\n"

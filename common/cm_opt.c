@@ -1,0 +1,440 @@
+/*
+ * cm_opt.c - option values (cm_opt.h).
+ *
+ * Each scalar is read by a scan_* function that only says what the text is
+ * (a value, not that kind of value, or beyond the type), so that lists and
+ * ranges reuse them; the public functions add the bounds and the message.
+ * Leading spaces are refused although strtol and strtod skip them: an
+ * option's value is one shell word, and a space in it is a quoting slip.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/cm_opt.h"
+
+enum { SCAN_OK = 0, SCAN_SYNTAX = -1, SCAN_RANGE = -2 };
+
+void cm_opt_init(cm_opt_t *ctx, const char *prog)
+{
+    ctx->prog = prog;
+    ctx->status = CM_OK;
+    ctx->msg[0] = '\0';
+}
+
+cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
+                        const char *fmt, ...)
+{
+    va_list ap;
+    size_t len = 0;
+
+    if (ctx->status != CM_OK)
+        return status;
+    ctx->status = status;
+    if (opt != NULL)
+        len = (size_t)snprintf(ctx->msg, sizeof(ctx->msg), "%s: ", opt);
+    if (len < sizeof(ctx->msg)) {
+        va_start(ap, fmt);
+        vsnprintf(ctx->msg + len, sizeof(ctx->msg) - len, fmt, ap);
+        va_end(ap);
+    }
+    return status;
+}
+
+cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *word)
+{
+    if (c == ':')
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "option '%s' requires an argument", word);
+    if (optopt != 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '-%c'", optopt);
+    return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '%s'", word);
+}
+
+cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
+                         const struct option *longopts, cm_opt_fn_t *fn, void *user,
+                         int *help_p, int *first_p)
+{
+    cm_status_t st = CM_OK;
+    int c;
+
+    *help_p = 0;
+    opterr = 0;                         /* our messages, through ctx */
+    optind = 0;                         /* glibc: a whole new walk */
+    while (st == CM_OK && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (c == 'h') {
+            *help_p = 1;
+            return CM_OK;
+        }
+        st = c == ':' || c == '?' ? cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1])
+                                  : fn(ctx, c, optarg, user);
+    }
+    if (st == CM_OK && first_p == NULL && optind < argc)
+        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
+    if (first_p != NULL)
+        *first_p = optind;
+    return st;
+}
+
+void cm_opt_print(const cm_opt_t *ctx, FILE *fp)
+{
+    if (ctx->status != CM_OK)
+        fprintf(fp, "%s: %s\n", ctx->prog, ctx->msg);
+}
+
+/* ---- scanning: what the text is, without bounds ---------------------- */
+
+static int starts_number(const char *s, int sign_ok)
+{
+    if (sign_ok && (*s == '-' || *s == '+'))
+        s++;
+    return *s >= '0' && *s <= '9';
+}
+
+static int scan_long(const char *s, long *v)
+{
+    char *end;
+    long x;
+
+    if (!starts_number(s, 1))
+        return SCAN_SYNTAX;
+    errno = 0;
+    x = strtol(s, &end, 10);
+    if (*end != '\0')
+        return SCAN_SYNTAX;
+    if (errno == ERANGE)
+        return SCAN_RANGE;
+    *v = x;
+    return SCAN_OK;
+}
+
+static int scan_double(const char *s, double *v)
+{
+    char *end;
+    double x;
+
+    if (*s == '\0' || *s == ' ' || *s == '\t')
+        return SCAN_SYNTAX;
+    errno = 0;
+    x = strtod(s, &end);
+    if (*end != '\0' || isnan(x) || (isinf(x) && errno != ERANGE))
+        return SCAN_SYNTAX;             /* junk, or "nan" / "inf" themselves */
+    if (errno == ERANGE && fabs(x) >= 1.0)
+        return SCAN_RANGE;              /* an overflow; an underflow is a tiny number */
+    *v = x;
+    return SCAN_OK;
+}
+
+static int scan_size(const char *s, uint64_t *v)
+{
+    char *end;
+    unsigned long long n;
+    int shift = 0;
+
+    if (!starts_number(s, 0))
+        return SCAN_SYNTAX;
+    errno = 0;
+    n = strtoull(s, &end, 10);
+    switch (*end) {
+    case 'K': case 'k': shift = 10; break;
+    case 'M': case 'm': shift = 20; break;
+    case 'G': case 'g': shift = 30; break;
+    case 'T': case 't': shift = 40; break;
+    default: break;
+    }
+    if (shift != 0) {
+        end++;
+        if (strcmp(end, "iB") == 0)
+            end += 2;
+    }
+    if (*end != '\0')
+        return SCAN_SYNTAX;
+    if (errno == ERANGE || n > (UINT64_MAX >> shift))
+        return SCAN_RANGE;
+    *v = (uint64_t)n << shift;
+    return SCAN_OK;
+}
+
+const char *cm_opt_size_name(uint64_t bytes, char *buf, size_t size)
+{
+    static const char *const units[] = { "TiB", "GiB", "MiB", "KiB" };
+
+    for (int i = 0; i < 4; i++) {
+        int shift = 40 - 10 * i;
+        uint64_t unit = (uint64_t)1 << shift;
+
+        if (bytes >= unit && bytes % unit == 0) {
+            snprintf(buf, size, "%llu%s", (unsigned long long)(bytes >> shift), units[i]);
+            return buf;
+        }
+    }
+    snprintf(buf, size, "%llu", (unsigned long long)bytes);
+    return buf;
+}
+
+/* ---- scalars ---------------------------------------------------------- */
+
+/* The verdict on a scanned value: "not KIND" (rc SCAN_SYNTAX) or "out of
+ * range" (SCAN_RANGE, or outside the bounds), each with the range. */
+static cm_status_t judge(cm_opt_t *ctx, const char *opt, const char *arg, int rc, int inside,
+                         const char *kind, const char *range)
+{
+    if (rc == SCAN_SYNTAX)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not %s, expected %s", arg, kind,
+                           range);
+    if (rc == SCAN_RANGE || !inside)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %s", arg,
+                           range);
+    return CM_OK;
+}
+
+cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
+                        long lo, long hi, long *v_p)
+{
+    long v = 0;
+    int rc = scan_long(arg, &v);
+    char range[64];
+    cm_status_t st;
+
+    snprintf(range, sizeof(range), "%ld..%ld", lo, hi);
+    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "an integer", range)) == CM_OK)
+        *v_p = v;
+    return st;
+}
+
+cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,
+                          double lo, double hi, double *v_p)
+{
+    double v = 0.0;
+    int rc = scan_double(arg, &v);
+    char range[64];
+    cm_status_t st;
+
+    snprintf(range, sizeof(range), "%g..%g", lo, hi);
+    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "a finite number", range)) == CM_OK)
+        *v_p = v;
+    return st;
+}
+
+cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
+                        uint64_t lo, uint64_t hi, uint64_t *v_p)
+{
+    uint64_t v = 0;
+    int rc = scan_size(arg, &v);
+    char a[32], b[32], range[96];
+    cm_status_t st;
+
+    cm_opt_size_name(lo, a, sizeof(a));
+    cm_opt_size_name(hi, b, sizeof(b));
+    /* Not a size: say what a size is, too. */
+    snprintf(range, sizeof(range), rc == SCAN_SYNTAX ? "bytes %s..%s (K, M, G, T: powers of "
+             "1024)" : "%s..%s", a, b);
+    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "a size", range)) == CM_OK)
+        *v_p = v;
+    return st;
+}
+
+cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
+                        const cm_opt_word_t *words, size_t n, int *v_p)
+{
+    char list[CM_OPT_MSG_MAX];
+    size_t len = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(arg, words[i].name) == 0) {
+            *v_p = words[i].value;
+            return CM_OK;
+        }
+    }
+    list[0] = '\0';
+    for (size_t i = 0; i < n && len < sizeof(list); i++)
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+                                i == 0 ? "" : i + 1 == n ? " or " : ", ", words[i].name);
+    return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unknown '%s', expected %s", arg, list);
+}
+
+/* ---- ranges and lists: any scalar kind --------------------------------- */
+
+/* A scalar kind with its bounds, so that ranges and lists are written once. */
+typedef enum { KIND_LONG, KIND_DOUBLE, KIND_SIZE } kind_t;
+
+typedef struct bounds {
+    kind_t   kind;
+    long     llo, lhi;
+    double   dlo, dhi;
+    uint64_t slo, shi;
+} bounds_t;
+
+/* Item i of the array v (of b's kind). */
+static cm_status_t scalar(cm_opt_t *ctx, const char *opt, const char *arg, const bounds_t *b,
+                          void *v, size_t i)
+{
+    switch (b->kind) {
+    case KIND_LONG:   return cm_opt_long(ctx, opt, arg, b->llo, b->lhi, (long *)v + i);
+    case KIND_DOUBLE: return cm_opt_double(ctx, opt, arg, b->dlo, b->dhi, (double *)v + i);
+    default:          return cm_opt_size(ctx, opt, arg, b->slo, b->shi, (uint64_t *)v + i);
+    }
+}
+
+static const char *bounds_text(const bounds_t *b, char *buf, size_t size)
+{
+    char lo[32], hi[32];
+
+    if (b->kind == KIND_LONG)
+        snprintf(buf, size, "%ld..%ld", b->llo, b->lhi);
+    else
+        snprintf(buf, size, "%s..%s", cm_opt_size_name(b->slo, lo, sizeof(lo)),
+                 cm_opt_size_name(b->shi, hi, sizeof(hi)));
+    return buf;
+}
+
+/* The two halves of A:B into a and b; 0, or -1 when there is no single ':'. */
+static int split_range(const char *arg, char *a, char *b, size_t size)
+{
+    const char *colon = strchr(arg, ':');
+    size_t la;
+
+    if (colon == NULL || strchr(colon + 1, ':') != NULL)
+        return -1;
+    la = (size_t)(colon - arg);
+    if (la >= size || strlen(colon + 1) >= size)
+        return -1;
+    memcpy(a, arg, la);
+    a[la] = '\0';
+    strcpy(b, colon + 1);
+    return 0;
+}
+
+/* A:B of a long or size kind into v[0], v[1]. */
+static cm_status_t range(cm_opt_t *ctx, const char *opt, const char *arg, const bounds_t *b,
+                         void *v)
+{
+    char x[64], y[64], text[96];
+    cm_status_t st;
+    int reversed;
+
+    if (split_range(arg, x, y, sizeof(x)) != 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a range, expected A:B "
+                           "within %s", arg, bounds_text(b, text, sizeof(text)));
+    if ((st = scalar(ctx, opt, x, b, v, 0)) != CM_OK ||
+        (st = scalar(ctx, opt, y, b, v, 1)) != CM_OK)
+        return st;
+    reversed = b->kind == KIND_LONG ? ((long *)v)[0] > ((long *)v)[1]
+                                    : ((uint64_t *)v)[0] > ((uint64_t *)v)[1];
+    if (reversed)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' ends before it starts, expected "
+                           "A:B with A <= B", arg);
+    return CM_OK;
+}
+
+cm_status_t cm_opt_long_range(cm_opt_t *ctx, const char *opt, const char *arg,
+                              long lo, long hi, long *a_p, long *b_p)
+{
+    bounds_t b = { .kind = KIND_LONG, .llo = lo, .lhi = hi };
+    long v[2];
+    cm_status_t st = range(ctx, opt, arg, &b, v);
+
+    if (st == CM_OK)
+        *a_p = v[0], *b_p = v[1];
+    return st;
+}
+
+cm_status_t cm_opt_size_range(cm_opt_t *ctx, const char *opt, const char *arg,
+                              uint64_t lo, uint64_t hi, uint64_t *a_p, uint64_t *b_p)
+{
+    bounds_t b = { .kind = KIND_SIZE, .slo = lo, .shi = hi };
+    uint64_t v[2];
+    cm_status_t st = range(ctx, opt, arg, &b, v);
+
+    if (st == CM_OK)
+        *a_p = v[0], *b_p = v[1];
+    return st;
+}
+
+/* ---- lists ------------------------------------------------------------ */
+
+void cm_opt_list_begin(cm_opt_list_t *it, const char *opt, const char *arg, char sep)
+{
+    it->opt = opt;
+    it->all = arg;
+    it->next = arg;
+    it->sep = sep;
+    it->count = 0;
+    it->item[0] = '\0';
+}
+
+cm_status_t cm_opt_list_next(cm_opt_t *ctx, cm_opt_list_t *it, size_t max,
+                             const char **item_p)
+{
+    const char *p = it->next, *end;
+    size_t len;
+
+    *item_p = NULL;
+    if (p == NULL)
+        return CM_OK;
+    end = strchr(p, it->sep);
+    len = end != NULL ? (size_t)(end - p) : strlen(p);
+    it->count++;
+    if (len == 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, it->opt, "item %zu of '%s' is empty, expected "
+                           "items separated by '%c'", it->count, it->all, it->sep);
+    if (len >= sizeof(it->item))
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, it->opt, "item %zu of the list is too long, "
+                           "expected at most %zu characters", it->count, sizeof(it->item) - 1);
+    if (it->count > max) {
+        size_t n = it->count;
+
+        for (const char *q = end; q != NULL; q = strchr(q + 1, it->sep))
+            n++;
+        return cm_opt_fail(ctx, CM_ERR_RANGE, it->opt, "%zu items, expected at most %zu",
+                           n, max);
+    }
+    memcpy(it->item, p, len);
+    it->item[len] = '\0';
+    it->next = end != NULL ? end + 1 : NULL;
+    *item_p = it->item;
+    return CM_OK;
+}
+
+static cm_status_t list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                        const bounds_t *b, void *v, size_t max, size_t *n_p)
+{
+    cm_opt_list_t it;
+    const char *item;
+    cm_status_t st;
+    size_t n = 0;
+
+    cm_opt_list_begin(&it, opt, arg, sep);
+    while ((st = cm_opt_list_next(ctx, &it, max, &item)) == CM_OK && item != NULL)
+        if ((st = scalar(ctx, opt, item, b, v, n++)) != CM_OK)
+            return st;
+    if (st == CM_OK)
+        *n_p = n;
+    return st;
+}
+
+cm_status_t cm_opt_long_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                             long lo, long hi, long *v, size_t max, size_t *n_p)
+{
+    bounds_t b = { .kind = KIND_LONG, .llo = lo, .lhi = hi };
+
+    return list(ctx, opt, arg, sep, &b, v, max, n_p);
+}
+
+cm_status_t cm_opt_double_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                               double lo, double hi, double *v, size_t max, size_t *n_p)
+{
+    bounds_t b = { .kind = KIND_DOUBLE, .dlo = lo, .dhi = hi };
+
+    return list(ctx, opt, arg, sep, &b, v, max, n_p);
+}
+
+cm_status_t cm_opt_size_list(cm_opt_t *ctx, const char *opt, const char *arg, char sep,
+                             uint64_t lo, uint64_t hi, uint64_t *v, size_t max,
+                             size_t *n_p)
+{
+    bounds_t b = { .kind = KIND_SIZE, .slo = lo, .shi = hi };
+
+    return list(ctx, opt, arg, sep, &b, v, max, n_p);
+}
