@@ -129,6 +129,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_names,                 10) \
     X(pathmap_load_not_regular,      10) \
     X(pathmap_load_long_path,        10) \
+    X(pathmap_load_size_zero,        10) \
     X(pathmap_binary_before_long_line, 10) \
     X(pathmap_tuple_bytes,           10) \
     X(pathmap_algo_example,          10) \
