@@ -496,6 +496,7 @@ static const tst_entry_t tst_list[] = {
     /* sh: bin/sweep (issue 18): a traced sweep of two local pathmaps (the table, CSV,
        interleaved order), --vary/--analyze and --follow-advice through a fake pathgen;
        usage errors, bad pathmaps; about 15 s, ~20 mpirun launches */
+    { "bench_compare_native_label", TST_SH, NULL, "sh tests/bench/compare-native-label.sh", NULL, 0, 30 },
     { "bench_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/bench/sweep.sh", NULL, 0, 120 },
     /* pathgen, sweep --follow-advice, gsum, papanalyze and pathgen advise together (tests/pathgen/follow.sh) */
     { "pathgen_follow_advice", TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/follow.sh", NULL, 0, 120 },
