@@ -788,6 +788,10 @@ static int node_by_name(const rt_tree_t *t, const char *name)
  * sender in it, "request" gives its MpiIsend another operation's request id. */
 static const char *damage = NULL;
 
+/* --schema VERSION: PAPTREE::SCHEMA_VERSION's value, for the tests of the
+ * readers' version checks (default INS_SCHEMA_VERSION). */
+static const char *schema = INS_SCHEMA_VERSION;
+
 /*
  * Each arrival report at t1 + 20 of its rank's visit of the node (pap).
  * --damage noarrival drops rank 2's in op 2; asked writes asked=history.
@@ -1069,7 +1073,7 @@ static int write_properties(OTF2_Archive *ar, const sy_plan_t *p)
 {
     char hash[32], ninst[16], hosts[16], command[64];
     const struct { const char *name, *value; } props[] = {
-        { INS_PROP_VERSION, INS_SCHEMA_VERSION },
+        { INS_PROP_VERSION, schema },
         { INS_PROP_PATHMAP, p->sc->pathmap },
         { INS_PROP_PATHMAP_PATH, p->sc->pathmap_path },
         { INS_PROP_PATHMAP_HASH, hash },
@@ -1562,7 +1566,7 @@ static void usage(FILE *fp)
 {
     fprintf(fp,
             "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] [--damage MODE]\n"
-            "                   SCENARIO DIR\n"
+            "                   [--schema VERSION] SCENARIO DIR\n"
             "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
             "hand-made scenario; the timestamp tables are in tests/tools/synth_trace.c.\n"
             "  SCENARIO           gred3, chain, lastarr, oneway, wide, algo, pap, movable or\n"
@@ -1572,7 +1576,9 @@ static void usage(FILE *fp)
             "  --damage MODE      algo: write its first message wrong: norecv (no\n"
             "                     MpiIrecv), peer (another sender), request (another\n"
             "                     operation's request id); pap: noarrival (rank 2 has no\n"
-            "                     report in op 2), asked (every report asks history)\n");
+            "                     report in op 2), asked (every report asks history)\n"
+            "  --schema VERSION   write PAPTREE::SCHEMA_VERSION = VERSION (default "
+            INS_SCHEMA_VERSION ")\n");
 }
 
 int main(int argc, char **argv)
@@ -1588,6 +1594,8 @@ int main(int argc, char **argv)
             pathmap_out = argv[++i];
         } else if (strcmp(argv[i], "--damage") == 0 && i + 1 < argc) {
             damage = argv[++i];
+        } else if (strcmp(argv[i], "--schema") == 0 && i + 1 < argc) {
+            schema = argv[++i];
         } else if (strcmp(argv[i], "--no-offsets") == 0 && i + 1 < argc) {
             no_offsets_rank = strtol(argv[++i], NULL, 10);
         } else if (argv[i][0] == '-' || npos == 2) {
