@@ -21,7 +21,9 @@
 
 #include "analyze/an_int.h"
 
-#define AN_DB_SCHEMA_VERSION "1"
+/* 2 (issue 24): the algo_* tables of algorithm nodes and their arrival
+ * reports; an_db_read.c reads this version only. */
+#define AN_DB_SCHEMA_VERSION "2"
 
 /* Prepared statements; the streaming row kinds come first. */
 enum { S_VISIT, S_OP, S_PAP_HOST, S_STAT, S_ORDER, S_SUBORDER, S_META, S_P2P, S_ALGO_VISIT,

@@ -10,6 +10,8 @@
  * schema version, and one whose fan-ins or path lengths are not what its
  * contributors and paths hold (readers allocate by them).
  */
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sqlite3.h>
@@ -17,7 +19,7 @@
 #include "analyze/an_int.h"
 #include "analyze/api/an_analyze.h"
 
-#define SCHEMA_VERSION "1"   /* = an_db_int.h's AN_DB_SCHEMA_VERSION */
+#define SCHEMA_VERSION "2"   /* = an_db_int.h's AN_DB_SCHEMA_VERSION */
 
 static cm_status_t busy(const char *path, cm_err_t *err)
 {
@@ -47,6 +49,15 @@ int an_db_is_busy(int rc)
     return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
 }
 
+/* Whether a schema_version value is a number above this reader's. */
+static bool newer_version(const char *version)
+{
+    char *end = NULL;
+    long n = version[0] >= '1' && version[0] <= '9' ? strtol(version, &end, 10) : 0;
+
+    return end != NULL && *end == '\0' && n > strtol(SCHEMA_VERSION, NULL, 10);
+}
+
 cm_status_t an_db_check_ours(sqlite3 *db, const char *path, cm_err_t *err)
 {
     char who[16], version[64];
@@ -60,6 +71,10 @@ cm_status_t an_db_check_ours(sqlite3 *db, const char *path, cm_err_t *err)
     rc = meta_value(db, "schema_version", version, sizeof(version));
     if (an_db_is_busy(rc))
         return busy(path, err);
+    if (rc == SQLITE_ROW && newer_version(version))
+        return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "database schema version %s: made by a "
+                         "newer paptree; papanalyze and papviz read up to " SCHEMA_VERSION,
+                         version);
     if (rc != SQLITE_ROW || strcmp(version, SCHEMA_VERSION) != 0)
         return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "database schema version %s, papanalyze "
                          "and papviz read version " SCHEMA_VERSION ": run papanalyze on the "

@@ -196,6 +196,9 @@ typedef struct an_db an_db_t;
 
 /* Stats scopes and metrics, as the database names them (docs/analysis-db.md). */
 #define AN_NULL (-1)          /* an integer column left NULL */
+/* subtree_orders is filled for subtrees of at most this many threads: its
+ * tally is threads x arrival x departure per node and size (64: 2 MiB). */
+#define AN_SUBTREE_ORDERS_MAX 64
 
 /*
  * Creates the database in a temporary file beside path; an_db_commit renames

@@ -12,7 +12,6 @@
 #include "analyze/an_ops_int.h"
 #include "analyze/an_tally_int.h"
 
-#define SUB_ORDERS_MAX 64           /* subtree order tables up to this many threads */
 
 enum { WM_DOWN, WM_UP, WM_LATENCY, WM_ARRIVAL_WAIT, WM_DEPARTURE_WAIT, WM_N };
 enum { CM_AW, CM_DW, CM_LAT, CM_N };
@@ -77,7 +76,7 @@ cm_status_t an__series_create(const an_defs_t *d, an_series_t **out)
         s->order_off[n] = s->norders;
         s->norders += P * P * P;
         s->sub_off[n] = SIZE_MAX;
-        if (d->nodes[n].kind != CM_KIND_PROXY && B <= SUB_ORDERS_MAX) {
+        if (d->nodes[n].kind != CM_KIND_PROXY && B <= AN_SUBTREE_ORDERS_MAX) {
             s->sub_off[n] = s->nsuborders;
             s->nsuborders += B * B * B;
         }

@@ -360,11 +360,39 @@ static cm_status_t read_pathmap(an_reader_t *r, bool in_file)
     return CM_OK;
 }
 
+/*
+ * The schema version v (ins_schema.h): 1 to INS_SCHEMA_VERSION_MAX, where
+ * the pathmap text is (*in_file: INS_PATHMAP_FILE), or a refusal that says
+ * whether a newer paptree wrote the trace.
+ */
+static cm_status_t check_version(an_reader_t *r, const char *v, bool *in_file)
+{
+    char *end = NULL, *name = NULL;
+    long n = v[0] >= '1' && v[0] <= '9' ? strtol(v, &end, 10) : 0;
+
+    if (end == NULL || *end != '\0' || n < 1)
+        return CM_ERR_AT(r->err, CM_ERR_UNSUPPORTED, r->anchor, 0, 0,
+                         "paptree trace schema version %s: unknown; this papanalyze reads "
+                         "1 to %d", v, INS_SCHEMA_VERSION_MAX);
+    if (n > INS_SCHEMA_VERSION_MAX)
+        return CM_ERR_AT(r->err, CM_ERR_UNSUPPORTED, r->anchor, 0, 0,
+                         "paptree trace schema version %s: made by a newer paptree; this "
+                         "papanalyze reads up to %d", v, INS_SCHEMA_VERSION_MAX);
+    /* Version 3 names the place by the property it sets; 2 always a file. */
+    if (n >= 3 && OTF2_Reader_GetProperty(r->rd, INS_PROP_PATHMAP_FILE, &name) == OTF2_SUCCESS)
+        *in_file = name != NULL;
+    else
+        *in_file = strcmp(v, INS_SCHEMA_VERSION_FILE) == 0;
+    free(name);
+    return CM_OK;
+}
+
 /* The archive properties; the first check tells a foreign trace from ours. */
 static cm_status_t read_props(an_reader_t *r)
 {
     an_defs_t *d = r->defs;
     char *v = NULL;
+    bool in_file = false;
     cm_status_t st;
 
     if (OTF2_Reader_GetProperty(r->rd, INS_PROP_VERSION, &v) != OTF2_SUCCESS || v == NULL)
@@ -372,11 +400,9 @@ static cm_status_t read_props(an_reader_t *r)
                          "not a paptree trace: no %s property (written by another tool?)",
                          INS_PROP_VERSION);
     d->trace_version = v;
-    if (strcmp(v, INS_SCHEMA_VERSION) != 0 && strcmp(v, INS_SCHEMA_VERSION_FILE) != 0)
-        return CM_ERR_AT(r->err, CM_ERR_UNSUPPORTED, r->anchor, 0, 0,
-                         "paptree trace schema version %s: this papanalyze reads versions "
-                         "%s and %s", v, INS_SCHEMA_VERSION, INS_SCHEMA_VERSION_FILE);
-    if ((st = read_pathmap(r, strcmp(v, INS_SCHEMA_VERSION_FILE) == 0)) != CM_OK
+    if ((st = check_version(r, v, &in_file)) != CM_OK)
+        return st;
+    if ((st = read_pathmap(r, in_file)) != CM_OK
         || (st = get_prop(r, INS_PROP_PATHMAP_PATH, &d->pathmap_path)) != CM_OK
         || (st = get_prop(r, INS_PROP_TREE, &d->tree)) != CM_OK
         || (st = get_prop(r, INS_PROP_CLOCK, &d->clock)) != CM_OK

@@ -498,7 +498,7 @@ static cm_status_t section_orders(rep_t *r, int64_t node, int64_t bytes, const c
 
 static cm_status_t section_subtree(rep_t *r, int64_t node, int64_t bytes, const char *sfx)
 {
-    char title[200];
+    char title[240], note[64] = "";
     cm_status_t st;
 
     snprintf(title, sizeof(title), "%s: down and up latency%s",
@@ -511,8 +511,14 @@ static cm_status_t section_subtree(rep_t *r, int64_t node, int64_t bytes, const 
                " AND s.node = %lld AND s.bytes = %lld", (long long)node, (long long)bytes);
     if (st != CM_OK)
         return st;
+    /* subtree_orders has no rows for a larger subtree: say why the last two
+       columns are "-". */
+    if (query_int(r, 0, "SELECT COUNT(*) FROM paths WHERE node = %lld", (long long)node) >
+        AN_SUBTREE_ORDERS_MAX)
+        snprintf(note, sizeof(note), ": - (not computed for subtrees over %d threads)",
+                 AN_SUBTREE_ORDERS_MAX);
     snprintf(title, sizeof(title), "Per thread in that subtree: means, and %% of operations "
-             "arriving last / departing first%s", sfx);
+             "arriving last / departing first%s%s", sfx, note);
     return table(r, "subtree_threads", title,
                  "SELECT t.thread, " US("(SELECT mean FROM stats s WHERE s.scope = 'subtree'"
                  " AND s.node = %lld AND s.thread = t.thread AND s.bytes = %lld AND s.metric ="

@@ -9,6 +9,7 @@
 # one service thread per link and instance, the PATHS paper's model.
 #
 #   bench/compare-native.sh [-n ITERATIONS] [-r ROUNDS] [PATHMAP...]
+#   bench/compare-native.sh -l [PATHMAP...]    the rows' first two columns only, no run
 #
 # Default: every pathmaps/local/*.pathmap, -n 20000, -r 3.  This machine has
 # 2 cores: with more than 2 ranks or threads everything is oversubscribed and
@@ -17,13 +18,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-iters=20000 rounds=3
-while getopts "n:r:h" opt; do
+iters=20000 rounds=3 labels_only=0
+while getopts "n:r:lh" opt; do
   case $opt in
     n) iters=$OPTARG ;;
     r) rounds=$OPTARG ;;
-    h) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: bench/compare-native.sh [-n ITERATIONS] [-r ROUNDS] [PATHMAP...]" >&2; exit 2 ;;
+    l) labels_only=1 ;;
+    h) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: bench/compare-native.sh [-n ITERATIONS] [-r ROUNDS] [-l] [PATHMAP...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -43,6 +45,22 @@ shape() {
   threads=$(bin/pathmap-check "$1" | sed -n '2s/.*, \([0-9]*\) threads,.*/\1/p')
   echo "$hosts $threads"
 }
+
+# The "hosts x threads" column: hosts x threads per host ("2 x 2" for 2 hosts
+# of 2 threads), or both totals when the threads do not split evenly (a
+# gateway host without threads).
+label() {
+  if [ "$1" -gt 0 ] && [ $(($2 % $1)) -eq 0 ]; then echo "$1 x $(($2 / $1))"
+  else echo "$1 hosts, $2 threads"; fi
+}
+
+if [ "$labels_only" = 1 ]; then
+  for m in "${maps[@]}"; do
+    read -r hosts threads < <(shape "$m")
+    echo "| $(basename "$m" .pathmap) | $(label "$hosts" "$threads") |"
+  done
+  exit 0
+fi
 
 # gsum OUT NP CMD...: appends the "size avg" lines of one Gsum run (CMD on NP
 # ranks) to OUT.
@@ -77,7 +95,7 @@ echo "$rule|"
 for m in "${maps[@]}"; do
   read -r hosts threads < <(shape "$m")
   key=$(basename "$m" .pathmap)
-  row="| $key | $hosts x $threads"
+  row="| $key | $(label "$hosts" "$threads")"
   for size in 4 256; do
     t=$(awk -v s=$size '$1 == s { print $2 }' "$tmp/$key.threads" | median)
     v=$(awk -v s=$size '$1 == s { print $2 }' "$tmp/$key.services" | median)

@@ -149,7 +149,7 @@ cm_status_t ins__archive_check(ins_trace_t *tr, OTF2_ErrorCode rc, const char *w
 
 /* ---- opening ------------------------------------------------------------- */
 
-/* Whether the pathmap text goes to INS_PATHMAP_FILE (version 2, ins_schema.h). */
+/* Whether the pathmap text goes to INS_PATHMAP_FILE (ins_schema.h). */
 static bool pathmap_in_file(const ins_trace_t *tr)
 {
     return tr->pm->len > INS_PATHMAP_PROP_MAX;
@@ -160,7 +160,7 @@ static cm_status_t archive_set_properties(ins_trace_t *tr, cm_err_t *err)
     bool in_file = pathmap_in_file(tr);
     char hash[17], num[32], hosts[32];
     const struct { const char *name, *value; } props[] = {
-        { INS_PROP_VERSION, in_file ? INS_SCHEMA_VERSION_FILE : INS_SCHEMA_VERSION },
+        { INS_PROP_VERSION, INS_SCHEMA_VERSION },
         { in_file ? INS_PROP_PATHMAP_FILE : INS_PROP_PATHMAP,
           in_file ? INS_PATHMAP_FILE : tr->pm->text },
         { INS_PROP_PATHMAP_PATH, tr->pm->path },

@@ -141,6 +141,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_names,                 10) \
     X(pathmap_load_not_regular,      10) \
     X(pathmap_load_long_path,        10) \
+    X(pathmap_load_size_zero,        10) \
     X(pathmap_binary_before_long_line, 10) \
     X(pathmap_tuple_bytes,           10) \
     X(pathmap_algo_example,          10) \
@@ -525,12 +526,14 @@ static const tst_entry_t tst_list[] = {
     { "pathgen_sweep",           TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/sweep.sh", NULL, 0, 120 },
     /* sh: the benchmarks' option errors (gredbench, tracebench, otf2-readbench) */
     { "bench_options",         TST_SH, NULL, "sh tests/bench/options.sh", NULL, 0, 60 },
+    { "bench_compare_native_label", TST_SH, NULL, "sh tests/bench/compare-native-label.sh", NULL, 0, 30 },
     /* pathgen, sweep --follow-advice, gsum, papanalyze and pathgen advise together (tests/pathgen/follow.sh) */
     { "pathgen_follow_advice", TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/follow.sh", NULL, 0, 120 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
     { "randtree_pathmap_check", TST_SH, NULL, "sh tests/randtree/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
+    { "analyze_schema_version", TST_SH, NULL, "sh tests/analyze/schema-version.sh",  NULL, 0, 60 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
     { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
     { "analyze_arrivals",      TST_SH, NULL, "sh tests/analyze/arrivals.sh",           NULL, 0, 180 },

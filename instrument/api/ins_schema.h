@@ -14,16 +14,24 @@
 #ifndef INS_SCHEMA_H
 #define INS_SCHEMA_H
 
-#define INS_SCHEMA_VERSION      "1"
-
 /*
- * Version 2 is version 1 with the pathmap text in a file of the archive
- * directory instead of a property (INS_PROP_PATHMAP_FILE below), written
- * only when the text is longer than INS_PATHMAP_PROP_MAX: a reader that
- * knows only version 1 then refuses the archive by its version.  Every
- * other archive stays version 1.
+ * The version every archive is written with, and the newest a reader reads
+ * (readers compare numbers: a larger one was made by a newer paptree).
+ *
+ * Version 3 (issue 24) adds the algorithm-node records (the node's
+ * location, MPI collective and point-to-point events) and the arrival
+ * reports below, and says where the pathmap text is by the property it
+ * sets: INS_PROP_PATHMAP, or INS_PROP_PATHMAP_FILE when the text is longer
+ * than INS_PATHMAP_PROP_MAX.  Readers still read the older versions:
+ *   1  the pathmap text in INS_PROP_PATHMAP;
+ *   2  version 1 with the text in INS_PATHMAP_FILE (INS_PROP_PATHMAP_FILE),
+ *      written only when it was longer than INS_PATHMAP_PROP_MAX.
+ * Archives of versions 1 and 2 written after the algorithm nodes came may
+ * hold their records too: a reader takes them as version 3 does.
  */
-#define INS_SCHEMA_VERSION_FILE "2"
+#define INS_SCHEMA_VERSION      "3"
+#define INS_SCHEMA_VERSION_MAX  3
+#define INS_SCHEMA_VERSION_FILE "2"     /* readers only: version 2 above */
 
 /* OTF2_Archive_Open(DIR, INS_ARCHIVE_NAME, ...): the anchor is DIR/traces.otf2 */
 #define INS_ARCHIVE_NAME        "traces"

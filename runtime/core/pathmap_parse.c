@@ -473,12 +473,55 @@ cm_status_t rt_pathmap_parse(const char *path, const char *text, size_t len,
     return st;
 }
 
+/*
+ * Reads fd to its end into a malloc'ed buffer (*text_p, *len_p; caller
+ * frees), at most RT_PATHMAP_BYTES_MAX + 1 bytes so that a larger file is
+ * recognised.  st_size is only a first guess: procfs and some network
+ * filesystems report 0 (or a stale size) for files that have content.
+ */
+static cm_status_t pm_read_all(int fd, const char *path, off_t hint, char **text_p,
+                               size_t *len_p, cm_err_t *err)
+{
+    size_t cap = hint > 0 && (size_t)hint <= RT_PATHMAP_BYTES_MAX ? (size_t)hint + 1 : 4096;
+    size_t len = 0;
+    char *text = malloc(cap + 1), *grown;
+
+    if (text == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    for (;;) {
+        ssize_t got;
+
+        if (len == cap) {
+            if (cap > RT_PATHMAP_BYTES_MAX)
+                break;              /* one byte past the limit is enough to refuse */
+            cap = cap * 2 > RT_PATHMAP_BYTES_MAX + 1 ? RT_PATHMAP_BYTES_MAX + 1 : cap * 2;
+            if ((grown = realloc(text, cap + 1)) == NULL) {
+                free(text);
+                return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+            }
+            text = grown;
+        }
+        got = read(fd, text + len, cap - len);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            free(text);
+            return CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "read: %s", strerror(errno));
+        }
+        len += (size_t)got;
+    }
+    *text_p = text;
+    *len_p = len;
+    return CM_OK;
+}
+
 cm_status_t rt_pathmap_load(const char *path, rt_pathmap_t **pm_p, cm_err_t *err)
 {
     struct stat sb;
-    char *text;
-    ssize_t got = 0;
-    size_t size;
+    char *text = NULL;
+    size_t size = 0;
     cm_status_t st;
     int fd;
 
@@ -499,25 +542,15 @@ cm_status_t rt_pathmap_load(const char *path, rt_pathmap_t **pm_p, cm_err_t *err
                          "file too large (%lld bytes; at most %u)",
                          (long long)sb.st_size, RT_PATHMAP_BYTES_MAX);
     }
-    size = (size_t)sb.st_size;
-    if ((text = malloc(size + 1)) == NULL) {
-        close(fd);
-        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
-    }
-    for (size_t done = 0; done < size; done += (size_t)got) {
-        got = read(fd, text + done, size - done);
-        if (got <= 0) {
-            size = done;        /* the file shrank or failed: parse what we have */
-            if (got < 0) {
-                st = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "read: %s", strerror(errno));
-                free(text);
-                close(fd);
-                return st;
-            }
-            break;
-        }
-    }
+    st = pm_read_all(fd, path, sb.st_size, &text, &size, err);
     close(fd);
+    if (st != CM_OK)
+        return st;
+    if (size > RT_PATHMAP_BYTES_MAX) {
+        free(text);
+        return CM_ERR_AT(err, CM_ERR_RANGE, path, 0, 0,
+                         "file too large (more than %u bytes)", RT_PATHMAP_BYTES_MAX);
+    }
     st = rt_pathmap_parse(path, text, size, pm_p, err);
     free(text);
     return st;

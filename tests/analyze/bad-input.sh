@@ -196,7 +196,7 @@ same_error() {
 }
 for sql in "DELETE FROM meta WHERE key = 'papanalyze'|not a papanalyze database (no meta 'papanalyze')" \
            "DROP TABLE meta|not a papanalyze database (no meta 'papanalyze')" \
-           "UPDATE meta SET value = '2' WHERE key = 'schema_version'|database schema version 2," \
+           "UPDATE meta SET value = '1' WHERE key = 'schema_version'|database schema version 1," \
            "DELETE FROM meta WHERE key = 'schema_version'|database schema version (none),"; do
     cp "$T/keep.db" "$T/meta.db"
     sqlite3 "$T/meta.db" "${sql%%|*}"

@@ -138,8 +138,8 @@ parts() {
 analyze gred3 3 0
 
 # ---- meta, hosts, the model --------------------------------------------------
-expect "SELECT value FROM meta WHERE key = 'schema_version'" 1
-expect "SELECT value FROM meta WHERE key = 'trace_schema_version'" 1
+expect "SELECT value FROM meta WHERE key = 'schema_version'" 2
+expect "SELECT value FROM meta WHERE key = 'trace_schema_version'" 3
 expect "SELECT value FROM meta WHERE key = 'tree'" sum
 expect "SELECT value FROM meta WHERE key = 'instances'" 1
 expect "SELECT value FROM meta WHERE key = 'hosts'" 2

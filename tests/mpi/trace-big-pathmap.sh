@@ -4,14 +4,14 @@
 #
 #  - a valid ~300 KB pathmap (the demo's tree, 2 hosts, and a block of
 #    comments; OTF2 3.0.2 keeps all properties in one 256 KiB buffer and
-#    failed the archive at close) is traced; the archive is version 2, its
-#    traces.pathmap equals the file byte for byte; trace_check (which
+#    failed the archive at close) is traced; the archive (schema version
+#    3) names PAPTREE::PATHMAP_FILE, its traces.pathmap equals the file byte for byte; trace_check (which
 #    compares the text with the file and the stored hash with the file's)
 #    passes; papanalyze analyses it and the pathmap it stores in its
 #    database equals the file byte for byte;
-#  - the boundary: a text of exactly INS_PATHMAP_PROP_MAX bytes stays a
-#    version-1 archive (PAPTREE::PATHMAP, no file: what older readers
-#    read), one byte more makes a version-2 archive;
+#  - the boundary: a text of exactly INS_PATHMAP_PROP_MAX bytes stays in
+#    PAPTREE::PATHMAP (no file), one byte more goes to the file (before
+#    schema 3 these were versions 1 and 2);
 #  - the stored text damaged (a byte changed, the file missing):
 #    papanalyze and trace_check refuse the archive, papanalyze with exit
 #    status 1 and no database.
@@ -63,23 +63,25 @@ stored() {
 # ---- about 300 KB: the hardening issue's case ------------------------------
 pad "$tmp/big.pathmap" 307200
 traced big "$tmp/big.pathmap"
-[ "$(prop big PAPTREE::SCHEMA_VERSION)" = 2 ] || fail "big: schema version is not 2"
+[ "$(prop big PAPTREE::SCHEMA_VERSION)" = 3 ] || fail "big: schema version is not 3"
 [ "$(prop big PAPTREE::PATHMAP_FILE)" = traces.pathmap ] || fail "big: no PAPTREE::PATHMAP_FILE"
 [ -z "$(prop big PAPTREE::PATHMAP)" ] || fail "big: PAPTREE::PATHMAP is set too"
 cmp "$tmp/big.pathmap" "$tmp/big/traces.pathmap" || fail "big: traces.pathmap differs from the file"
 stored big
 cmp "$tmp/big.pathmap" "$tmp/big.stored" || fail "big: papanalyze's pathmap differs from the file"
 
-# ---- exactly the largest property: version 1; one byte more: version 2 -----
+# ---- exactly the largest property: in it; one byte more: in the file ------
 pad "$tmp/one.pathmap" $PROPMAX
 traced one "$tmp/one.pathmap"
-[ "$(prop one PAPTREE::SCHEMA_VERSION)" = 1 ] || fail "one: schema version is not 1"
-[ ! -e "$tmp/one/traces.pathmap" ] || fail "one: a version-1 archive has traces.pathmap"
+[ "$(prop one PAPTREE::SCHEMA_VERSION)" = 3 ] || fail "one: schema version is not 3"
+[ -z "$(prop one PAPTREE::PATHMAP_FILE)" ] || fail "one: PAPTREE::PATHMAP_FILE is set"
+[ ! -e "$tmp/one/traces.pathmap" ] || fail "one: a pathmap in the property, and traces.pathmap"
 stored one
 cmp "$tmp/one.pathmap" "$tmp/one.stored" || fail "one: papanalyze's pathmap differs from the file"
 pad "$tmp/two.pathmap" $((PROPMAX + 1))
 traced two "$tmp/two.pathmap"
-[ "$(prop two PAPTREE::SCHEMA_VERSION)" = 2 ] || fail "two: schema version is not 2"
+[ "$(prop two PAPTREE::SCHEMA_VERSION)" = 3 ] || fail "two: schema version is not 3"
+[ "$(prop two PAPTREE::PATHMAP_FILE)" = traces.pathmap ] || fail "two: no PAPTREE::PATHMAP_FILE"
 stored two
 cmp "$tmp/two.pathmap" "$tmp/two.stored" || fail "two: papanalyze's pathmap differs from the file"
 

@@ -38,6 +38,12 @@ timeout 120 bin/papanalyze "$tmp/tr/traces.db" > "$tmp/report" 2> "$tmp/pa.err" 
   { cat "$tmp/pa.err" >&2; fail "papanalyze's report of the 120-contributor gred failed"; }
 grep -q "wide" "$tmp/report" || { cat "$tmp/report" >&2; fail "the report does not show 'wide'"; }
 expect_count "$tmp/report" 1 "departures 111-120 of 120"
+# The subtree of 'wide' has 120 threads, over the 64 for which papanalyze
+# computes subtree_orders (docs/analysis-db.md): the table has no rows for
+# it, and the report says why its last/first columns are "-".
+[ "$(sqlite3 "$tmp/tr/traces.db" "SELECT COUNT(*) FROM subtree_orders")" = 0 ] ||
+  fail "subtree_orders has rows for a subtree of 120 threads"
+expect_count "$tmp/report" 1 "last / departing first: - (not computed for subtrees over 64 threads)"
 
 # An explicit --trace-mem below the minimum: refused, with the minimum,
 # which is then enough.

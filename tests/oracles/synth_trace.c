@@ -582,7 +582,7 @@ static void usage(FILE *fp)
 {
     fprintf(fp,
             "usage: synth_trace [--pathmap-out FILE] [--no-offsets RANK] [--damage MODE]\n"
-            "                   SCENARIO DIR\n"
+            "                   [--schema VERSION] SCENARIO DIR\n"
             "Writes the OTF2 archive DIR/" INS_ANCHOR_FILE " (DIR must not exist) of a\n"
             "hand-made scenario; the timestamp tables are in tests/oracles/synth_trace.c.\n"
             "  SCENARIO           gred3, chain, lastarr, oneway, wide, algo, pap, movable or\n"
@@ -592,7 +592,9 @@ static void usage(FILE *fp)
             "  --damage MODE      algo: write its first message wrong: norecv (no\n"
             "                     MpiIrecv), peer (another sender), request (another\n"
             "                     operation's request id); pap: noarrival (rank 2 has no\n"
-            "                     report in op 2), asked (every report asks history)\n");
+            "                     report in op 2), asked (every report asks history)\n"
+            "  --schema VERSION   write PAPTREE::SCHEMA_VERSION = VERSION (default "
+            INS_SCHEMA_VERSION ")\n");
 }
 
 int main(int argc, char **argv)
@@ -608,6 +610,8 @@ int main(int argc, char **argv)
             pathmap_out = argv[++i];
         } else if (strcmp(argv[i], "--damage") == 0 && i + 1 < argc) {
             damage = argv[++i];
+        } else if (strcmp(argv[i], "--schema") == 0 && i + 1 < argc) {
+            schema = argv[++i];
         } else if (strcmp(argv[i], "--no-offsets") == 0 && i + 1 < argc) {
             no_offsets_rank = strtol(argv[++i], NULL, 10);
         } else if (argv[i][0] == '-' || npos == 2) {

@@ -81,6 +81,7 @@ static int node_by_name(const rt_tree_t *t, const char *name)
  * papanalyze's refusals: "norecv" drops its MpiIrecv, "peer" names another
  * sender in it, "request" gives its MpiIsend another operation's request id. */
 const char *damage = NULL;
+const char *schema = INS_SCHEMA_VERSION;
 
 /*
  * Each arrival report at t1 + 20 of its rank's visit of the node (pap).

@@ -150,6 +150,9 @@ typedef struct sy_plan {
 int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int otf2_fail(OTF2_ErrorCode rc, const char *what);
 extern const char *damage;
+/* --schema VERSION: PAPTREE::SCHEMA_VERSION's value, for the tests of the
+ * readers' version checks (default INS_SCHEMA_VERSION). */
+extern const char *schema;
 void plan_free(sy_plan_t *p);
 int plan_build(const sy_scenario_t *sc, sy_plan_t *p);
 int to_local(const sy_plan_t *p, uint32_t h, int64_t r, uint64_t *out);

@@ -46,7 +46,7 @@ static int write_properties(OTF2_Archive *ar, const sy_plan_t *p)
 {
     char hash[32], ninst[16], hosts[16], command[64];
     const struct { const char *name, *value; } props[] = {
-        { INS_PROP_VERSION, INS_SCHEMA_VERSION },
+        { INS_PROP_VERSION, schema },
         { INS_PROP_PATHMAP, p->sc->pathmap },
         { INS_PROP_PATHMAP_PATH, p->sc->pathmap_path },
         { INS_PROP_PATHMAP_HASH, hash },

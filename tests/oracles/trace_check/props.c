@@ -76,12 +76,11 @@ static void check_str_prop(tc_ctx_t *c, OTF2_Reader *rd, const char *name, const
 /* Returns false when the rest cannot be checked (pathmap, tree or I unusable). */
 bool check_properties(tc_ctx_t *c, OTF2_Reader *rd)
 {
-    bool in_file = c->pm->len > INS_PATHMAP_PROP_MAX;     /* version 2 */
+    bool in_file = c->pm->len > INS_PATHMAP_PROP_MAX;     /* INS_PROP_PATHMAP_FILE */
     char *v, hash[32], hosts[16], where[4200] = "archive property " INS_PROP_PATHMAP;
     uint64_t n;
 
-    check_str_prop(c, rd, INS_PROP_VERSION,
-                   in_file ? INS_SCHEMA_VERSION_FILE : INS_SCHEMA_VERSION);
+    check_str_prop(c, rd, INS_PROP_VERSION, INS_SCHEMA_VERSION);
     v = in_file ? get_pathmap_file(c, rd, where, sizeof(where))
                 : get_prop(c, rd, INS_PROP_PATHMAP);
     if (v == NULL || !check_pathmap_text(c, where, v)) {

@@ -141,3 +141,20 @@ void t_pathmap_tuple_bytes(void)
     TST_EQ_UINT(rt_tree_tuple_bytes(t, 0, 2, (size_t)1 << 30), (uint64_t)14 << 30);
     rt_pathmap_destroy(pm);
 }
+
+/* A file whose size reads as 0 but has content (procfs; some network
+ * filesystems report sizes late): the loader reads to the end, not st_size
+ * bytes.  /proc/self/status opens with "Name:\t<command>", so the parser
+ * must see the token "Name:" at 1:1 (an unknown keyword), never an empty
+ * text ("empty pathmap"). */
+void t_pathmap_load_size_zero(void)
+{
+    struct stat sb;
+    char line[1024];
+
+    TST_EQ_INT(stat("/proc/self/status", &sb), 0);
+    TST_EQ_INT((int)sb.st_size, 0);
+    load_fails("/proc/self/status", CM_ERR_SYNTAX, line, sizeof(line));
+    TST_EQ_STR(line, "/proc/self/status:1:1: error: unknown keyword 'Name:' (expected "
+                     "host, tree, core, gred, proxy, algo or threads)");
+}
