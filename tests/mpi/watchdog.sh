@@ -82,7 +82,7 @@ expect_count "$tmp/out" 2 "watchdog of -1 s: give 0 (none) to 604800 seconds"
 # Gsum: the option, its help, its checks, and runs with it short and off.
 bin/gsum --help | grep -q -- "--watchdog S" || fail "gsum --help does not list --watchdog"
 run_fails 60 "$tmp/out" $MPIRUN1 bin/gsum -p pathmaps/local/gred-1x2.pathmap --watchdog -1
-expect_count "$tmp/out" 1 "gsum: rank 0: --watchdog: '-1' is not an integer >= 0"
+expect_count "$tmp/out" 1 "gsum: --watchdog: '-1' is out of range, expected 0..604800"
 for w in 1 0; do
   $MPIRUN -np 2 bin/gsum -p pathmaps/demo.pathmap -n 2000 -w 10 -s 4,256 --watchdog $w \
     > "$tmp/out" 2>&1 || { cat "$tmp/out" >&2; fail "gsum --watchdog $w failed"; }
