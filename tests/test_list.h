@@ -381,6 +381,8 @@ static const tst_entry_t tst_list[] = {
     { "mpi_launch_oversubscribed", TST_MPI, NULL, "sh -c 'test \"$OMPI_COMM_WORLD_SIZE\" = 3'", NULL, 3, 60 },
     /* mpi: Gsum on every scaled sample (each result checked in closed form), 4 B and 256 B */
     { "gsum_demo", TST_MPI, NULL, "bin/gsum -p pathmaps/demo.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    /* 8 MiB through the ring, with the watchdog: also in check-tsan (docs/testing.md, "TSan and Open MPI's copies") */
+    { "gsum_ring_4x1_8mib", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/ring-4x1.pathmap -n 5 -w 1 -s 8388608 --watchdog 30", NULL, 4, 120 },
     { "gsum_gred_1x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/gred-1x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 1, 120 },
     { "gsum_binary_1x4", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-1x4.pathmap -n 2000 -w 10 -s 4,256", NULL, 1, 120 },
     { "gsum_nary_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/nary-2x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
