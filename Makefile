@@ -231,6 +231,16 @@ build/tests/%: build/obj/tests/tools/%.o $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
+# Reproducers of faults in OTF2 itself (tests/otf2/*.c: OTF2 only, no paptree
+# code): tests/otf2/NAME.c -> build/tests/NAME.
+OTF2R_SRC := $(wildcard tests/otf2/*.c)
+OTF2R     := $(OTF2R_SRC:tests/otf2/%.c=build/tests/%)
+ALL_OBJ   += $(OTF2R_SRC:%.c=build/obj/%.o)
+all: $(OTF2R)
+$(OTF2R): build/tests/%: build/obj/tests/otf2/%.o
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $< $(OTF2_LIBS) $(LDLIBS)
+
 # A fuzz target's replay program: the plain build's compiler and flags.
 $(FUZZ_REPLAY): build/tests/fuzz_%: build/obj/tests/fuzz/fuzz_%.o build/obj/tests/fuzz/replay.o \
                 $(ANA_LIB) $(LIB)

@@ -506,6 +506,7 @@ static const tst_entry_t tst_list[] = {
     { "randtree_pathmap_check", TST_SH, NULL, "sh tests/gen/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
+    { "otf2_empty_location",   TST_SH, NULL, "sh tests/otf2/empty-location.sh",        NULL, 0, 60 },
     { "analyze_schema_version", TST_SH, NULL, "sh tests/analyze/schema-version.sh",  NULL, 0, 60 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
     { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
