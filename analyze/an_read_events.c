@@ -380,7 +380,8 @@ cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, vo
     /* A location without events (a thread that enters the algorithm node
      * directly records nothing) gets no reader: OTF2 3.0's global reader
      * closes an empty location's reader while it sets up, and then reads it
-     * (a use after free, seen with valgrind). */
+     * (a use after free, seen with valgrind; tests/otf2/otf2_empty_location.c
+     * reproduces it with OTF2 alone). */
     for (int i = 0; i < d->nlocs; i++)
         if (d->locs[i].events > 0 && OTF2_Reader_GetEvtReader(r->rd, d->locs[i].id) == NULL)
             st = CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0,

@@ -10,10 +10,12 @@ set -eu
 # SVG and HTML in the tests; iproute2 (ip) makes the network namespaces of
 # tests/mpi/netns-tcp.sh.  clang builds the libFuzzer targets (make fuzz);
 # its sanitizer and libFuzzer runtimes are in libclang-rt-14-dev, which clang
-# only recommends (Debian 12's clang is 14).
+# only recommends (Debian 12's clang is 14).  valgrind shows the OTF2 fault of
+# tests/otf2/empty-location.sh (in OTF2's uninstrumented code, where ASan
+# sees nothing).
 PKGS="openmpi-bin libopenmpi-dev libotf2-trace-dev libopen-trace-format2-dev
 otf2-tools libsqlite3-dev sqlite3 pkg-config libxml2-utils chromium python3
-iproute2 clang libclang-rt-14-dev"
+iproute2 clang libclang-rt-14-dev valgrind"
 
 # Prints the packages of $PKGS that are not installed, space-separated.
 missing() {

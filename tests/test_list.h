@@ -407,6 +407,8 @@ static const tst_entry_t tst_list[] = {
     { "mpi_launch_oversubscribed", TST_MPI, NULL, "sh -c 'test \"$OMPI_COMM_WORLD_SIZE\" = 3'", NULL, 3, 60 },
     /* mpi: Gsum on every scaled sample (each result checked in closed form), 4 B and 256 B */
     { "gsum_demo", TST_MPI, NULL, "bin/gsum -p pathmaps/demo.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
+    /* 8 MiB through the ring, with the watchdog: also in check-tsan (docs/testing.md, "TSan and Open MPI's copies") */
+    { "gsum_ring_4x1_8mib", TST_MPI, NULL, "bin/gsum -p pathmaps/local/algo/ring-4x1.pathmap -n 5 -w 1 -s 8388608 --watchdog 30", NULL, 4, 120 },
     { "gsum_gred_1x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/gred-1x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 1, 120 },
     { "gsum_binary_1x4", TST_MPI, NULL, "bin/gsum -p pathmaps/local/binary-1x4.pathmap -n 2000 -w 10 -s 4,256", NULL, 1, 120 },
     { "gsum_nary_2x2", TST_MPI, NULL, "bin/gsum -p pathmaps/local/nary-2x2.pathmap -n 2000 -w 10 -s 4,256", NULL, 2, 120 },
@@ -533,6 +535,7 @@ static const tst_entry_t tst_list[] = {
     { "randtree_pathmap_check", TST_SH, NULL, "sh tests/randtree/randtree-check.sh 200",    NULL, 0, 120 },
     { "mpi_watchdog",          TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/watchdog.sh",               NULL, 0, 180 },
     { "mpi_netns_tcp",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/mpi/netns-tcp.sh",              NULL, 0, 300 },
+    { "otf2_empty_location",   TST_SH, NULL, "sh tests/otf2/empty-location.sh",        NULL, 0, 60 },
     { "analyze_schema_version", TST_SH, NULL, "sh tests/analyze/schema-version.sh",  NULL, 0, 60 },
     { "analyze_synthetic",     TST_SH, NULL, "sh tests/analyze/synthetic.sh",          NULL, 0, 120 },
     { "analyze_algo",          TST_SH, NULL, "sh tests/analyze/algo.sh",               NULL, 0, 120 },
