@@ -6,13 +6,13 @@
  *
  * Exit status: 0 (advice or none), 1 a database it cannot read, 2 usage.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/api/an_analyze.h"
+#include "common/cm_opt.h"
 #include "tools/pathgen/pathgen.h"
 
 static void usage(FILE *fp)
@@ -42,51 +42,39 @@ int pg_advise_main(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     an_advise_opts_t opts = { .format = AN_FMT_TEXT };
+    static const cm_opt_word_t formats[] = { { "text", AN_FMT_TEXT }, { "csv", AN_FMT_CSV } };
     cm_err_t err;
-    int c;
+    cm_opt_t ctx;
+    long v;
+    int c, w;
 
     cm_err_clear(&err);
+    cm_opt_init(&ctx, "pathgen: advise");
+    opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:p:h", longopts, NULL)) != -1) {
+    while (ctx.status == CM_OK &&
+           (c = getopt_long(argc, argv, ":f:n:p:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
             return 0;
-        case 'p':
-            opts.pathmap = optarg;
-            break;
+        case 'p': opts.pathmap = optarg; break;
         case 'f':
-            if (strcmp(optarg, "text") == 0)
-                opts.format = AN_FMT_TEXT;
-            else if (strcmp(optarg, "csv") == 0)
-                opts.format = AN_FMT_CSV;
-            else {
-                fprintf(stderr, "pathgen: advise: --format %s: expected text or csv\n", optarg);
-                usage(stderr);
-                return 2;
-            }
+            if (cm_opt_word(&ctx, "--format", optarg, formats, 2, &w) == CM_OK)
+                opts.format = (an_format_t)w;
             break;
-        case 'n': {
-            char *end;
-            long v;
-            errno = 0;
-            v = strtol(optarg, &end, 10);
-            if (errno != 0 || end == optarg || *end != '\0' || v < 1 || v > 1000000) {
-                fprintf(stderr, "pathgen: advise: --max %s: expected a number >= 1\n", optarg);
-                usage(stderr);
-                return 2;
-            }
-            opts.max = (int)v;
+        case 'n':
+            if (cm_opt_long(&ctx, "--max", optarg, 1, 1000000, &v) == CM_OK)
+                opts.max = (int)v;
             break;
-        }
-        default:
-            usage(stderr);
-            return 2;
+        default: cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]); break;
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pathgen: advise: %s\n", optind >= argc ? "no database given"
-                                                                : "give one database");
+    if (ctx.status == CM_OK && optind != argc - 1)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "%s", optind >= argc ? "no database given"
+                                                                     : "give one database");
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
         usage(stderr);
         return 2;
     }
