@@ -8,6 +8,7 @@
  * option's value is one shell word, and a space in it is a quoting slip.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@ void cm_opt_init(cm_opt_t *ctx, const char *prog)
     ctx->prog = prog;
     ctx->status = CM_OK;
     ctx->msg[0] = '\0';
+    ctx->name[0] = '\0';
 }
 
 cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
@@ -50,6 +52,29 @@ cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *wor
     if (optopt != 0)
         return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '-%c'", optopt);
     return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '%s'", word);
+}
+
+int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
+                const struct option *longopts, const char **opt_p)
+{
+    int c, li = -1;
+
+    ctx->name[0] = '\0';
+    *opt_p = ctx->name;
+    if (ctx->status != CM_OK)
+        return -1;
+    opterr = 0;
+    if ((c = getopt_long(argc, argv, shortopts, longopts, &li)) == -1)
+        return -1;
+    if (c == ':' || c == '?') {
+        cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1]);
+        return -1;
+    }
+    if (li >= 0)
+        snprintf(ctx->name, sizeof(ctx->name), "--%s", longopts[li].name);
+    else if (c != 1)
+        snprintf(ctx->name, sizeof(ctx->name), "-%c", c);
+    return c;
 }
 
 void cm_opt_print(const cm_opt_t *ctx, FILE *fp)
