@@ -59,10 +59,10 @@ int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
 {
     int c, li = -1;
 
-    ctx->name[0] = '\0';
     *opt_p = ctx->name;
     if (ctx->status != CM_OK)
-        return -1;
+        return -1;                      /* name: the option refused, kept */
+    ctx->name[0] = '\0';
     opterr = 0;
     if ((c = getopt_long(argc, argv, shortopts, longopts, &li)) == -1)
         return -1;
@@ -189,6 +189,17 @@ cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
                            arg, lo, hi);
     *v_p = v;
     return CM_OK;
+}
+
+cm_status_t cm_opt_int(cm_opt_t *ctx, const char *opt, const char *arg,
+                       int lo, int hi, int *v_p)
+{
+    long v;
+    cm_status_t st = cm_opt_long(ctx, opt, arg, lo, hi, &v);
+
+    if (st == CM_OK)
+        *v_p = (int)v;
+    return st;
 }
 
 cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,

@@ -77,7 +77,9 @@ cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *wor
  * word that is no option, code 1 in getopt's '-' mode), valid until the
  * next call.  Returns -1 at the end, when ctx holds an error already (so a
  * bad value ends the loop), or after recording getopt's complaint
- * (cm_opt_getopt_fail).  Sets opterr to 0: getopt itself says nothing.
+ * (cm_opt_getopt_fail).  After the loop, ctx->name is "" when the error is
+ * getopt's complaint, else the last option read (the one whose value was
+ * refused).  Sets opterr to 0: getopt itself says nothing.
  * shortopts must start with ':' (after a '+' or '-'), so that a missing
  * value is told from an unknown option.
  */
@@ -98,6 +100,9 @@ cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
                         long lo, long hi, long *v_p);
 cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,
                           double lo, double hi, double *v_p);
+/* cm_opt_long into an int (counts, ranks: most options), lo..hi within int. */
+cm_status_t cm_opt_int(cm_opt_t *ctx, const char *opt, const char *arg,
+                       int lo, int hi, int *v_p);
 cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
                         uint64_t lo, uint64_t hi, uint64_t *v_p);
 

@@ -121,6 +121,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(selftest_runner_skip,          30) \
     /* common: option values (tests/unit/common/) */ \
     X(opt_long,                      10) \
+    X(opt_int,                       10) \
     X(opt_double,                    10) \
     X(opt_size,                      10) \
     X(opt_size_name,                 10) \

@@ -64,6 +64,20 @@ void t_opt_long(void)
     TST_EQ_INT(v, 7);
 }
 
+/* cm_opt_int: cm_opt_long's words, stored in an int. */
+void t_opt_int(void)
+{
+    int v = 7;
+
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "48", 1, 1048576, &v), CM_OK);
+    TST_EQ_INT(v, 48);
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "2147483648", 1, 2147483647, &v), CM_ERR_RANGE);
+    TST_EQ_STR(g_ctx.msg, "-P: '2147483648' is out of range, expected 1..2147483647");
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "4x", 1, 8, &v), CM_ERR_SYNTAX);
+    TST_EQ_STR(g_ctx.msg, "-P: '4x' is not an integer, expected 1..8");
+    TST_EQ_INT(v, 48);                  /* untouched on an error */
+}
+
 void t_opt_double(void)
 {
     double v = 0.25;
@@ -343,6 +357,7 @@ void t_opt_next(void)
     TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), -1);
     TST_EQ_STATUS(c->status, CM_ERR_SYNTAX);
     TST_EQ_STR(c->msg, "unknown option '--bogus'");
+    TST_EQ_STR(c->name, "");                                   /* getopt's complaint */
     TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), -1);   /* -n 6 is not read */
     TST_EQ_INT(optind, 7);
 
@@ -352,6 +367,14 @@ void t_opt_next(void)
     TST_EQ_STR(opt, "-q");
     TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), -1);
     TST_EQ_STR(c->msg, "option '--max-bytes' requires an argument");
+
+    c = fresh();                        /* a value refused: its option is kept */
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), 'q');
+    cm_opt_fail(c, CM_ERR_INVALID, opt, "not now");
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), -1);
+    TST_EQ_STR(c->name, "-q");
+    TST_EQ_STR(c->msg, "-q: not now");
 
     c = fresh();
     optind = 0;
