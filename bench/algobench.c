@@ -192,7 +192,6 @@ static cm_status_t apply_opt(cm_opt_t *ctx, bench_t *b, opts_t *o, int c, const 
     static const cm_opt_word_t waits[] = { { "auto", 0 }, { "nosleep", 1 } };
     uint64_t v[MAX_SIZES];
     size_t n;
-    long r;
     int w;
 
     switch (c) {
@@ -204,10 +203,7 @@ static cm_status_t apply_opt(cm_opt_t *ctx, bench_t *b, opts_t *o, int c, const 
             o->sizes[i] = (size_t)v[i];
         o->nsizes = (int)n;
         return CM_OK;
-    case 'r':
-        if (cm_opt_long(ctx, opt, arg, 1, MAX_REPEATS, &r) == CM_OK)
-            o->repeats = (int)r;
-        return ctx->status;
+    case 'r': return cm_opt_int(ctx, opt, arg, 1, MAX_REPEATS, &o->repeats);
     case 't':
         if (cm_opt_word(ctx, opt, arg, types, 3, &w) == CM_OK)
             b->dtype = (rt_dtype_t)w;
@@ -224,24 +220,17 @@ static int parse(int argc, char **argv, bench_t *b, opts_t *o)
     static const struct option longopts[] = {
         { "no-header", no_argument, NULL, 'H' }, { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 } };
+    const char *opt;
     cm_opt_t ctx;
-    char opt[32];
     int c;
 
     cm_opt_init(&ctx, "algobench");
-    opterr = 0;
-    while (ctx.status == CM_OK &&
-           (c = getopt_long(argc, argv, ":a:s:r:t:w:h", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":a:s:r:t:w:h", longopts, &opt)) != -1) {
         if (c == 'h') {
             if (b->rank == 0)
                 usage(stdout);
             return 1;
         }
-        if (c == ':' || c == '?') {
-            cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-            break;
-        }
-        snprintf(opt, sizeof opt, c == 'H' ? "--no-header" : "-%c", c);
         apply_opt(&ctx, b, o, c, opt, optarg);
     }
     if (ctx.status == CM_OK && optind < argc)

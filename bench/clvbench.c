@@ -317,18 +317,6 @@ static const struct option longopts[] = {
     { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 };
 
-/* An int32 option within lo..hi. */
-static cm_status_t opt_i32(cm_opt_t *ctx, const char *opt, const char *arg, long lo,
-                           long hi, int32_t *v_p)
-{
-    long v;
-    cm_status_t st = cm_opt_long(ctx, opt, arg, lo, hi, &v);
-
-    if (st == CM_OK)
-        *v_p = (int32_t)v;
-    return st;
-}
-
 /* Applies option c (named opt) to o: CM_OK or the error, recorded in ctx. */
 static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
                              const char *arg)
@@ -340,7 +328,7 @@ static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
     uint64_t mem;
 
     switch (c) {
-    case O_MAXP: return opt_i32(ctx, opt, arg, 4, 1 << 16, &o->max_p);
+    case O_MAXP: return cm_opt_int(ctx, opt, arg, 4, 1 << 16, &o->max_p);
     case O_P:
         if (cm_opt_long_list(ctx, opt, arg, ',', 2, 1 << 16, v, NPOINTS_MAX, &n) != CM_OK)
             return ctx->status;
@@ -348,10 +336,10 @@ static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
             o->points[i] = (int32_t)v[i];
         o->npoints = (int32_t)n;
         return CM_OK;
-    case O_TREE: return opt_i32(ctx, opt, arg, 0, 1000000, &o->tree);
+    case O_TREE: return cm_opt_int(ctx, opt, arg, 0, 1000000, &o->tree);
     case O_CLOCK: return cm_opt_word(ctx, opt, arg, clocks, 2, &o->cpu);
-    case O_INST: return opt_i32(ctx, opt, arg, 1, 1000000, &o->instances);
-    case O_LIN: return opt_i32(ctx, opt, arg, 0, 1000000, &o->linear);
+    case O_INST: return cm_opt_int(ctx, opt, arg, 1, 1000000, &o->instances);
+    case O_LIN: return cm_opt_int(ctx, opt, arg, 0, 1000000, &o->linear);
     case O_SEED:
         if (cm_opt_long(ctx, opt, arg, 0, 0x7fffffffL, &seed) != CM_OK)
             return ctx->status;
@@ -374,26 +362,20 @@ static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
    the usage, on stderr). */
 static int parse(int argc, char **argv, opts_t *o)
 {
+    const char *opt;
     cm_opt_t ctx;
-    char opt[32];
-    int c, li = 0;
+    int c;
 
     *o = (opts_t){ .max_p = 512, .instances = 100, .tree = -1, .linear = -1, .seed = 1,
                    .only = -1, .progress = isatty(STDERR_FILENO),
                    .mem_limit = rt_algo_mem_default() };
     cm_opt_init(&ctx, "clvbench");
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":vh", longopts, &li)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":vh", longopts, &opt)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return 1;
         }
-        if (c == ':' || c == '?')
-            cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-        else if (snprintf(opt, sizeof opt, c == 'v' ? "-v" : "--%s", longopts[li].name) > 0)
-            apply_opt(&ctx, o, c, opt, optarg);
-        if (ctx.status != CM_OK)
-            break;
+        apply_opt(&ctx, o, c, opt, optarg);
     }
     if (ctx.status == CM_OK && optind < argc)
         cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s' (clvbench takes "

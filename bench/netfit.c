@@ -105,14 +105,10 @@ static void usage(FILE *fp)
 static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
                              const char *arg, uint64_t *maxb_p, uint64_t *gamb_p)
 {
-    long v;
 
     switch (c) {
     case 'o': o->out = arg; return CM_OK;
-    case 'r':
-        if (cm_opt_long(ctx, opt, arg, 1, MAX_REPEATS, &v) == CM_OK)
-            o->repeats = (int)v;
-        return ctx->status;
+    case 'r': return cm_opt_int(ctx, opt, arg, 1, MAX_REPEATS, &o->repeats);
     case 'm': return cm_opt_size(ctx, opt, arg, 4, (uint64_t)1 << 30, maxb_p);
     case 'g': return cm_opt_size(ctx, opt, arg, 4, (uint64_t)1 << 32, gamb_p);
     case 'q': o->quick = 1; return CM_OK;
@@ -131,29 +127,17 @@ static int parse_opts(int argc, char **argv, opts_t *o)
         { NULL, 0, NULL, 0 },
     };
     uint64_t maxb = 0, gamb = 0;
+    const char *opt;
     cm_opt_t ctx;
-    char opt[32];
-    int c, li;
+    int c;
 
     cm_opt_init(&ctx, "netfit");
     o->repeats = 0;
-    opterr = 0;
-    while (ctx.status == CM_OK) {
-        li = -1;
-        if ((c = getopt_long(argc, argv, ":o:r:h", lo, &li)) == -1)
-            break;
+    while ((c = cm_opt_next(&ctx, argc, argv, ":o:r:h", lo, &opt)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return -1;
         }
-        if (c == ':' || c == '?') {
-            cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-            break;
-        }
-        if (li >= 0)
-            snprintf(opt, sizeof opt, "--%s", lo[li].name);
-        else
-            snprintf(opt, sizeof opt, "-%c", c);
         apply_opt(&ctx, o, c, opt, optarg, &maxb, &gamb);
     }
     if (ctx.status == CM_OK && optind < argc)

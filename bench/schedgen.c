@@ -263,9 +263,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
     static const struct option longopts[] = {
         { "skew-us", 1, 0, 'k' }, { "round-ns", 1, 0, 'd' }, { "min-time", 1, 0, 't' },
         { "seed", 1, 0, 'S' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    const char *opt;
     cm_opt_t ctx;
-    char opt[32];
-    int c, li = -1;
+    int c;
 
     memset(o, 0, sizeof *o);
     o->nnp = 5;
@@ -277,22 +277,11 @@ static int parse_args(int argc, char **argv, opts_t *o)
     o->min_time = 0.2;
     o->seed = 1;
     cm_opt_init(&ctx, "schedgen");
-    opterr = 0;
-    while (ctx.status == CM_OK &&
-           (c = getopt_long(argc, argv, ":P:s:h", longopts, &li)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":P:s:h", longopts, &opt)) != -1) {
         if (c == 'h') {
             usage(stdout);
             exit(0);
         }
-        if (c == ':' || c == '?') {
-            cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-            break;
-        }
-        if (li >= 0)
-            snprintf(opt, sizeof opt, "--%s", longopts[li].name);
-        else
-            snprintf(opt, sizeof opt, "-%c", c);
-        li = -1;
         apply_opt(&ctx, o, c, opt, optarg);
     }
     if (ctx.status == CM_OK && optind < argc)

@@ -46,8 +46,8 @@ static void usage(FILE *fp)
 }
 
 /* Option c's value: CM_OK or the error, recorded in ctx. */
-static cm_status_t apply_opt(cm_opt_t *ctx, int c, const char *arg, an_opts_t *opts,
-                             an_report_opts_t *ropts)
+static cm_status_t apply_opt(cm_opt_t *ctx, int c, const char *opt, const char *arg,
+                             an_opts_t *opts, an_report_opts_t *ropts)
 {
     static const cm_opt_word_t formats[] = { { "text", AN_FMT_TEXT }, { "csv", AN_FMT_CSV },
                                              { "json", AN_FMT_JSON } };
@@ -57,16 +57,13 @@ static cm_status_t apply_opt(cm_opt_t *ctx, int c, const char *arg, an_opts_t *o
     switch (c) {
     case 'o': opts->db = arg; return CM_OK;
     case 'S':
-        if (cm_opt_long(ctx, "--skip", arg, 0, UINT32_MAX, &v) == CM_OK)
+        if (cm_opt_long(ctx, opt, arg, 0, UINT32_MAX, &v) == CM_OK)
             opts->skip = (uint64_t)v;
         return ctx->status;
-    case 'T':
-        if (cm_opt_long(ctx, "--thread", arg, 0, 1L << 30, &v) == CM_OK)
-            ropts->thread = (int)v;
-        return ctx->status;
+    case 'T': return cm_opt_int(ctx, opt, arg, 0, 1 << 30, &ropts->thread);
     case 'W': ropts->wrapper = arg; return CM_OK;
     case 'f':
-        if (cm_opt_word(ctx, "--format", arg, formats, 3, &w) == CM_OK)
+        if (cm_opt_word(ctx, opt, arg, formats, 3, &w) == CM_OK)
             ropts->format = (an_format_t)w;
         return ctx->status;
     default: return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected option");
@@ -102,26 +99,24 @@ int main(int argc, char **argv)
     int quiet = 0, report = 1, advise = 0, bad_value = 0, is_db, c;
     an_result_t res;
     cm_err_t err;
+    const char *opt;
     cm_opt_t ctx;
     cm_status_t st;
     char *command;
 
     cm_err_clear(&err);
     cm_opt_init(&ctx, "papanalyze");
-    opterr = 0;
-    while (ctx.status == CM_OK &&
-           (c = getopt_long(argc, argv, ":o:f:qh", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":o:f:qh", longopts, &opt)) != -1) {
         switch (c) {
         case 'q': quiet = 1; break;
         case O_NOREPORT: report = 0; break;
         case O_FORCE: opts.force = 1; break;
         case O_ADVISE: advise = 1; break;
         case 'h': usage(stdout); return 0;
-        case ':':
-        case '?': cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]); break;
-        default: bad_value = apply_opt(&ctx, c, optarg, &opts, &ropts) != CM_OK; break;
+        default: apply_opt(&ctx, c, opt, optarg, &opts, &ropts); break;
         }
     }
+    bad_value = ctx.status != CM_OK && ctx.name[0] != '\0';
     if (ctx.status == CM_OK && optind != argc - 1)
         cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "%s",
                     optind >= argc ? "no trace given" : "give one trace or database");

@@ -241,18 +241,6 @@ static const drange_t R_GAMMA = { "seconds per byte reduced", 0, 1, "" };
 #define ARR_MS_MAX 1e9
 #define TAU_MAX_S 1e9
 
-/* An int32 option within lo..hi. */
-static cm_status_t opt_i32(cm_opt_t *ctx, const char *opt, const char *arg, long lo,
-                           long hi, int32_t *v_p)
-{
-    long v;
-    cm_status_t st = cm_opt_long(ctx, opt, arg, lo, hi, &v);
-
-    if (st == CM_OK)
-        *v_p = (int32_t)v;
-    return st;
-}
-
 /* A byte count within lo..hi (at most BYTES_MAX: it fits int64). */
 static cm_status_t opt_bytes(cm_opt_t *ctx, const char *opt, const char *arg, uint64_t lo,
                              uint64_t hi, int64_t *v_p)
@@ -271,7 +259,7 @@ static cm_status_t opt_rank(cm_opt_t *ctx, const char *opt, const char *arg, int
                             int32_t *v_p)
 {
     int fresh = ctx->status == CM_OK;
-    cm_status_t st = opt_i32(ctx, opt, arg, 0, nranks - 1, v_p);
+    cm_status_t st = cm_opt_int(ctx, opt, arg, 0, nranks - 1, v_p);
     size_t len = strlen(ctx->msg);
 
     if (st != CM_OK && fresh)
@@ -382,7 +370,7 @@ static int parse_algo(algo_spec_t *a, const char *text)
         }
         cm_opt_init(&ctx, "papsim");
         snprintf(opt, sizeof opt, "%s:%s", a->name, seg ? "segs" : "segsize");
-        if ((seg ? opt_i32(&ctx, opt, colon + 6, 1, SEGS_MAX, &a->nsegs)
+        if ((seg ? cm_opt_int(&ctx, opt, colon + 6, 1, SEGS_MAX, &a->nsegs)
                  : opt_bytes(&ctx, opt, colon + 9, 1, BYTES_MAX, &a->segbytes)) != CM_OK) {
             cm_opt_print(&ctx, stderr);
             return 2;
@@ -830,7 +818,7 @@ static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
     int w;
 
     switch (c) {
-    case 'P': return opt_i32(ctx, opt, arg, 1, RT_SCHED_RANKS_MAX, &o->nranks);
+    case 'P': return cm_opt_int(ctx, opt, arg, 1, RT_SCHED_RANKS_MAX, &o->nranks);
     case O_BYTES: return opt_bytes(ctx, opt, arg, 0, BYTES_MAX, &o->bytes);
     case O_SIZES:
         if (cm_opt_size_range(ctx, opt, arg, 1, BYTES_MAX, (uint64_t *)&o->size_min,
@@ -844,14 +832,14 @@ static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
         o->metric = (metric_t)w;
         return CM_OK;
     case O_ELEM:
-        if (opt_i32(ctx, opt, arg, 1, ELEM_MAX, &v32) != CM_OK)
+        if (cm_opt_int(ctx, opt, arg, 1, ELEM_MAX, &v32) != CM_OK)
             return ctx->status;
         o->elem_bytes = v32;
         return CM_OK;
-    case O_SEGS: return opt_i32(ctx, opt, arg, 1, SEGS_MAX, &o->nsegs);
+    case O_SEGS: return cm_opt_int(ctx, opt, arg, 1, SEGS_MAX, &o->nsegs);
     case O_SEGSIZE: return opt_bytes(ctx, opt, arg, 1, BYTES_MAX, &o->segbytes);
     case O_ROOT: o->root_text = arg; return CM_OK;  /* a rank of P: check_opts */
-    case O_PPN: return opt_i32(ctx, opt, arg, 1, RT_SCHED_RANKS_MAX, &o->ppn);
+    case O_PPN: return cm_opt_int(ctx, opt, arg, 1, RT_SCHED_RANKS_MAX, &o->ppn);
     case O_TREE:
         if (cm_opt_word(ctx, opt, arg, trees, 2, &w) != CM_OK)
             return ctx->status;
@@ -1061,35 +1049,30 @@ int main(int argc, char **argv)
     static opts_t o = { .nranks = 48, .bytes = 4 << 20, .elem_bytes = 4, .port = RT_PORT_U,
                         .tree = RT_TREE_HEAP, .net = &nets[0], .arr = ARR_NONE,
                         .arr_text = "none", .seed = 1, .metric = MET_AVG };
-    int c, li = 0, have_bytes = 0, rc;
+    int c, have_bytes = 0, rc;
     int64_t *ticks;
     double *arr_s;
-    char opt[32];
+    const char *opt;
     cm_opt_t ctx;
 
     o.alpha = o.beta = o.gamma = NAN;
     o.t0 = now_s();
     o.mem_limit = rt_algo_mem_default();
     cm_opt_init(&ctx, "papsim");
-    opterr = 0;     /* our own messages, "papsim: ...", as for bad values */
-    while ((c = getopt_long(argc, argv, ":P:hv", longopts, &li)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":P:hv", longopts, &opt)) != -1) {
         if (c == 'h') {
             usage(stdout);
             list_algos(stdout);
             return 0;
-        } else if (c == ':' || c == '?') {
-            cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-            cm_opt_print(&ctx, stderr);
-            if (c == '?')
-                usage(stderr);
-            return 2;
         }
         have_bytes |= c == O_BYTES;
-        snprintf(opt, sizeof opt, c == 'P' ? "-P" : "--%s", longopts[li].name);
-        if (apply_opt(&ctx, &o, c, opt, optarg) != CM_OK) {
-            cm_opt_print(&ctx, stderr);
-            return 2;
-        }
+        apply_opt(&ctx, &o, c, opt, optarg);
+    }
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        if (ctx.name[0] == '\0')       /* getopt's complaint: an unknown option */
+            usage(stderr);
+        return 2;
     }
     if (o.net_file && (rc = load_net(&o)) != 0)
         return rc;

@@ -111,34 +111,33 @@ static cm_status_t add_value(cm_opt_t *ctx, const char *opt, const char *arg,
 }
 
 /* An option's value that is a number: CM_OK or the error, recorded in ctx. */
-static cm_status_t number_opt(cm_opt_t *ctx, args_t *a, int c, const char *arg)
+static cm_status_t number_opt(cm_opt_t *ctx, args_t *a, int c, const char *opt,
+                              const char *arg)
 {
     uint64_t bytes;
     long v;
 
     switch (c) {
     case 'b':
-        if (cm_opt_size(ctx, "--bytes", arg, 0, (uint64_t)1 << 40, &bytes) == CM_OK)
+        if (cm_opt_size(ctx, opt, arg, 0, (uint64_t)1 << 40, &bytes) == CM_OK)
             a->bytes = (int64_t)bytes;
         return ctx->status;
     case 't':
         if (a->nthreads == MAX_THREADS)
-            return cm_opt_fail(ctx, CM_ERR_RANGE, "--thread", "given more than %d times, "
+            return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "given more than %d times, "
                                "expected at most %d", MAX_THREADS, MAX_THREADS);
-        if (cm_opt_long(ctx, "--thread", arg, 0, 1L << 30, &v) == CM_OK)
+        if (cm_opt_long(ctx, opt, arg, 0, 1L << 30, &v) == CM_OK)
             a->threads[a->nthreads++] = (int)v;
         return ctx->status;
     case 'O':
-        if (cm_opt_long(ctx, "--op", arg, 0, LONG_MAX, &v) == CM_OK) {
+        if (cm_opt_long(ctx, opt, arg, 0, LONG_MAX, &v) == CM_OK) {
             a->op = v;
             a->has_op = 1;
         }
         return ctx->status;
     default:
-        if (cm_opt_long(ctx, "--instance", arg, 0, INT32_MAX, &v) == CM_OK) {
-            a->instance = (int)v;
+        if (cm_opt_int(ctx, opt, arg, 0, INT32_MAX, &a->instance) == CM_OK)
             a->has_instance = 1;
-        }
         return ctx->status;
     }
 }
@@ -157,15 +156,13 @@ static int parse_args(int argc, char **argv, args_t *a)
         { "instance", required_argument, NULL, 'I' }, { "mean", no_argument, NULL, O_MEAN },
         { NULL, 0, NULL, 0 },
     };
-    const char *compare[MAX_MODELS];
+    const char *compare[MAX_MODELS], *opt;
     int ncompare = 0, c;
     cm_opt_t ctx;
 
     cm_opt_init(&ctx, "papviz");
     a->bytes = -1;
-    opterr = 0;
-    while (ctx.status == CM_OK &&
-           (c = getopt_long(argc, argv, ":o:b:t:c:l:w:s:h", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":o:b:t:c:l:w:s:h", longopts, &opt)) != -1) {
         switch (c) {
         case 'o': a->output = optarg; break;
         case 'w': a->wrapper = optarg; a->subtree = 0; break;
@@ -175,10 +172,9 @@ static int parse_args(int argc, char **argv, args_t *a)
         case O_WAIT: a->with_wait = 1; break;
         case O_MEAN: a->mean = 1; break;
         case 'h': return -1;
-        case 'b': case 't': case 'O': case 'I': number_opt(&ctx, a, c, optarg); break;
-        case 'c': add_value(&ctx, "--compare", optarg, compare, &ncompare, MAX_MODELS - 1); break;
-        case 'l': add_value(&ctx, "--label", optarg, a->labels, &a->nlabels, MAX_MODELS); break;
-        default: cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]); break;
+        case 'c': add_value(&ctx, opt, optarg, compare, &ncompare, MAX_MODELS - 1); break;
+        case 'l': add_value(&ctx, opt, optarg, a->labels, &a->nlabels, MAX_MODELS); break;
+        default: number_opt(&ctx, a, c, opt, optarg); break;    /* -b, -t, --op, --instance */
         }
     }
     if (ctx.status == CM_OK && optind >= argc)

@@ -119,21 +119,16 @@ int main(int argc, char **argv)
         { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 } };
     int quiet = 0, status = 0, c;
+    const char *opt;
     cm_opt_t ctx;
 
     cm_opt_init(&ctx, "pathmap-check");
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":qh", longopts, &opt)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return 0;
         }
-        if (c == 'q') {
-            quiet = 1;
-            continue;
-        }
-        cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-        break;
+        quiet = 1;                      /* -q */
     }
     if (ctx.status == CM_OK && optind >= argc)
         cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "no pathmap given");

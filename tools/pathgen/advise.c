@@ -44,30 +44,26 @@ int pg_advise_main(int argc, char **argv)
     an_advise_opts_t opts = { .format = AN_FMT_TEXT };
     static const cm_opt_word_t formats[] = { { "text", AN_FMT_TEXT }, { "csv", AN_FMT_CSV } };
     cm_err_t err;
+    const char *opt;
     cm_opt_t ctx;
-    long v;
     int c, w;
 
     cm_err_clear(&err);
     cm_opt_init(&ctx, "pathgen: advise");
-    opterr = 0;
     optind = 1;
-    while (ctx.status == CM_OK &&
-           (c = getopt_long(argc, argv, ":f:n:p:h", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":f:n:p:h", longopts, &opt)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
             return 0;
         case 'p': opts.pathmap = optarg; break;
         case 'f':
-            if (cm_opt_word(&ctx, "--format", optarg, formats, 2, &w) == CM_OK)
+            if (cm_opt_word(&ctx, opt, optarg, formats, 2, &w) == CM_OK)
                 opts.format = (an_format_t)w;
             break;
-        case 'n':
-            if (cm_opt_long(&ctx, "--max", optarg, 1, 1000000, &v) == CM_OK)
-                opts.max = (int)v;
+        default:
+            cm_opt_int(&ctx, opt, optarg, 1, 1000000, &opts.max);
             break;
-        default: cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]); break;
         }
     }
     if (ctx.status == CM_OK && optind != argc - 1)

@@ -57,35 +57,32 @@ int pg_compare_main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
     const char *files[2] = { NULL, NULL }, *tree = NULL;
     int names = 0, nfiles = 0, c, rc;
+    const char *opt;
     cm_opt_t ctx;
     gen_map_t *a, *b;
     char why[512];
 
     cm_opt_init(&ctx, "pathgen: compare");
-    opterr = 0;
     optind = 1;
     /* '-': the files come back in order as option 1, wherever the options are. */
-    while ((c = getopt_long(argc, argv, "-:h", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, "-:h", longopts, &opt)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
             return 0;
         case 'N': names = 1; break;
         case 't': tree = optarg; break;
-        case 1:
-            if (nfiles == 2) {
-                cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "one file too many: '%s'", optarg);
-                return usage_fail(&ctx);
-            }
-            files[nfiles++] = optarg;
-            break;
         default:
-            cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-            return usage_fail(&ctx);
+            if (nfiles == 2)
+                cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "one file too many: '%s'", optarg);
+            else
+                files[nfiles++] = optarg;
+            break;
         }
     }
-    while (optind < argc && nfiles < 2)     /* after "--" */
+    while (ctx.status == CM_OK && optind < argc && nfiles < 2)     /* after "--" */
         files[nfiles++] = argv[optind++];
+    /* (cm_opt keeps the first error: these add nothing after another) */
     if (optind < argc)
         cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "one file too many: '%s'", argv[optind]);
     else if (nfiles != 2)

@@ -337,26 +337,26 @@ static int parse_opts(int argc, char **argv, opts_t *o, char **words)
     static const struct option longopts[] = {
         { "force", no_argument, NULL, 'f' }, { "tree", required_argument, NULL, 't' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+    const char *opt;
     cm_opt_t ctx;
     int c, n = 0;
 
     cm_opt_init(&ctx, "pathgen edit");
-    opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "-:o:h", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, "-:o:h", longopts, &opt)) != -1) {
         switch (c) {
         case 1: words[n++] = optarg; break;
         case 'h': return -1;
         case 'f': o->force = 1; break;
         case 'o': o->out = optarg; break;
-        case 't': o->tree = optarg; break;
-        default:
-            cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-            cm_opt_print(&ctx, stderr);
-            fprintf(stderr, "usage: pathgen edit FILE OP [ARGS] [, OP [ARGS]]... [-o OUT] "
-                            "[--force] [--tree NAME]\n");
-            return -2;
+        default: o->tree = optarg; break;       /* --tree */
         }
+    }
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        fprintf(stderr, "usage: pathgen edit FILE OP [ARGS] [, OP [ARGS]]... [-o OUT] "
+                        "[--force] [--tree NAME]\n");
+        return -2;
     }
     while (optind < argc)               /* the words after "--" */
         words[n++] = argv[optind++];

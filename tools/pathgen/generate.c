@@ -132,30 +132,17 @@ static cm_status_t take_value(cm_opt_t *ctx, gopts_t *g, int c, const char *opt,
 
 static int parse_args(int argc, char **argv, gopts_t *g)
 {
+    const char *opt;
     cm_opt_t ctx;
-    char opt[32];
-    int c, li;
+    int c;
 
     memset(g, 0, sizeof(*g));
     cm_opt_init(&ctx, "pathgen");
-    opterr = 0;
     optind = 1;
-    while (ctx.status == CM_OK) {
-        li = -1;
-        /* '+': stop at the first word that is no option (an error below),
-           so that argv, quoted in the header, keeps its order. */
-        if ((c = getopt_long(argc, argv, "+:o:", longopts, &li)) == -1)
-            break;
-        if (c == ':' || c == '?') {
-            cm_opt_getopt_fail(&ctx, c, optopt, argv[optind - 1]);
-            break;
-        }
-        if (li >= 0)
-            snprintf(opt, sizeof(opt), "--%s", longopts[li].name);
-        else
-            snprintf(opt, sizeof(opt), "-%c", c);
+    /* '+': stop at the first word that is no option (an error below), so
+       that argv, quoted in the header, keeps its order. */
+    while ((c = cm_opt_next(&ctx, argc, argv, "+:o:", longopts, &opt)) != -1)
         take_value(&ctx, g, c, opt, optarg);
-    }
     if (ctx.status == CM_OK && optind < argc)
         cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
     else if (ctx.status == CM_OK && (g->hosts || g->tph) && (g->cluster || g->app || g->mapping))
