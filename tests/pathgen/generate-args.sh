@@ -70,7 +70,7 @@ usage_err "--type: unknown 'int8', expected int32, int64, float or double" --hos
 usage_err "--op: unknown 'avg', expected sum, min or max" --hosts 4 --threads-per-host 2 --op avg
 usage_err "--shape given twice" --hosts 4 --threads-per-host 2 --shape quad --shape binary
 usage_err "unexpected argument 'extra'" --hosts 4 --threads-per-host 2 extra
-$P frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown subcommand: want exit 2"
+usage_err "subcommand: unknown 'frobnicate', expected generate, edit, compare or advise" frobnicate
 
 # Input errors: exit 1, the file's error first, nothing on stdout.
 $P --cluster $T/none.cluster --app $E/8w.app --mapping $E/8w.mapping >"$T/out" 2>"$T/err"
