@@ -8,6 +8,7 @@
  * option's value is one shell word, and a space in it is a quoting slip.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@ void cm_opt_init(cm_opt_t *ctx, const char *prog)
     ctx->prog = prog;
     ctx->status = CM_OK;
     ctx->msg[0] = '\0';
+    ctx->name[0] = '\0';
 }
 
 cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
@@ -75,6 +77,29 @@ cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *short
     if (first_p != NULL)
         *first_p = optind;
     return st;
+}
+
+int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
+                const struct option *longopts, const char **opt_p)
+{
+    int c, li = -1;
+
+    *opt_p = ctx->name;
+    if (ctx->status != CM_OK)
+        return -1;                      /* name: the option refused, kept */
+    ctx->name[0] = '\0';
+    opterr = 0;
+    if ((c = getopt_long(argc, argv, shortopts, longopts, &li)) == -1)
+        return -1;
+    if (c == ':' || c == '?') {
+        cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1]);
+        return -1;
+    }
+    if (li >= 0)
+        snprintf(ctx->name, sizeof(ctx->name), "--%s", longopts[li].name);
+    else if (c != 1)
+        snprintf(ctx->name, sizeof(ctx->name), "-%c", c);
+    return c;
 }
 
 void cm_opt_print(const cm_opt_t *ctx, FILE *fp)
@@ -200,6 +225,17 @@ cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
     snprintf(range, sizeof(range), "%ld..%ld", lo, hi);
     if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "an integer", range)) == CM_OK)
         *v_p = v;
+    return st;
+}
+
+cm_status_t cm_opt_int(cm_opt_t *ctx, const char *opt, const char *arg,
+                       int lo, int hi, int *v_p)
+{
+    long v;
+    cm_status_t st = cm_opt_long(ctx, opt, arg, lo, hi, &v);
+
+    if (st == CM_OK)
+        *v_p = (int)v;
     return st;
 }
 

@@ -38,6 +38,7 @@ typedef struct cm_opt {
     const char *prog;                /* "gsum": borrowed, outlives the context */
     cm_status_t status;              /* of the first error; CM_OK when none */
     char        msg[CM_OPT_MSG_MAX]; /* "OPTION: what, range"; "" when none */
+    char        name[64];            /* cm_opt_next: the option as spelled */
 } cm_opt_t;
 
 /* A name of a word option and the value it stands for. */
@@ -82,6 +83,26 @@ typedef cm_status_t cm_opt_fn_t(cm_opt_t *ctx, int c, const char *arg, void *use
 cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
                          const struct option *longopts, cm_opt_fn_t *fn, void *user,
                          int *help_p, int *first_p);
+/*
+ * One step of getopt_long, for every program's loop:
+ *
+ *   while ((c = cm_opt_next(&ctx, argc, argv, ":o:n:h", longopts, &opt)) != -1)
+ *       switch (c) { case 'n': cm_opt_long(&ctx, opt, optarg, ...); ... }
+ *   if (ctx.status != CM_OK) { cm_opt_print(&ctx, stderr); return 2; }
+ *
+ * Returns what getopt_long returned, with *opt_p the option as the user
+ * spelled it ("-n", "--max-bytes": the name to put in a message; "" for a
+ * word that is no option, code 1 in getopt's '-' mode), valid until the
+ * next call.  Returns -1 at the end, when ctx holds an error already (so a
+ * bad value ends the loop), or after recording getopt's complaint
+ * (cm_opt_getopt_fail).  After the loop, ctx->name is "" when the error is
+ * getopt's complaint, else the last option read (the one whose value was
+ * refused).  Sets opterr to 0: getopt itself says nothing.
+ * shortopts must start with ':' (after a '+' or '-'), so that a missing
+ * value is told from an unknown option.
+ */
+int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
+                const struct option *longopts, const char **opt_p);
 
 /* Writes "PROG: MSG\n" to fp (nothing when there is no error). */
 void cm_opt_print(const cm_opt_t *ctx, FILE *fp);
@@ -96,6 +117,9 @@ cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
                         long lo, long hi, long *v_p);
 cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,
                           double lo, double hi, double *v_p);
+/* cm_opt_long into an int (counts, ranks: most options), lo..hi within int. */
+cm_status_t cm_opt_int(cm_opt_t *ctx, const char *opt, const char *arg,
+                       int lo, int hi, int *v_p);
 cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
                         uint64_t lo, uint64_t hi, uint64_t *v_p);
 

@@ -7,6 +7,7 @@
  * 18446744073709551615, so 16777216T (2^24 * 2^40 = 2^64) is one past it
  * and 16777215T = 2^64 - 2^40 = 18446742974197923840 is the largest T.
  */
+#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -61,6 +62,20 @@ void t_opt_long(void)
     TST_EQ_STATUS(cm_opt_long(fresh(), "-n", "1.5", 1, 9, &v), CM_ERR_SYNTAX);
     TST_EQ_STATUS(cm_opt_long(fresh(), "-n", "0x10", 1, 99, &v), CM_ERR_SYNTAX);
     TST_EQ_INT(v, 7);
+}
+
+/* cm_opt_int: cm_opt_long's words, stored in an int. */
+void t_opt_int(void)
+{
+    int v = 7;
+
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "48", 1, 1048576, &v), CM_OK);
+    TST_EQ_INT(v, 48);
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "2147483648", 1, 2147483647, &v), CM_ERR_RANGE);
+    TST_EQ_STR(g_ctx.msg, "-P: '2147483648' is out of range, expected 1..2147483647");
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "4x", 1, 8, &v), CM_ERR_SYNTAX);
+    TST_EQ_STR(g_ctx.msg, "-P: '4x' is not an integer, expected 1..8");
+    TST_EQ_INT(v, 48);                  /* untouched on an error */
 }
 
 void t_opt_double(void)
@@ -377,4 +392,64 @@ void t_opt_parse(void)
     TST_EQ_STR(g_ctx.msg, "unexpected argument 'op1'");
     TST_EQ_STATUS(walk(2, v6, &s, &help, NULL), CM_ERR_SYNTAX);
     TST_EQ_STR(g_ctx.msg, "unknown option '--bogus'");
+}
+
+/* getopt_long's steps through cm_opt_next: each option named as spelled in
+   full (an abbreviation by its whole name), words handed over in '-' mode,
+   getopt's complaints recorded, and nothing read once an error is held. */
+void t_opt_next(void)
+{
+    static const struct option lo[] = {
+        { "max-bytes", required_argument, NULL, 'm' }, { "quick", no_argument, NULL, 'q' },
+        { NULL, 0, NULL, 0 } };
+    char *a1[] = { "prog", "-n", "5", "--max=4K", "word", "--quick", "--bogus", "-n", "6", NULL };
+    char *a2[] = { "prog", "-q", "--max-bytes", NULL };
+    char *a3[] = { "prog", "-x", NULL };
+    cm_opt_t *c = fresh();
+    const char *opt = NULL;
+
+    optind = 0;                         /* glibc: start afresh */
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), 'n');
+    TST_EQ_STR(opt, "-n");
+    TST_EQ_STR(optarg, "5");
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), 'm');
+    TST_EQ_STR(opt, "--max-bytes");
+    TST_EQ_STR(optarg, "4K");
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), 1);
+    TST_EQ_STR(opt, "");
+    TST_EQ_STR(optarg, "word");
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), 'q');
+    TST_EQ_STR(opt, "--quick");
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), -1);
+    TST_EQ_STATUS(c->status, CM_ERR_SYNTAX);
+    TST_EQ_STR(c->msg, "unknown option '--bogus'");
+    TST_EQ_STR(c->name, "");                                   /* getopt's complaint */
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), -1);   /* -n 6 is not read */
+    TST_EQ_INT(optind, 7);
+
+    c = fresh();
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), 'q');
+    TST_EQ_STR(opt, "-q");
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), -1);
+    TST_EQ_STR(c->msg, "option '--max-bytes' requires an argument");
+
+    c = fresh();                        /* a value refused: its option is kept */
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), 'q');
+    cm_opt_fail(c, CM_ERR_INVALID, opt, "not now");
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), -1);
+    TST_EQ_STR(c->name, "-q");
+    TST_EQ_STR(c->msg, "-q: not now");
+
+    c = fresh();
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 2, a3, ":n:", lo, &opt), -1);
+    TST_EQ_STR(c->msg, "unknown option '-x'");
+
+    c = fresh();                        /* a bad value recorded by the caller */
+    cm_opt_fail(c, CM_ERR_RANGE, "-n", "too big");
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 2, a3, ":n:", lo, &opt), -1);
+    TST_EQ_STR(c->msg, "-n: too big");
 }
