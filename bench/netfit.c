@@ -141,8 +141,7 @@ static int parse_opts(int argc, char **argv, opts_t *o)
         }
         apply_opt(&ctx, o, c, opt, optarg, &maxb, &gamb);
     }
-    if (ctx.status == CM_OK && optind < argc)
-        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
+    (void)cm_opt_no_operands(&ctx, argc, argv);
     if (ctx.status != CM_OK) {
         cm_opt_print(&ctx, stderr);
         fprintf(stderr, "usage: mpirun -np 2 netfit [-o FILE] [-r REPEATS] [--max-bytes B] "

@@ -54,31 +54,6 @@ cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *wor
     return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '%s'", word);
 }
 
-cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
-                         const struct option *longopts, cm_opt_fn_t *fn, void *user,
-                         int *help_p, int *first_p)
-{
-    cm_status_t st = CM_OK;
-    int c;
-
-    *help_p = 0;
-    opterr = 0;                         /* our messages, through ctx */
-    optind = 0;                         /* glibc: a whole new walk */
-    while (st == CM_OK && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-        if (c == 'h') {
-            *help_p = 1;
-            return CM_OK;
-        }
-        st = c == ':' || c == '?' ? cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1])
-                                  : fn(ctx, c, optarg, user);
-    }
-    if (st == CM_OK && first_p == NULL && optind < argc)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
-    if (first_p != NULL)
-        *first_p = optind;
-    return st;
-}
-
 int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
                 const struct option *longopts, const char **opt_p)
 {
@@ -100,6 +75,13 @@ int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
     else if (c != 1)
         snprintf(ctx->name, sizeof(ctx->name), "-%c", c);
     return c;
+}
+
+cm_status_t cm_opt_no_operands(cm_opt_t *ctx, int argc, char **argv)
+{
+    if (ctx->status == CM_OK && optind < argc)
+        cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
+    return ctx->status;
 }
 
 void cm_opt_print(const cm_opt_t *ctx, FILE *fp)

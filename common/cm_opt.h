@@ -66,23 +66,6 @@ cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
  * '?' an unknown option), optopt its optopt, word argv[optind - 1]. */
 cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *word);
 
-/* One option that getopt_long returned (not 'h', '?' or ':'), with its
- * argument (NULL for an option without one); user is cm_opt_parse's. */
-typedef cm_status_t cm_opt_fn_t(cm_opt_t *ctx, int c, const char *arg, void *user);
-
-/*
- * The walk over argv that every program makes: getopt_long with shortopts
- * (which should start with ':') and longopts, getopt's own messages off.
- * 'h' sets *help_p and ends the walk (the rest is not judged); an unknown
- * option or a missing argument is an error; every other option goes to fn,
- * until an error.  Operands: with first_p NULL, any is an error
- * ("unexpected argument 'x'"); otherwise *first_p is the index of the first
- * (getopt_long moves them behind the options).  Returns the first error's
- * status, CM_OK if none.  Uses getopt's globals: one walk at a time.
- */
-cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
-                         const struct option *longopts, cm_opt_fn_t *fn, void *user,
-                         int *help_p, int *first_p);
 /*
  * One step of getopt_long, for every program's loop:
  *
@@ -103,6 +86,11 @@ cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *short
  */
 int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
                 const struct option *longopts, const char **opt_p);
+
+/* After the loop, for a program that takes no operand: records
+ * "unexpected argument 'x'" for argv[optind] if there is one and ctx holds
+ * no error yet.  Returns ctx->status. */
+cm_status_t cm_opt_no_operands(cm_opt_t *ctx, int argc, char **argv);
 
 /* Writes "PROG: MSG\n" to fp (nothing when there is no error). */
 void cm_opt_print(const cm_opt_t *ctx, FILE *fp);

@@ -130,7 +130,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(opt_lists,                     10) \
     X(opt_list_iter,                 10) \
     X(opt_first_error,               10) \
-    X(opt_parse,                     10) \
+    X(opt_loop,                      10) \
     X(opt_next,                      10) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \

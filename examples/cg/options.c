@@ -66,9 +66,9 @@ static cm_status_t parse_split(cm_opt_t *ctx, const char *s, cg_opts_t *o)
     return st;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+/* One option (c from getopt_long, not 'h') with its argument. */
+static cm_status_t parse_one(cm_opt_t *ctx, cg_opts_t *o, int c, const char *arg)
 {
-    cg_opts_t *o = user;
 
     switch (c) {
     case 'p':
@@ -108,16 +108,23 @@ cm_status_t cg_parse_args(int argc, char **argv, cg_opts_t *o, cm_opt_t *ctx)
         { "split", 1, 0, 'S' }, { "tol", 1, 0, 'e' }, { "max-iter", 1, 0, 'm' },
         { "trace", 1, 0, 'R' }, { "force", 0, 0, 'F' }, { "save-x", 1, 0, 'X' },
         { "warmup", 1, 0, 'w' }, { "repeat", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    cm_status_t st;
+    const char *opt;
+    int c;
 
     defaults(o);
-    st = cm_opt_parse(ctx, argc, argv, ":p:g:w:r:h", lo, parse_one, o, &o->help, NULL);
-    if (o->help)
-        return CM_OK;
-    if (st == CM_OK && o->threads_set && o->npathmaps > 0)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--threads shapes the built-in trees; a "
-                         "pathmap says its own threads");
-    if (st == CM_OK && o->force && o->trace_dir == NULL)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--force needs --trace DIR");
-    return st;
+    while ((c = cm_opt_next(ctx, argc, argv, ":p:g:w:r:h", lo, &opt)) != -1) {
+        if (c == 'h') {
+            o->help = 1;                /* the rest is not judged */
+            return CM_OK;
+        }
+        parse_one(ctx, o, c, optarg);
+    }
+    if (cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+        return ctx->status;
+    if (o->threads_set && o->npathmaps > 0)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--threads shapes the built-in trees; a "
+                           "pathmap says its own threads");
+    if (o->force && o->trace_dir == NULL)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--force needs --trace DIR");
+    return CM_OK;
 }

@@ -87,9 +87,9 @@ static cm_status_t parse_ns(cm_opt_t *ctx, const char *opt, const char *arg, int
     return st;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+/* One option (c from getopt_long, not 'h') with its argument. */
+static cm_status_t parse_one(cm_opt_t *ctx, gsum_opts_t *o, int c, const char *arg)
 {
-    gsum_opts_t *o = user;
     uint64_t bytes;
     cm_status_t st;
     int e;
@@ -162,11 +162,18 @@ cm_status_t gsum_parse_args(int argc, char **argv, gsum_opts_t *o, cm_opt_t *ctx
         { "yield-ns", 1, 0, 'Y' }, { "trace", 1, 0, 'R' }, { "trace-mem", 1, 0, 'M' },
         { "force", 0, 0, 'F' }, { "watchdog", 1, 0, 'D' }, { "links", 1, 0, 'L' },
         { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    cm_status_t st;
+    const char *opt;
+    int c;
 
     defaults(o);
-    st = cm_opt_parse(ctx, argc, argv, ":p:t:n:w:s:h", longopts, parse_one, o, &o->help, NULL);
-    if (o->help)
-        return CM_OK;
-    return st == CM_OK ? check_combination(ctx, o) : st;
+    while ((c = cm_opt_next(ctx, argc, argv, ":p:t:n:w:s:h", longopts, &opt)) != -1) {
+        if (c == 'h') {
+            o->help = 1;                /* the rest is not judged */
+            return CM_OK;
+        }
+        parse_one(ctx, o, c, optarg);
+    }
+    if (cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+        return ctx->status;
+    return check_combination(ctx, o);
 }

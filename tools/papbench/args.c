@@ -214,10 +214,10 @@ static cm_status_t parse_round(cm_opt_t *ctx, const char *arg, pb_opts_t *o)
     return CM_OK;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+/* One option (c from getopt_long, not 'h') with its argument. */
+static cm_status_t parse_one(cm_opt_t *ctx, pb_opts_t *o, int c, const char *arg)
 {
     static const cm_opt_word_t modes[] = { { "one-late", 0 }, { "rand-late", 1 } };
-    pb_opts_t *o = user;
 
     switch (c) {
     case 'a': o->algo_given = 1; return parse_algos(ctx, arg, o);
@@ -278,12 +278,18 @@ cm_status_t pb_parse_args(int argc, char **argv, pb_opts_t *o, cm_opt_t *ctx)
         { "csv", 1, 0, 'C' }, { "trace", 1, 0, 'T' }, { "force", 0, 0, 'F' },
         { "watchdog", 1, 0, 'W' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
         { 0, 0, 0, 0 } };
-    cm_status_t st;
+    const char *opt;
+    int c;
 
     defaults(o);
-    st = cm_opt_parse(ctx, argc, argv, ":a:p:s:n:w:m:d:qh", longopts, parse_one, o, &o->help,
-                      NULL);
-    if (o->help)
-        return CM_OK;
-    return st == CM_OK ? check_combination(ctx, o) : st;
+    while ((c = cm_opt_next(ctx, argc, argv, ":a:p:s:n:w:m:d:qh", longopts, &opt)) != -1) {
+        if (c == 'h') {
+            o->help = 1;                /* the rest is not judged */
+            return CM_OK;
+        }
+        parse_one(ctx, o, c, optarg);
+    }
+    if (cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+        return ctx->status;
+    return check_combination(ctx, o);
 }

@@ -153,14 +153,14 @@ static int parse_args(int argc, char **argv, gopts_t *g)
        that argv, quoted in the header, keeps its order. */
     while ((c = cm_opt_next(&ctx, argc, argv, "+:o:", longopts, &opt)) != -1)
         take_value(&ctx, g, c, opt, optarg);
-    if (ctx.status == CM_OK && optind < argc)
-        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
-    else if (ctx.status == CM_OK && (g->hosts || g->tph) && (g->cluster || g->app || g->mapping))
+    if (cm_opt_no_operands(&ctx, argc, argv) != CM_OK)
+        return usage_fail(&ctx);
+    if ((g->hosts || g->tph) && (g->cluster || g->app || g->mapping))
         cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "give either --hosts/--threads-per-host or "
                     "the three mappings");
-    else if (ctx.status == CM_OK && (g->hosts != 0) != (g->tph != 0))
+    else if ((g->hosts != 0) != (g->tph != 0))
         cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "--hosts and --threads-per-host go together");
-    else if (ctx.status == CM_OK && !g->hosts && (!g->cluster || !g->app || !g->mapping))
+    else if (!g->hosts && (!g->cluster || !g->app || !g->mapping))
         cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "give --hosts H --threads-per-host T, or "
                     "--cluster F --app F --mapping F");
     return ctx.status == CM_OK ? 0 : usage_fail(&ctx);

@@ -328,37 +328,45 @@ void t_opt_first_error(void)
     TST_EQ_STR(buf, "prog: unknown option '--bogus'\n");
 }
 
-/* cm_opt_parse: what it hands to the callback, and what it refuses. */
+/* The loop every program writes around cm_opt_next: what it hands to the
+   body, where the operands end up, and cm_opt_no_operands. */
 typedef struct seen {
     char text[128];
+    int  help;
 } seen_t;
 
-static cm_status_t note(cm_opt_t *ctx, int c, const char *arg, void *user)
-{
-    seen_t *s = user;
-    size_t len = strlen(s->text);
-
-    if (c == 'n') {
-        long v;
-        return cm_opt_long(ctx, "-n", arg, 1, 9, &v);
-    }
-    snprintf(s->text + len, sizeof(s->text) - len, "%c=%s;", c, arg ? arg : "-");
-    return CM_OK;
-}
-
-static cm_status_t walk(int argc, char **argv, seen_t *s, int *help, int *first)
+static cm_status_t walk(int argc, char **argv, seen_t *s, int operands_ok)
 {
     static const struct option lo[] = {
         { "tree", 1, 0, 't' }, { "force", 0, 0, 'F' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    cm_opt_t *ctx = fresh();
+    const char *opt;
+    int c;
+    long v;
 
     s->text[0] = '\0';
-    return cm_opt_parse(fresh(), argc, argv, ":t:n:h", lo, note, s, help, first);
+    s->help = 0;
+    optind = 0;                         /* glibc: start afresh */
+    while ((c = cm_opt_next(ctx, argc, argv, ":t:n:h", lo, &opt)) != -1) {
+        size_t len = strlen(s->text);
+
+        if (c == 'h') {
+            s->help = 1;
+            return CM_OK;
+        }
+        if (c == 'n')
+            cm_opt_long(ctx, opt, optarg, 1, 9, &v);
+        else
+            snprintf(s->text + len, sizeof(s->text) - len, "%s=%s;", opt,
+                     optarg ? optarg : "-");
+    }
+    return operands_ok ? ctx->status : cm_opt_no_operands(ctx, argc, argv);
 }
 
-void t_opt_parse(void)
+void t_opt_loop(void)
 {
     char a0[] = "prog", a1[] = "-t", a2[] = "x", a3[] = "op1", a4[] = "--force",
-         a5[] = "--tree=y", a6[] = "op2";
+         a5[] = "--tr=y", a6[] = "op2";
     char *v1[] = { a0, a1, a2, a3, a4, a5, a6, NULL };
     char b1[] = "--help", b2[] = "--bogus";
     char *v2[] = { a0, b1, b2, NULL };
@@ -369,28 +377,33 @@ void t_opt_parse(void)
     char *v5[] = { a0, a3, NULL };
     char *v6[] = { a0, b2, NULL };
     seen_t s;
-    int help = -1, first = -1;
 
-    /* options in order, operands moved behind them */
-    TST_EQ_STATUS(walk(7, v1, &s, &help, &first), CM_OK);
-    TST_EQ_STR(s.text, "t=x;F=-;t=y;");
-    TST_EQ_INT(help, 0);
-    TST_EQ_INT(first, 5);
+    /* options in order, named as spelled in full (--tr is --tree); the
+       operands moved behind them, optind at the first */
+    TST_EQ_STATUS(walk(7, v1, &s, 1), CM_OK);
+    TST_EQ_STR(s.text, "-t=x;--force=-;--tree=y;");
+    TST_EQ_INT(s.help, 0);
+    TST_EQ_INT(optind, 5);
     TST_EQ_STR(v1[5], "op1");
     TST_EQ_STR(v1[6], "op2");
-    /* --help ends the walk: the unknown option after it is not judged */
-    TST_EQ_STATUS(walk(3, v2, &s, &help, &first), CM_OK);
-    TST_EQ_INT(help, 1);
-    TST_EQ_STATUS(g_ctx.status, CM_OK);
-    TST_EQ_STATUS(walk(2, v3, &s, &help, NULL), CM_ERR_SYNTAX);
-    TST_EQ_STR(g_ctx.msg, "option '-t' requires an argument");
-    /* the callback's error stops the walk: --force is not seen */
-    TST_EQ_STATUS(walk(4, v4, &s, &help, NULL), CM_ERR_RANGE);
-    TST_EQ_STR(g_ctx.msg, "-n: '10' is out of range, expected 1..9");
-    TST_EQ_STR(s.text, "");
-    TST_EQ_STATUS(walk(2, v5, &s, &help, NULL), CM_ERR_INVALID);
+    /* the same operands refused by cm_opt_no_operands: the first is named */
+    TST_EQ_STATUS(walk(7, v1, &s, 0), CM_ERR_INVALID);
     TST_EQ_STR(g_ctx.msg, "unexpected argument 'op1'");
-    TST_EQ_STATUS(walk(2, v6, &s, &help, NULL), CM_ERR_SYNTAX);
+    /* --help ends the loop: the unknown option after it is not judged */
+    TST_EQ_STATUS(walk(3, v2, &s, 0), CM_OK);
+    TST_EQ_INT(s.help, 1);
+    TST_EQ_STATUS(g_ctx.status, CM_OK);
+    TST_EQ_STATUS(walk(2, v3, &s, 0), CM_ERR_SYNTAX);
+    TST_EQ_STR(g_ctx.msg, "option '-t' requires an argument");
+    /* a refused value ends the loop: --force is not seen, and
+       cm_opt_no_operands keeps the first error */
+    TST_EQ_STATUS(walk(4, v4, &s, 0), CM_ERR_RANGE);
+    TST_EQ_STR(g_ctx.msg, "-n: '10' is out of range, expected 1..9");
+    TST_EQ_STR(g_ctx.name, "-n");
+    TST_EQ_STR(s.text, "");
+    TST_EQ_STATUS(walk(2, v5, &s, 0), CM_ERR_INVALID);
+    TST_EQ_STR(g_ctx.msg, "unexpected argument 'op1'");
+    TST_EQ_STATUS(walk(2, v6, &s, 0), CM_ERR_SYNTAX);
     TST_EQ_STR(g_ctx.msg, "unknown option '--bogus'");
 }
 
