@@ -272,6 +272,16 @@ cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
     return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unknown '%s', expected %s", arg, list);
 }
 
+cm_status_t cm_opt_append(cm_opt_t *ctx, const char *opt, const char *arg,
+                          const char **v, int *n_p, int max)
+{
+    if (*n_p >= max)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "given more than %d times, expected at "
+                           "most %d", max, max);
+    v[(*n_p)++] = arg;
+    return CM_OK;
+}
+
 /* ---- ranges and lists: any scalar kind --------------------------------- */
 
 /* A scalar kind with its bounds, so that ranges and lists are written once. */

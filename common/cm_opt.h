@@ -116,6 +116,12 @@ cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
 cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
                         const cm_opt_word_t *words, size_t n, int *v_p);
 
+/* A repeatable option (-p FILE -p FILE...): arg into v[*n_p], *n_p + 1;
+ * once max are held, CM_ERR_RANGE with "given more than MAX times,
+ * expected at most MAX" and v untouched. */
+cm_status_t cm_opt_append(cm_opt_t *ctx, const char *opt, const char *arg,
+                          const char **v, int *n_p, int max);
+
 /* A:B, each lo..hi and A <= B. */
 cm_status_t cm_opt_long_range(cm_opt_t *ctx, const char *opt, const char *arg,
                               long lo, long hi, long *a_p, long *b_p);

@@ -132,6 +132,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(opt_first_error,               10) \
     X(opt_loop,                      10) \
     X(opt_next,                      10) \
+    X(opt_append,                    10) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \

@@ -99,17 +99,6 @@ static cm_status_t add_input(cm_opt_t *ctx, args_t *a, const char *path)
     return CM_OK;
 }
 
-/* A repeatable option's value into v[*n] (at most max of them). */
-static cm_status_t add_value(cm_opt_t *ctx, const char *opt, const char *arg,
-                             const char **v, int *n, int max)
-{
-    if (*n == max)
-        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "given more than %d times, expected at "
-                           "most %d", max, max);
-    v[(*n)++] = arg;
-    return CM_OK;
-}
-
 /* An option's value that is a number: CM_OK or the error, recorded in ctx. */
 static cm_status_t number_opt(cm_opt_t *ctx, args_t *a, int c, const char *opt,
                               const char *arg)
@@ -172,8 +161,8 @@ static int parse_args(int argc, char **argv, args_t *a)
         case O_WAIT: a->with_wait = 1; break;
         case O_MEAN: a->mean = 1; break;
         case 'h': return -1;
-        case 'c': add_value(&ctx, opt, optarg, compare, &ncompare, MAX_MODELS - 1); break;
-        case 'l': add_value(&ctx, opt, optarg, a->labels, &a->nlabels, MAX_MODELS); break;
+        case 'c': cm_opt_append(&ctx, opt, optarg, compare, &ncompare, MAX_MODELS - 1); break;
+        case 'l': cm_opt_append(&ctx, opt, optarg, a->labels, &a->nlabels, MAX_MODELS); break;
         default: number_opt(&ctx, a, c, opt, optarg); break;    /* -b, -t, --op, --instance */
         }
     }

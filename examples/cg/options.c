@@ -72,11 +72,8 @@ static cm_status_t parse_one(cm_opt_t *ctx, cg_opts_t *o, int c, const char *arg
 
     switch (c) {
     case 'p':
-        if (o->npathmaps == CG_MAX_PATHMAPS)
-            return cm_opt_fail(ctx, CM_ERR_RANGE, "--pathmap", "%d files, expected at most %d",
-                               CG_MAX_PATHMAPS + 1, CG_MAX_PATHMAPS);
-        o->pathmaps[o->npathmaps++] = arg;
-        return CM_OK;
+        return cm_opt_append(ctx, "--pathmap", arg, o->pathmaps, &o->npathmaps,
+                             CG_MAX_PATHMAPS);
     case 'T': o->threads_set = 1; return cm_opt_long(ctx, "--threads", arg, 1, 256, &o->threads);
     case 'g': return parse_grid(ctx, arg, o);
     case 'S': return parse_split(ctx, arg, o);

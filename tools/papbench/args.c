@@ -222,11 +222,7 @@ static cm_status_t parse_one(cm_opt_t *ctx, pb_opts_t *o, int c, const char *arg
     switch (c) {
     case 'a': o->algo_given = 1; return parse_algos(ctx, arg, o);
     case 'p':
-        if (o->npathmaps == PB_LIST_MAX)
-            return cm_opt_fail(ctx, CM_ERR_RANGE, "--pathmap", "%d files, expected at most %d",
-                               PB_LIST_MAX + 1, PB_LIST_MAX);
-        o->pathmaps[o->npathmaps++] = arg;
-        return CM_OK;
+        return cm_opt_append(ctx, "--pathmap", arg, o->pathmaps, &o->npathmaps, PB_LIST_MAX);
     case 's': return parse_sizes(ctx, arg, o);
     case 'n': return cm_opt_long(ctx, "--iters", arg, 1, 1000000, &o->iters);
     case 'w': return cm_opt_long(ctx, "--warmup", arg, 0, 1000000, &o->warmup);

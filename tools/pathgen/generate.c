@@ -119,16 +119,8 @@ static cm_status_t take_value(cm_opt_t *ctx, gopts_t *g, int c, const char *opt,
             *(c == O_HOSTS ? &g->hosts : &g->tph) = (uint32_t)n;
         return ctx->status;
     case O_HOST_SHAPE:
-        if (g->nhost_shapes == MAX_HOST_SHAPES)
-            return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "given more than %d times",
-                               MAX_HOST_SHAPES);
-        g->host_shape[g->nhost_shapes++] = v;
-        return CM_OK;
-    case O_NOTE:
-        if (g->nnotes == MAX_NOTES)
-            return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "given more than %d times", MAX_NOTES);
-        g->note[g->nnotes++] = v;
-        return CM_OK;
+        return cm_opt_append(ctx, opt, v, g->host_shape, &g->nhost_shapes, MAX_HOST_SHAPES);
+    case O_NOTE: return cm_opt_append(ctx, opt, v, g->note, &g->nnotes, MAX_NOTES);
     case O_EXTRA: g->extra_links = 1; return CM_OK;
     case O_FORCE: g->force = 1; return CM_OK;
     case 'o': slot = &g->out; break;

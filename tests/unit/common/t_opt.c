@@ -466,3 +466,21 @@ void t_opt_next(void)
     TST_EQ_INT(cm_opt_next(c, 2, a3, ":n:", lo, &opt), -1);
     TST_EQ_STR(c->msg, "-n: too big");
 }
+
+/* A repeatable option: values kept in order, the one past max refused. */
+void t_opt_append(void)
+{
+    const char *v[2] = { NULL, NULL };
+    int n = 0;
+    cm_opt_t *c = fresh();
+
+    TST_EQ_STATUS(cm_opt_append(c, "-p", "a", v, &n, 2), CM_OK);
+    TST_EQ_STATUS(cm_opt_append(c, "-p", "b", v, &n, 2), CM_OK);
+    TST_EQ_INT(n, 2);
+    TST_EQ_STR(v[0], "a");
+    TST_EQ_STR(v[1], "b");
+    TST_EQ_STATUS(cm_opt_append(c, "-p", "c", v, &n, 2), CM_ERR_RANGE);
+    TST_EQ_STR(c->msg, "-p: given more than 2 times, expected at most 2");
+    TST_EQ_INT(n, 2);
+    TST_EQ_STR(v[1], "b");
+}
