@@ -69,7 +69,6 @@ static cm_status_t parse_split(cm_opt_t *ctx, const char *s, cg_opts_t *o)
 /* One option (c from getopt_long, not 'h') with its argument. */
 static cm_status_t parse_one(cm_opt_t *ctx, cg_opts_t *o, int c, const char *arg)
 {
-
     switch (c) {
     case 'p':
         return cm_opt_append(ctx, "--pathmap", arg, o->pathmaps, &o->npathmaps,
