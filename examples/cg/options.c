@@ -66,10 +66,11 @@ static cm_status_t parse_split(cm_opt_t *ctx, const char *s, cg_opts_t *o)
     return st;
 }
 
-/* One option (c from getopt_long, not 'h') with its argument. */
+/* One option (c from getopt_long) with its argument. */
 static cm_status_t parse_one(cm_opt_t *ctx, cg_opts_t *o, int c, const char *arg)
 {
     switch (c) {
+    case 'h': o->help = 1; return CM_OK;  /* ends the loop: the rest is not judged */
     case 'p':
         return cm_opt_append(ctx, "--pathmap", arg, o->pathmaps, &o->npathmaps,
                              CG_MAX_PATHMAPS);
@@ -108,14 +109,9 @@ cm_status_t cg_parse_args(int argc, char **argv, cg_opts_t *o, cm_opt_t *ctx)
     int c;
 
     defaults(o);
-    while ((c = cm_opt_next(ctx, argc, argv, ":p:g:w:r:h", lo, &opt)) != -1) {
-        if (c == 'h') {
-            o->help = 1;                /* the rest is not judged */
-            return CM_OK;
-        }
+    while (!o->help && (c = cm_opt_next(ctx, argc, argv, ":p:g:w:r:h", lo, &opt)) != -1)
         parse_one(ctx, o, c, optarg);
-    }
-    if (cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+    if (o->help || cm_opt_no_operands(ctx, argc, argv) != CM_OK)
         return ctx->status;
     if (o->threads_set && o->npathmaps > 0)
         return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--threads shapes the built-in trees; a "

@@ -87,7 +87,7 @@ static cm_status_t parse_ns(cm_opt_t *ctx, const char *opt, const char *arg, int
     return st;
 }
 
-/* One option (c from getopt_long, not 'h') with its argument. */
+/* One option (c from getopt_long) with its argument. */
 static cm_status_t parse_one(cm_opt_t *ctx, gsum_opts_t *o, int c, const char *arg)
 {
     uint64_t bytes;
@@ -95,6 +95,7 @@ static cm_status_t parse_one(cm_opt_t *ctx, gsum_opts_t *o, int c, const char *a
     int e;
 
     switch (c) {
+    case 'h': o->help = 1; return CM_OK;  /* ends the loop: the rest is not judged */
     case 'p': o->pathmap = arg; return CM_OK;
     case 't': o->tree = arg; return CM_OK;
     case 'n': return cm_opt_long(ctx, "-n", arg, 1, INT_MAX, &o->iters);
@@ -166,14 +167,9 @@ cm_status_t gsum_parse_args(int argc, char **argv, gsum_opts_t *o, cm_opt_t *ctx
     int c;
 
     defaults(o);
-    while ((c = cm_opt_next(ctx, argc, argv, ":p:t:n:w:s:h", longopts, &opt)) != -1) {
-        if (c == 'h') {
-            o->help = 1;                /* the rest is not judged */
-            return CM_OK;
-        }
+    while (!o->help && (c = cm_opt_next(ctx, argc, argv, ":p:t:n:w:s:h", longopts, &opt)) != -1)
         parse_one(ctx, o, c, optarg);
-    }
-    if (cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+    if (o->help || cm_opt_no_operands(ctx, argc, argv) != CM_OK)
         return ctx->status;
     return check_combination(ctx, o);
 }

@@ -214,12 +214,13 @@ static cm_status_t parse_round(cm_opt_t *ctx, const char *arg, pb_opts_t *o)
     return CM_OK;
 }
 
-/* One option (c from getopt_long, not 'h') with its argument. */
+/* One option (c from getopt_long) with its argument. */
 static cm_status_t parse_one(cm_opt_t *ctx, pb_opts_t *o, int c, const char *arg)
 {
     static const cm_opt_word_t modes[] = { { "one-late", 0 }, { "rand-late", 1 } };
 
     switch (c) {
+    case 'h': o->help = 1; return CM_OK;  /* ends the loop: the rest is not judged */
     case 'a': o->algo_given = 1; return parse_algos(ctx, arg, o);
     case 'p':
         return cm_opt_append(ctx, "--pathmap", arg, o->pathmaps, &o->npathmaps, PB_LIST_MAX);
@@ -278,14 +279,10 @@ cm_status_t pb_parse_args(int argc, char **argv, pb_opts_t *o, cm_opt_t *ctx)
     int c;
 
     defaults(o);
-    while ((c = cm_opt_next(ctx, argc, argv, ":a:p:s:n:w:m:d:qh", longopts, &opt)) != -1) {
-        if (c == 'h') {
-            o->help = 1;                /* the rest is not judged */
-            return CM_OK;
-        }
+    while (!o->help &&
+           (c = cm_opt_next(ctx, argc, argv, ":a:p:s:n:w:m:d:qh", longopts, &opt)) != -1)
         parse_one(ctx, o, c, optarg);
-    }
-    if (cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+    if (o->help || cm_opt_no_operands(ctx, argc, argv) != CM_OK)
         return ctx->status;
     return check_combination(ctx, o);
 }
