@@ -23,9 +23,11 @@
  * the runtime's policy (auto: spin, yield, then sleep with back-off) or never
  * sleeps (nosleep: spin, then yield for ever), to show what the sleeping costs.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/cm_opt.h"
 #include "runtime/api/rt_algo_run.h"
 
 #define MAX_SIZES   16
@@ -169,28 +171,81 @@ static void run_size(bench_t *b, size_t bytes, int repeats)
     free(ref);
 }
 
-static int parse_sizes(const char *s, size_t *out)
+typedef struct opts {
+    size_t sizes[MAX_SIZES];
+    int    nsizes, repeats, header, nosleep;
+} opts_t;
+
+static void usage(FILE *fp)
 {
-    int n = 0;
+    fprintf(fp, "usage: algobench [-a ALGO] [-s BYTES,...] [-r REPEATS] [-t int32|float|double]"
+            " [-w auto|nosleep] [--no-header]\n"
+            "  under mpirun, one thread per rank: ALGO (ring, rd, rabenseifner, ...) through"
+            " the\n  schedule executor against MPI_Allreduce, interleaved; bench/algobench.sh"
+            " runs it\n  BYTES: 1..1TiB, K, M, G, T (powers of 1024), at most %d; REPEATS:"
+            " 1..%d\n", MAX_SIZES, MAX_REPEATS);
+}
 
-    while (*s && n < MAX_SIZES) {
-        char *end;
-        unsigned long long v = strtoull(s, &end, 10);
+/* Option c's value into b or o: CM_OK or the error, recorded in ctx. */
+static cm_status_t apply_opt(cm_opt_t *ctx, bench_t *b, opts_t *o, int c, const char *opt,
+                             const char *arg)
+{
+    static const cm_opt_word_t types[] = { { "int32", RT_DTYPE_INT32 },
+        { "float", RT_DTYPE_FLOAT }, { "double", RT_DTYPE_DOUBLE } };
+    static const cm_opt_word_t waits[] = { { "auto", 0 }, { "nosleep", 1 } };
+    uint64_t v[MAX_SIZES];
+    size_t n;
+    int w;
 
-        if (end == s || v == 0)
-            return -1;
-        if (*end == 'K' || *end == 'k')
-            v <<= 10, end++;
-        else if (*end == 'M' || *end == 'm')
-            v <<= 20, end++;
-        out[n++] = (size_t)v;
-        if (*end == ',')
-            end++;
-        else if (*end)
-            return -1;
-        s = end;
+    switch (c) {
+    case 'a': b->algo = arg; return CM_OK;
+    case 's':
+        if (cm_opt_size_list(ctx, opt, arg, ',', 1, (uint64_t)1 << 40, v, MAX_SIZES, &n) != CM_OK)
+            return ctx->status;
+        for (size_t i = 0; i < n; i++)
+            o->sizes[i] = (size_t)v[i];
+        o->nsizes = (int)n;
+        return CM_OK;
+    case 'r': return cm_opt_int(ctx, opt, arg, 1, MAX_REPEATS, &o->repeats);
+    case 't':
+        if (cm_opt_word(ctx, opt, arg, types, 3, &w) == CM_OK)
+            b->dtype = (rt_dtype_t)w;
+        return ctx->status;
+    case 'w': return cm_opt_word(ctx, opt, arg, waits, 2, &o->nosleep);
+    case 'H': o->header = 0; return CM_OK;
+    default: return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unexpected option");
     }
-    return n;
+}
+
+/* Every rank parses; rank 0 speaks.  0, 1 (-h: usage printed) or 2. */
+static int parse(int argc, char **argv, bench_t *b, opts_t *o)
+{
+    static const struct option longopts[] = {
+        { "no-header", no_argument, NULL, 'H' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 } };
+    const char *opt;
+    cm_opt_t ctx;
+    int c;
+
+    cm_opt_init(&ctx, "algobench");
+    while ((c = cm_opt_next(&ctx, argc, argv, ":a:s:r:t:w:h", longopts, &opt)) != -1) {
+        if (c == 'h') {
+            if (b->rank == 0)
+                usage(stdout);
+            return 1;
+        }
+        apply_opt(&ctx, b, o, c, opt, optarg);
+    }
+    if (ctx.status == CM_OK && optind < argc)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s' (algobench takes "
+                    "options only)", argv[optind]);
+    if (ctx.status == CM_OK)
+        return 0;
+    if (b->rank == 0) {
+        cm_opt_print(&ctx, stderr);
+        usage(stderr);
+    }
+    return 2;
 }
 
 int main(int argc, char **argv)
@@ -198,9 +253,10 @@ int main(int argc, char **argv)
     bench_t b;
     rt_algo_spec_t spec;
     rt_host_id_t *hosts;
-    size_t sizes[MAX_SIZES] = { 4, 65536, 1u << 20, 16u << 20 };
-    int nsizes = 4, repeats = 9, header = 1, nosleep = 0;
+    opts_t o = { .sizes = { 4, 65536, 1u << 20, 16u << 20 }, .nsizes = 4, .repeats = 9,
+                 .header = 1 };
     cm_err_t err;
+    int rc;
 
     MPI_Init(&argc, &argv);
     memset(&b, 0, sizeof b);
@@ -208,36 +264,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &b.rank);
     b.algo = "ring";
     b.dtype = RT_DTYPE_INT32;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-        if (strcmp(a, "-a") == 0 && v)
-            b.algo = v, i++;
-        else if (strcmp(a, "-s") == 0 && v && (nsizes = parse_sizes(v, sizes)) > 0)
-            i++;
-        else if (strcmp(a, "-r") == 0 && v && (repeats = atoi(v)) >= 1 && repeats <= MAX_REPEATS)
-            i++;
-        else if (strcmp(a, "-t") == 0 && v && (strcmp(v, "int32") == 0 || strcmp(v, "float") == 0 ||
-                                              strcmp(v, "double") == 0)) {
-            b.dtype = v[0] == 'i' ? RT_DTYPE_INT32 : v[0] == 'f' ? RT_DTYPE_FLOAT : RT_DTYPE_DOUBLE;
-            i++;
-        } else if (strcmp(a, "-w") == 0 && v && (strcmp(v, "auto") == 0 || strcmp(v, "nosleep") == 0)) {
-            nosleep = v[0] == 'n';
-            i++;
-        } else if (strcmp(a, "--no-header") == 0) {
-            header = 0;
-        } else {
-            int help = strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
-
-            if (b.rank == 0)
-                fprintf(help ? stdout : stderr, "usage: algobench [-a ALGO] [-s BYTES,...] "
-                        "[-r REPEATS] [-t int32|float|double] [-w auto|nosleep] [--no-header]\n"
-                        "  under mpirun, one thread per rank: ALGO (ring, rd, rabenseifner, ...)"
-                        " through the\n  schedule executor against MPI_Allreduce, interleaved;"
-                        " bench/algobench.sh runs it\n");
-            MPI_Finalize();
-            return help ? 0 : 2;
-        }
+    if ((rc = parse(argc, argv, &b, &o)) != 0) {
+        MPI_Finalize();
+        return rc == 1 ? 0 : rc;
     }
     memset(&spec, 0, sizeof spec);
     spec.run = rt_algo_find(b.algo);
@@ -261,17 +290,17 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     b.policy = rt_wait_policy_auto((uint32_t)b.P > rt_wait_cpus_available());
-    if (nosleep)
+    if (o.nosleep)
         b.policy.yield_ns = UINT64_MAX;         /* spin, then yield, never sleep */
     b.call.comm = b.ours_comm;
     b.call.dtype = b.dtype;
     b.call.op = RT_OP_SUM;
     b.call.policy = &b.policy;
-    if (b.rank == 0 && header)
+    if (b.rank == 0 && o.header)
         printf("%-13s %2s %9s %10s %10s %10s %10s %7s\n", "algo", "np", "bytes", "ours_med",
                "ours_min", "mpi_med", "mpi_min", "ratio");
-    for (int i = 0; i < nsizes; i++)
-        run_size(&b, sizes[i], repeats);
+    for (int i = 0; i < o.nsizes; i++)
+        run_size(&b, o.sizes[i], o.repeats);
     rt_algo_plan_destroy(b.plan);
     MPI_Comm_free(&b.ours_comm);
     MPI_Comm_free(&b.mpi_comm);

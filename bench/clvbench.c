@@ -36,6 +36,7 @@
  * its row, when stderr is a terminal or with -v, and while a point runs a
  * line every 10 s.
  */
+#include <getopt.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/cm_opt.h"
 #include "runtime/api/rt_algo.h"
 #include "tests/unit/algo/clv_tree.h"
 
@@ -300,104 +302,89 @@ static void usage(FILE *fp)
         "terminal).\n", NPOINTS_MAX);
 }
 
-/* "--name value" or "--name=value"; returns the value or NULL. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
+enum { O_MAXP = 256, O_P, O_TREE, O_CLOCK, O_INST, O_LIN, O_SEED, O_ONLY, O_MEM, O_ONE,
+       O_BCAST };
+
+static const struct option longopts[] = {
+    { "max-p", required_argument, NULL, O_MAXP }, { "p", required_argument, NULL, O_P },
+    { "tree-instances", required_argument, NULL, O_TREE },
+    { "clock", required_argument, NULL, O_CLOCK },
+    { "instances", required_argument, NULL, O_INST },
+    { "linear-instances", required_argument, NULL, O_LIN },
+    { "seed", required_argument, NULL, O_SEED }, { "only", required_argument, NULL, O_ONLY },
+    { "mem-limit", required_argument, NULL, O_MEM }, { "one-rank", no_argument, NULL, O_ONE },
+    { "bcast", no_argument, NULL, O_BCAST }, { "verbose", no_argument, NULL, 'v' },
+    { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+};
+
+/* Applies option c (named opt) to o: CM_OK or the error, recorded in ctx. */
+static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
+                             const char *arg)
 {
-    size_t n = strlen(name);
+    static const cm_opt_word_t clocks[] = { { "wall", 0 }, { "cpu", 1 } };
+    static const cm_opt_word_t kinds[] = { { "uniform", UNIFORM }, { "skewed", SKEWED } };
+    long v[NPOINTS_MAX], seed;
+    size_t n;
+    uint64_t mem;
 
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] == '\0' && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
-}
-
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-
-    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* "48,512": up to NPOINTS_MAX sizes in 2..65536. */
-static int parse_points(const char *s, opts_t *o)
-{
-    char buf[256], *save = NULL;
-
-    if (strlen(s) >= sizeof buf)
-        return -1;
-    strcpy(buf, s);
-    o->npoints = 0;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        long n;
-
-        if (o->npoints == NPOINTS_MAX || parse_int(t, 2, 1 << 16, &n) != 0)
-            return -1;
-        o->points[o->npoints++] = (int32_t)n;
+    switch (c) {
+    case O_MAXP: return cm_opt_int(ctx, opt, arg, 4, 1 << 16, &o->max_p);
+    case O_P:
+        if (cm_opt_long_list(ctx, opt, arg, ',', 2, 1 << 16, v, NPOINTS_MAX, &n) != CM_OK)
+            return ctx->status;
+        for (size_t i = 0; i < n; i++)
+            o->points[i] = (int32_t)v[i];
+        o->npoints = (int32_t)n;
+        return CM_OK;
+    case O_TREE: return cm_opt_int(ctx, opt, arg, 0, 1000000, &o->tree);
+    case O_CLOCK: return cm_opt_word(ctx, opt, arg, clocks, 2, &o->cpu);
+    case O_INST: return cm_opt_int(ctx, opt, arg, 1, 1000000, &o->instances);
+    case O_LIN: return cm_opt_int(ctx, opt, arg, 0, 1000000, &o->linear);
+    case O_SEED:
+        if (cm_opt_long(ctx, opt, arg, 0, 0x7fffffffL, &seed) != CM_OK)
+            return ctx->status;
+        o->seed = (uint64_t)seed;
+        return CM_OK;
+    case O_ONLY: return cm_opt_word(ctx, opt, arg, kinds, 2, &o->only);
+    case O_MEM:
+        if (cm_opt_size(ctx, opt, arg, 1, RT_MEM_MAX, &mem) != CM_OK)
+            return ctx->status;
+        o->mem_limit = (double)mem;
+        return CM_OK;
+    case O_ONE: o->one = 1; return CM_OK;
+    case O_BCAST: o->bcast = 1; return CM_OK;
+    case 'v': o->progress = 1; return CM_OK;
+    default: return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unexpected option");
     }
-    return o->npoints > 0 ? 0 : -1;
 }
 
+/* The options into o: 0, 1 (-h: usage printed) or 2 (an error: its line, then
+   the usage, on stderr). */
 static int parse(int argc, char **argv, opts_t *o)
 {
-    o->max_p = 512;
-    o->npoints = 0;
-    o->instances = 100;
-    o->tree = -1;
-    o->linear = -1;
-    o->cpu = 0;
-    o->one = 0;
-    o->seed = 1;
-    o->only = -1;
-    o->progress = isatty(STDERR_FILENO);
-    o->mem_limit = rt_algo_mem_default();
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        long n;
+    const char *opt;
+    cm_opt_t ctx;
+    int c;
 
-        if ((v = opt_value(argc, argv, &i, "--max-p")) &&
-            parse_int(v, 4, 1 << 16, &n) == 0)
-            o->max_p = (int32_t)n;
-        else if ((v = opt_value(argc, argv, &i, "--p")) &&
-                 parse_points(v, o) == 0)
-            continue;
-        else if ((v = opt_value(argc, argv, &i, "--tree-instances")) &&
-                 parse_int(v, 0, 1000000, &n) == 0)
-            o->tree = (int32_t)n;
-        else if ((v = opt_value(argc, argv, &i, "--clock")) &&
-                 (strcmp(v, "wall") == 0 || strcmp(v, "cpu") == 0))
-            o->cpu = strcmp(v, "cpu") == 0;
-        else if ((v = opt_value(argc, argv, &i, "--instances")) &&
-                 parse_int(v, 1, 1000000, &n) == 0)
-            o->instances = (int32_t)n;
-        else if ((v = opt_value(argc, argv, &i, "--linear-instances")) &&
-                 parse_int(v, 0, 1000000, &n) == 0)
-            o->linear = (int32_t)n;
-        else if ((v = opt_value(argc, argv, &i, "--seed")) &&
-                 parse_int(v, 0, 0x7fffffffL, &n) == 0)
-            o->seed = (uint64_t)n;
-        else if ((v = opt_value(argc, argv, &i, "--only")) &&
-                 (strcmp(v, "uniform") == 0 || strcmp(v, "skewed") == 0))
-            o->only = strcmp(v, "uniform") == 0 ? UNIFORM : SKEWED;
-        else if ((v = opt_value(argc, argv, &i, "--mem-limit")) &&
-                 rt_algo_mem_parse(v, &o->mem_limit) == 0)
-            continue;
-        else if (strcmp(argv[i], "--one-rank") == 0)
-            o->one = 1;
-        else if (strcmp(argv[i], "--bcast") == 0)
-            o->bcast = 1;
-        else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
-            o->progress = 1;
-        else
-            return -1;
+    *o = (opts_t){ .max_p = 512, .instances = 100, .tree = -1, .linear = -1, .seed = 1,
+                   .only = -1, .progress = isatty(STDERR_FILENO),
+                   .mem_limit = rt_algo_mem_default() };
+    cm_opt_init(&ctx, "clvbench");
+    while ((c = cm_opt_next(&ctx, argc, argv, ":vh", longopts, &opt)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return 1;
+        }
+        apply_opt(&ctx, o, c, opt, optarg);
     }
-    return 0;
+    if (ctx.status == CM_OK && optind < argc)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s' (clvbench takes "
+                    "options only)", argv[optind]);
+    if (ctx.status == CM_OK)
+        return 0;
+    cm_opt_print(&ctx, stderr);
+    usage(stderr);
+    return 2;
 }
 
 /* The sizes of the sweep: --p, or 4, 8, ..., max_p. */
@@ -473,16 +460,10 @@ int main(int argc, char **argv)
     int32_t last = 0, sizes[NPOINTS_MAX], nsizes;
     point_t top[2];
     long compared = 0;
+    int rc;
 
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        }
-    if (parse(argc, argv, &o) != 0) {
-        usage(stderr);
-        return 2;
-    }
+    if ((rc = parse(argc, argv, &o)) != 0)
+        return rc == 1 ? 0 : rc;
     use_cpu_clock = o.cpu;
     one_rank = o.one;
     with_bcast = o.bcast;

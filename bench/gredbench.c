@@ -150,9 +150,9 @@ typedef struct gb_opts {
     uint64_t bytes;
 } gb_opts_t;
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+/* -r or -b with its argument. */
+static cm_status_t parse_one(cm_opt_t *ctx, gb_opts_t *o, int c, const char *arg)
 {
-    gb_opts_t *o = user;
     cm_status_t st;
 
     if (c == 'r')
@@ -167,17 +167,20 @@ static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
 static int parse_args(int argc, char **argv, gb_opts_t *o, int *counts, int *ncounts)
 {
     static const struct option lo[] = { { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    const char *opt;
     cm_opt_t ctx;
-    int help, first;
+    int c;
 
     cm_opt_init(&ctx, "gredbench");
-    if (cm_opt_parse(&ctx, argc, argv, ":r:b:h", lo, parse_one, o, &help, &first) == CM_OK &&
-        help) {
-        usage(stdout);
-        return 1;
+    while ((c = cm_opt_next(&ctx, argc, argv, ":r:b:h", lo, &opt)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return 1;
+        }
+        parse_one(&ctx, o, c, optarg);
     }
-    if (ctx.status == CM_OK)
-        (void)parse_counts(&ctx, argc - first, argv + first, counts, ncounts);
+    if (ctx.status == CM_OK)            /* the operands, moved behind the options */
+        (void)parse_counts(&ctx, argc - optind, argv + optind, counts, ncounts);
     if (ctx.status != CM_OK) {
         cm_opt_print(&ctx, stderr);
         fprintf(stderr, "usage: gredbench [-r ROUNDS] [-b BYTES] [THREADS...]\n");

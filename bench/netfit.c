@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cm_opt.h"
 #include "runtime/api/rt_reduce.h"
 #include "runtime/api/rt_sim.h"
 
@@ -90,8 +91,9 @@ static void usage(FILE *fp)
 "\n"
 "  -o, --output FILE     write the key=value file\n"
 "  -r, --repeats N       repeats, 1..%d (default 21)\n"
-"      --max-bytes B     largest ping-pong, 4..1073741824 (default 16777216)\n"
-"      --gamma-bytes B   each reduction buffer, 4..4294967296 (default 67108864)\n"
+"      --max-bytes B     largest ping-pong, 4..1GiB (default 16MiB)\n"
+"      --gamma-bytes B   each reduction buffer, 4..4GiB (default 64MiB)\n"
+"                        (B: bytes, or K, M, G: powers of 1024)\n"
 "      --quick           a test run: sizes 4 B..64 KiB by 16x, 3 repeats, 1 MiB\n"
 "                        buffers, 0.2 ms samples (not a measurement)\n"
 "  -h, --help            this text\n"
@@ -99,26 +101,20 @@ static void usage(FILE *fp)
 "written), 2 usage error.\n", MAX_REPEATS);
 }
 
-static int usage_error(const char *what, const char *arg)
+/* Option c's value: CM_OK or the error, recorded in ctx; the byte counts
+   wait in *maxb_p and *gamb_p (0: not given) for --quick's defaults. */
+static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
+                             const char *arg, uint64_t *maxb_p, uint64_t *gamb_p)
 {
-    fprintf(stderr, "netfit: error: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "usage: mpirun -np 2 netfit [-o FILE] [-r REPEATS] [--max-bytes B] "
-                    "[--gamma-bytes B] [--quick] (netfit -h)\n");
-    return 2;
-}
 
-/* An integer in [min, max], or -1. */
-static int get_int(const char *s, int64_t min, int64_t max, int64_t *out)
-{
-    char *end;
-    long long v;
-
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
+    switch (c) {
+    case 'o': o->out = arg; return CM_OK;
+    case 'r': return cm_opt_int(ctx, opt, arg, 1, MAX_REPEATS, &o->repeats);
+    case 'm': return cm_opt_size(ctx, opt, arg, 4, (uint64_t)1 << 30, maxb_p);
+    case 'g': return cm_opt_size(ctx, opt, arg, 4, (uint64_t)1 << 32, gamb_p);
+    case 'q': o->quick = 1; return CM_OK;
+    default: return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unexpected option");
+    }
 }
 
 /* 0, or the exit status (-1: --help, exit 0). */
@@ -131,47 +127,33 @@ static int parse_opts(int argc, char **argv, opts_t *o)
         { "quick", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    int64_t v, reps = -1, maxb = -1, gamb = -1;
+    uint64_t maxb = 0, gamb = 0;
+    const char *opt;
+    cm_opt_t ctx;
     int c;
 
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:r:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'o': o->out = optarg; break;
-        case 'r':
-            if (get_int(optarg, 1, MAX_REPEATS, &v) != 0)
-                return usage_error("--repeats: expected 1 to 1001", optarg);
-            reps = v;
-            break;
-        case 'm':
-            if (get_int(optarg, 4, INT64_C(1) << 30, &v) != 0)
-                return usage_error("--max-bytes: expected 4 to 1073741824", optarg);
-            maxb = v;
-            break;
-        case 'g':
-            if (get_int(optarg, 4, INT64_C(1) << 32, &v) != 0)
-                return usage_error("--gamma-bytes: expected 4 to 4294967296", optarg);
-            gamb = v;
-            break;
-        case 'q': o->quick = 1; break;
-        case 'h': usage(stdout); return -1;
-        case ':': return usage_error("option needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option", argv[optind - 1]);
+    cm_opt_init(&ctx, "netfit");
+    o->repeats = 0;
+    while ((c = cm_opt_next(&ctx, argc, argv, ":o:r:h", lo, &opt)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return -1;
         }
+        apply_opt(&ctx, o, c, opt, optarg, &maxb, &gamb);
     }
-    if (optind < argc)
-        return usage_error("unexpected argument", argv[optind]);
-    o->repeats = o->quick ? 3 : 21;
-    o->max_bytes = o->quick ? 65536 : 16 << 20;
-    o->gamma_bytes = o->quick ? 1 << 20 : 64 << 20;
+    (void)cm_opt_no_operands(&ctx, argc, argv);
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        fprintf(stderr, "usage: mpirun -np 2 netfit [-o FILE] [-r REPEATS] [--max-bytes B] "
+                        "[--gamma-bytes B] [--quick] (netfit -h)\n");
+        return 2;
+    }
+    if (o->repeats == 0)
+        o->repeats = o->quick ? 3 : 21;
+    o->max_bytes = maxb > 0 ? (int64_t)maxb : o->quick ? 65536 : 16 << 20;
+    o->gamma_bytes = gamb > 0 ? (int64_t)gamb & ~INT64_C(3) : o->quick ? 1 << 20 : 64 << 20;
     o->size_step = o->quick ? 16 : 2;
     o->sample_s = o->quick ? 0.2e-3 : 2e-3;
-    if (reps > 0)
-        o->repeats = (int)reps;
-    if (maxb > 0)
-        o->max_bytes = maxb;
-    if (gamb > 0)
-        o->gamma_bytes = gamb & ~INT64_C(3);
     return 0;
 }
 

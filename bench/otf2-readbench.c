@@ -252,25 +252,23 @@ static void usage(FILE *fp)
 "  -h, --help   this text\n", REPEATS_MAX);
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
-{
-    (void)c;                            /* -r, the only one */
-    return cm_opt_long(ctx, "-r", arg, 1, REPEATS_MAX, (long *)user);
-}
-
 /* 0 run, 1 --help (printed), 2 a bad option (said, with the usage line). */
 static int parse_args(int argc, char **argv, long *repeats, const char **anchor)
 {
     static const struct option lo[] = { { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    const char *opt;
     cm_opt_t ctx;
-    int help, first;
+    int c, first;
 
     cm_opt_init(&ctx, "otf2-readbench");
-    if (cm_opt_parse(&ctx, argc, argv, ":r:h", lo, parse_one, repeats, &help, &first) ==
-        CM_OK && help) {
-        usage(stdout);
-        return 1;
+    while ((c = cm_opt_next(&ctx, argc, argv, ":r:h", lo, &opt)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return 1;
+        }
+        (void)cm_opt_long(&ctx, "-r", optarg, 1, REPEATS_MAX, repeats);   /* the only one */
     }
+    first = optind;                     /* the operands, moved behind the options */
     if (ctx.status == CM_OK && first == argc)
         (void)cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "no trace given, expected "
                           "TRACE/traces.otf2");

@@ -37,11 +37,14 @@
  * simulator fails, 2 on bad usage.
  */
 #include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "common/cm_opt.h"
 #include "runtime/api/rt_sched.h"
 #include "runtime/api/rt_pathmap.h"
 
@@ -196,31 +199,6 @@ out:
     return rc;
 }
 
-/* Parses "a,b,c" of positive integers (K/M suffixes) into v; count or -1. */
-static int parse_list(const char *s, int64_t *v, int max)
-{
-    int n = 0;
-
-    while (*s) {
-        char *end;
-        long long x = strtoll(s, &end, 10);
-
-        if (end == s || x <= 0 || n == max)
-            return -1;
-        if (*end == 'K' || *end == 'k')
-            x <<= 10, end++;
-        else if (*end == 'M' || *end == 'm')
-            x <<= 20, end++;
-        v[n++] = x;
-        if (*end == ',')
-            end++;
-        else if (*end != '\0')
-            return -1;
-        s = end;
-    }
-    return n;
-}
-
 static void usage(FILE *fp)
 {
     fprintf(fp,
@@ -228,12 +206,56 @@ static void usage(FILE *fp)
 "Generation time of the PAP-aware schedules (slt, prr, clv+binomial-bcast) per\n"
 "operation, for one rank and for all ranks, and its share of the operation's\n"
 "time under the linear cost model (papsim's 1gbe and ib-fdr presets).\n"
-"  -P LIST          host counts (default 2,4,8,48,512)\n"
-"  -s LIST          bytes of int32 elements (default 4,65536,1048576; K, M allowed)\n"
-"  --skew-us U      arrivals uniform in [0, U] us, new per generation (default 20)\n"
-"  --round-ns D     PRR tau and Clairvoyant d in ns (default %d, the executor's)\n"
-"  --min-time S     seconds per measurement, at least 5 generations (default 0.2)\n"
-"  --seed N         arrival seed (default 1)\n", RT_ALGO_ROUND_NS_DEFAULT);
+"  -P LIST          host counts, 2..65536 (default 2,4,8,48,512)\n"
+"  -s LIST          bytes of int32 elements, multiples of 4 up to 1TiB (default\n"
+"                   4,65536,1048576; K, M, G, T: powers of 1024)\n"
+"  --skew-us U      arrivals uniform in [0, U] us, new per generation, 0..1e9\n"
+"                   (default 20)\n"
+"  --round-ns D     PRR tau and Clairvoyant d in ns, >= 1 (default %d, the\n"
+"                   executor's)\n"
+"  --min-time S     seconds per measurement, 0..3600, at least 5 generations\n"
+"                   (default 0.2)\n"
+"  --seed N         arrival seed, >= 0 (default 1)\n"
+"Lists are separated by commas, at most %d items.\n", RT_ALGO_ROUND_NS_DEFAULT, LIST_MAX);
+}
+
+/* Option c's value into o: CM_OK or the error, recorded in ctx. */
+static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
+                             const char *arg)
+{
+    long v[LIST_MAX], x;
+    size_t n;
+
+    switch (c) {
+    case 'P':
+        if (cm_opt_long_list(ctx, opt, arg, ',', 2, 65536, v, LIST_MAX, &n) != CM_OK)
+            return ctx->status;
+        for (size_t i = 0; i < n; i++)
+            o->nps[i] = (int32_t)v[i];
+        o->nnp = (int)n;
+        return CM_OK;
+    case 's':
+        if (cm_opt_size_list(ctx, opt, arg, ',', 4, (uint64_t)1 << 40, (uint64_t *)o->sizes,
+                             LIST_MAX, &n) != CM_OK)
+            return ctx->status;
+        for (size_t i = 0; i < n; i++)
+            if (o->sizes[i] % 4 != 0)
+                return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "'%" PRId64 "' is not a "
+                                   "multiple of 4 bytes (int32 elements)", o->sizes[i]);
+        o->nsize = (int)n;
+        return CM_OK;
+    case 'k': return cm_opt_double(ctx, opt, arg, 0, 1e9, &o->skew_us);
+    case 'd':
+        if (cm_opt_long(ctx, opt, arg, 1, LONG_MAX, &x) == CM_OK)
+            o->round_ns = x;
+        return ctx->status;
+    case 't': return cm_opt_double(ctx, opt, arg, 0, 3600, &o->min_time);
+    case 'S':
+        if (cm_opt_long(ctx, opt, arg, 0, LONG_MAX, &x) == CM_OK)
+            o->seed = (uint64_t)x;
+        return ctx->status;
+    default: return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unexpected option");
+    }
 }
 
 static int parse_args(int argc, char **argv, opts_t *o)
@@ -241,9 +263,9 @@ static int parse_args(int argc, char **argv, opts_t *o)
     static const struct option longopts[] = {
         { "skew-us", 1, 0, 'k' }, { "round-ns", 1, 0, 'd' }, { "min-time", 1, 0, 't' },
         { "seed", 1, 0, 'S' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    int64_t v[LIST_MAX];
-    int c, n;
-    char *end;
+    const char *opt;
+    cm_opt_t ctx;
+    int c;
 
     memset(o, 0, sizeof *o);
     o->nnp = 5;
@@ -254,58 +276,20 @@ static int parse_args(int argc, char **argv, opts_t *o)
     o->round_ns = RT_ALGO_ROUND_NS_DEFAULT;
     o->min_time = 0.2;
     o->seed = 1;
-    while ((c = getopt_long(argc, argv, "P:s:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'P':
-            if ((n = parse_list(optarg, v, LIST_MAX)) <= 0)
-                goto bad;
-            for (int i = 0; i < n; i++) {
-                if (v[i] < 2 || v[i] > 65536)
-                    goto bad;
-                o->nps[i] = (int32_t)v[i];
-            }
-            o->nnp = n;
-            break;
-        case 's':
-            if ((n = parse_list(optarg, o->sizes, LIST_MAX)) <= 0)
-                goto bad;
-            for (int i = 0; i < n; i++)
-                if (o->sizes[i] % 4 != 0)
-                    goto bad;
-            o->nsize = n;
-            break;
-        case 'k':
-            o->skew_us = strtod(optarg, &end);
-            if (*end || !(o->skew_us >= 0 && o->skew_us <= 1e9))
-                goto bad;
-            break;
-        case 'd':
-            o->round_ns = strtoll(optarg, &end, 10);
-            if (*end || o->round_ns <= 0)
-                goto bad;
-            break;
-        case 't':
-            o->min_time = strtod(optarg, &end);
-            if (*end || !(o->min_time >= 0 && o->min_time <= 3600))
-                goto bad;
-            break;
-        case 'S':
-            o->seed = strtoull(optarg, &end, 10);
-            if (*end)
-                goto bad;
-            break;
-        case 'h':
+    cm_opt_init(&ctx, "schedgen");
+    while ((c = cm_opt_next(&ctx, argc, argv, ":P:s:h", longopts, &opt)) != -1) {
+        if (c == 'h') {
             usage(stdout);
             exit(0);
-        default:
-            goto bad;
         }
+        apply_opt(&ctx, o, c, opt, optarg);
     }
-    if (optind == argc)
+    if (ctx.status == CM_OK && optind < argc)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s' (schedgen takes "
+                    "options only)", argv[optind]);
+    if (ctx.status == CM_OK)
         return 0;
-bad:
-    fprintf(stderr, "schedgen: bad arguments (a list of positive integers for -P (2..65536) "
-            "and -s (multiples of 4), a number for the others)\n");
+    cm_opt_print(&ctx, stderr);
     usage(stderr);
     return -1;
 }

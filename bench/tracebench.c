@@ -436,9 +436,9 @@ static void usage(FILE *fp)
 "  -h, --help      this text\n", REPEATS_MAX);
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+/* -C, -r or -n with its argument. */
+static cm_status_t parse_one(cm_opt_t *ctx, bench_t *b, int c, const char *arg)
 {
-    bench_t *b = user;
     cm_status_t st;
 
     if (c == 'C') {
@@ -458,8 +458,17 @@ static void parse_args(int argc, char **argv, bench_t *b, cm_opt_t *ctx)
 {
     static const struct option lo[] = {
         { "chosen-clock", 0, 0, 'C' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    const char *opt;
+    int c;
 
-    (void)cm_opt_parse(ctx, argc, argv, ":n:r:h", lo, parse_one, b, &b->help, NULL);
+    while ((c = cm_opt_next(ctx, argc, argv, ":n:r:h", lo, &opt)) != -1) {
+        if (c == 'h') {
+            b->help = 1;                /* the rest is not judged */
+            return;
+        }
+        parse_one(ctx, b, c, optarg);
+    }
+    (void)cm_opt_no_operands(ctx, argc, argv);
 }
 
 static int run(bench_t *b)

@@ -8,6 +8,7 @@
  * option's value is one shell word, and a space in it is a quoting slip.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@ void cm_opt_init(cm_opt_t *ctx, const char *prog)
     ctx->prog = prog;
     ctx->status = CM_OK;
     ctx->msg[0] = '\0';
+    ctx->name[0] = '\0';
 }
 
 cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
@@ -52,29 +54,34 @@ cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *wor
     return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '%s'", word);
 }
 
-cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
-                         const struct option *longopts, cm_opt_fn_t *fn, void *user,
-                         int *help_p, int *first_p)
+int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
+                const struct option *longopts, const char **opt_p)
 {
-    cm_status_t st = CM_OK;
-    int c;
+    int c, li = -1;
 
-    *help_p = 0;
-    opterr = 0;                         /* our messages, through ctx */
-    optind = 0;                         /* glibc: a whole new walk */
-    while (st == CM_OK && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-        if (c == 'h') {
-            *help_p = 1;
-            return CM_OK;
-        }
-        st = c == ':' || c == '?' ? cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1])
-                                  : fn(ctx, c, optarg, user);
+    *opt_p = ctx->name;
+    if (ctx->status != CM_OK)
+        return -1;                      /* name: the option refused, kept */
+    ctx->name[0] = '\0';
+    opterr = 0;
+    if ((c = getopt_long(argc, argv, shortopts, longopts, &li)) == -1)
+        return -1;
+    if (c == ':' || c == '?') {
+        cm_opt_getopt_fail(ctx, c, optopt, argv[optind - 1]);
+        return -1;
     }
-    if (st == CM_OK && first_p == NULL && optind < argc)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
-    if (first_p != NULL)
-        *first_p = optind;
-    return st;
+    if (li >= 0)
+        snprintf(ctx->name, sizeof(ctx->name), "--%s", longopts[li].name);
+    else if (c != 1)
+        snprintf(ctx->name, sizeof(ctx->name), "-%c", c);
+    return c;
+}
+
+cm_status_t cm_opt_no_operands(cm_opt_t *ctx, int argc, char **argv)
+{
+    if (ctx->status == CM_OK && optind < argc)
+        cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected argument '%s'", argv[optind]);
+    return ctx->status;
 }
 
 void cm_opt_print(const cm_opt_t *ctx, FILE *fp)
@@ -173,66 +180,107 @@ const char *cm_opt_size_name(uint64_t bytes, char *buf, size_t size)
     return buf;
 }
 
-/* ---- scalars ---------------------------------------------------------- */
+/* ---- scalars: one core for every kind -------------------------------- */
 
-/* The verdict on a scanned value: "not KIND" (rc SCAN_SYNTAX) or "out of
- * range" (SCAN_RANGE, or outside the bounds), each with the range. */
-static cm_status_t judge(cm_opt_t *ctx, const char *opt, const char *arg, int rc, int inside,
-                         const char *kind, const char *range)
+/* A scalar kind with its bounds, so that scalars, ranges and lists are
+ * written once. */
+typedef enum { KIND_LONG, KIND_DOUBLE, KIND_SIZE } kind_t;
+
+typedef struct bounds {
+    kind_t   kind;
+    long     llo, lhi;
+    double   dlo, dhi;
+    uint64_t slo, shi;
+} bounds_t;
+
+/* "1..9", "0.5..2", "4..1MiB". */
+static const char *bounds_text(const bounds_t *b, char *buf, size_t size)
 {
+    char lo[32], hi[32];
+
+    if (b->kind == KIND_LONG)
+        snprintf(buf, size, "%ld..%ld", b->llo, b->lhi);
+    else if (b->kind == KIND_DOUBLE)
+        snprintf(buf, size, "%g..%g", b->dlo, b->dhi);
+    else
+        snprintf(buf, size, "%s..%s", cm_opt_size_name(b->slo, lo, sizeof(lo)),
+                 cm_opt_size_name(b->shi, hi, sizeof(hi)));
+    return buf;
+}
+
+/*
+ * arg as one value of b's kind into item i of the array v (of that kind;
+ * untouched on error).  "'x' is not KIND, expected RANGE" or "'x' is out of
+ * range, expected RANGE"; a text that is not a size also says what a size
+ * is.
+ */
+static cm_status_t scalar(cm_opt_t *ctx, const char *opt, const char *arg, const bounds_t *b,
+                          void *v, size_t i)
+{
+    static const char *const kinds[] = { "an integer", "a finite number", "a size" };
+    long l = 0;
+    double d = 0.0;
+    uint64_t z = 0;
+    char range[64], text[128];
+    int rc, inside;
+
+    switch (b->kind) {
+    case KIND_LONG:   rc = scan_long(arg, &l);   inside = l >= b->llo && l <= b->lhi; break;
+    case KIND_DOUBLE: rc = scan_double(arg, &d); inside = d >= b->dlo && d <= b->dhi; break;
+    default:          rc = scan_size(arg, &z);   inside = z >= b->slo && z <= b->shi; break;
+    }
+    bounds_text(b, range, sizeof(range));
+    if (rc == SCAN_SYNTAX && b->kind == KIND_SIZE)
+        snprintf(text, sizeof(text), "bytes %s (K, M, G, T: powers of 1024)", range);
+    else
+        snprintf(text, sizeof(text), "%s", range);
     if (rc == SCAN_SYNTAX)
-        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not %s, expected %s", arg, kind,
-                           range);
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not %s, expected %s", arg,
+                           kinds[b->kind], text);
     if (rc == SCAN_RANGE || !inside)
         return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' is out of range, expected %s", arg,
-                           range);
+                           text);
+    switch (b->kind) {
+    case KIND_LONG:   ((long *)v)[i] = l; break;
+    case KIND_DOUBLE: ((double *)v)[i] = d; break;
+    default:          ((uint64_t *)v)[i] = z; break;
+    }
     return CM_OK;
 }
 
 cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
                         long lo, long hi, long *v_p)
 {
-    long v = 0;
-    int rc = scan_long(arg, &v);
-    char range[64];
-    cm_status_t st;
+    bounds_t b = { .kind = KIND_LONG, .llo = lo, .lhi = hi };
 
-    snprintf(range, sizeof(range), "%ld..%ld", lo, hi);
-    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "an integer", range)) == CM_OK)
-        *v_p = v;
+    return scalar(ctx, opt, arg, &b, v_p, 0);
+}
+
+cm_status_t cm_opt_int(cm_opt_t *ctx, const char *opt, const char *arg,
+                       int lo, int hi, int *v_p)
+{
+    long v;
+    cm_status_t st = cm_opt_long(ctx, opt, arg, lo, hi, &v);
+
+    if (st == CM_OK)
+        *v_p = (int)v;
     return st;
 }
 
 cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,
                           double lo, double hi, double *v_p)
 {
-    double v = 0.0;
-    int rc = scan_double(arg, &v);
-    char range[64];
-    cm_status_t st;
+    bounds_t b = { .kind = KIND_DOUBLE, .dlo = lo, .dhi = hi };
 
-    snprintf(range, sizeof(range), "%g..%g", lo, hi);
-    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "a finite number", range)) == CM_OK)
-        *v_p = v;
-    return st;
+    return scalar(ctx, opt, arg, &b, v_p, 0);
 }
 
 cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
                         uint64_t lo, uint64_t hi, uint64_t *v_p)
 {
-    uint64_t v = 0;
-    int rc = scan_size(arg, &v);
-    char a[32], b[32], range[96];
-    cm_status_t st;
+    bounds_t b = { .kind = KIND_SIZE, .slo = lo, .shi = hi };
 
-    cm_opt_size_name(lo, a, sizeof(a));
-    cm_opt_size_name(hi, b, sizeof(b));
-    /* Not a size: say what a size is, too. */
-    snprintf(range, sizeof(range), rc == SCAN_SYNTAX ? "bytes %s..%s (K, M, G, T: powers of "
-             "1024)" : "%s..%s", a, b);
-    if ((st = judge(ctx, opt, arg, rc, v >= lo && v <= hi, "a size", range)) == CM_OK)
-        *v_p = v;
-    return st;
+    return scalar(ctx, opt, arg, &b, v_p, 0);
 }
 
 cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
@@ -254,40 +302,17 @@ cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
     return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unknown '%s', expected %s", arg, list);
 }
 
+cm_status_t cm_opt_append(cm_opt_t *ctx, const char *opt, const char *arg,
+                          const char **v, int *n_p, int max)
+{
+    if (*n_p >= max)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "given more than %d times, expected at "
+                           "most %d", max, max);
+    v[(*n_p)++] = arg;
+    return CM_OK;
+}
+
 /* ---- ranges and lists: any scalar kind --------------------------------- */
-
-/* A scalar kind with its bounds, so that ranges and lists are written once. */
-typedef enum { KIND_LONG, KIND_DOUBLE, KIND_SIZE } kind_t;
-
-typedef struct bounds {
-    kind_t   kind;
-    long     llo, lhi;
-    double   dlo, dhi;
-    uint64_t slo, shi;
-} bounds_t;
-
-/* Item i of the array v (of b's kind). */
-static cm_status_t scalar(cm_opt_t *ctx, const char *opt, const char *arg, const bounds_t *b,
-                          void *v, size_t i)
-{
-    switch (b->kind) {
-    case KIND_LONG:   return cm_opt_long(ctx, opt, arg, b->llo, b->lhi, (long *)v + i);
-    case KIND_DOUBLE: return cm_opt_double(ctx, opt, arg, b->dlo, b->dhi, (double *)v + i);
-    default:          return cm_opt_size(ctx, opt, arg, b->slo, b->shi, (uint64_t *)v + i);
-    }
-}
-
-static const char *bounds_text(const bounds_t *b, char *buf, size_t size)
-{
-    char lo[32], hi[32];
-
-    if (b->kind == KIND_LONG)
-        snprintf(buf, size, "%ld..%ld", b->llo, b->lhi);
-    else
-        snprintf(buf, size, "%s..%s", cm_opt_size_name(b->slo, lo, sizeof(lo)),
-                 cm_opt_size_name(b->shi, hi, sizeof(hi)));
-    return buf;
-}
 
 /* The two halves of A:B into a and b; 0, or -1 when there is no single ':'. */
 static int split_range(const char *arg, char *a, char *b, size_t size)
@@ -306,25 +331,31 @@ static int split_range(const char *arg, char *a, char *b, size_t size)
     return 0;
 }
 
-/* A:B of a long or size kind into v[0], v[1]. */
+/* A:B of a long or size kind into *a_p and *b_p (untouched on error). */
 static cm_status_t range(cm_opt_t *ctx, const char *opt, const char *arg, const bounds_t *b,
-                         void *v)
+                         void *a_p, void *b_p)
 {
+    union { long l[2]; uint64_t z[2]; } v;
     char x[64], y[64], text[96];
     cm_status_t st;
-    int reversed;
+    int is_long = b->kind == KIND_LONG;
 
     if (split_range(arg, x, y, sizeof(x)) != 0)
         return cm_opt_fail(ctx, CM_ERR_SYNTAX, opt, "'%s' is not a range, expected A:B "
                            "within %s", arg, bounds_text(b, text, sizeof(text)));
-    if ((st = scalar(ctx, opt, x, b, v, 0)) != CM_OK ||
-        (st = scalar(ctx, opt, y, b, v, 1)) != CM_OK)
+    if ((st = scalar(ctx, opt, x, b, &v, 0)) != CM_OK ||
+        (st = scalar(ctx, opt, y, b, &v, 1)) != CM_OK)
         return st;
-    reversed = b->kind == KIND_LONG ? ((long *)v)[0] > ((long *)v)[1]
-                                    : ((uint64_t *)v)[0] > ((uint64_t *)v)[1];
-    if (reversed)
+    if (is_long ? v.l[0] > v.l[1] : v.z[0] > v.z[1])
         return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "'%s' ends before it starts, expected "
                            "A:B with A <= B", arg);
+    if (is_long) {
+        *(long *)a_p = v.l[0];
+        *(long *)b_p = v.l[1];
+    } else {
+        *(uint64_t *)a_p = v.z[0];
+        *(uint64_t *)b_p = v.z[1];
+    }
     return CM_OK;
 }
 
@@ -332,24 +363,16 @@ cm_status_t cm_opt_long_range(cm_opt_t *ctx, const char *opt, const char *arg,
                               long lo, long hi, long *a_p, long *b_p)
 {
     bounds_t b = { .kind = KIND_LONG, .llo = lo, .lhi = hi };
-    long v[2];
-    cm_status_t st = range(ctx, opt, arg, &b, v);
 
-    if (st == CM_OK)
-        *a_p = v[0], *b_p = v[1];
-    return st;
+    return range(ctx, opt, arg, &b, a_p, b_p);
 }
 
 cm_status_t cm_opt_size_range(cm_opt_t *ctx, const char *opt, const char *arg,
                               uint64_t lo, uint64_t hi, uint64_t *a_p, uint64_t *b_p)
 {
     bounds_t b = { .kind = KIND_SIZE, .slo = lo, .shi = hi };
-    uint64_t v[2];
-    cm_status_t st = range(ctx, opt, arg, &b, v);
 
-    if (st == CM_OK)
-        *a_p = v[0], *b_p = v[1];
-    return st;
+    return range(ctx, opt, arg, &b, a_p, b_p);
 }
 
 /* ---- lists ------------------------------------------------------------ */

@@ -38,6 +38,7 @@ typedef struct cm_opt {
     const char *prog;                /* "gsum": borrowed, outlives the context */
     cm_status_t status;              /* of the first error; CM_OK when none */
     char        msg[CM_OPT_MSG_MAX]; /* "OPTION: what, range"; "" when none */
+    char        name[64];            /* cm_opt_next: the option as spelled */
 } cm_opt_t;
 
 /* A name of a word option and the value it stands for. */
@@ -65,23 +66,31 @@ cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
  * '?' an unknown option), optopt its optopt, word argv[optind - 1]. */
 cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *word);
 
-/* One option that getopt_long returned (not 'h', '?' or ':'), with its
- * argument (NULL for an option without one); user is cm_opt_parse's. */
-typedef cm_status_t cm_opt_fn_t(cm_opt_t *ctx, int c, const char *arg, void *user);
-
 /*
- * The walk over argv that every program makes: getopt_long with shortopts
- * (which should start with ':') and longopts, getopt's own messages off.
- * 'h' sets *help_p and ends the walk (the rest is not judged); an unknown
- * option or a missing argument is an error; every other option goes to fn,
- * until an error.  Operands: with first_p NULL, any is an error
- * ("unexpected argument 'x'"); otherwise *first_p is the index of the first
- * (getopt_long moves them behind the options).  Returns the first error's
- * status, CM_OK if none.  Uses getopt's globals: one walk at a time.
+ * One step of getopt_long, for every program's loop:
+ *
+ *   while ((c = cm_opt_next(&ctx, argc, argv, ":o:n:h", longopts, &opt)) != -1)
+ *       switch (c) { case 'n': cm_opt_long(&ctx, opt, optarg, ...); ... }
+ *   if (ctx.status != CM_OK) { cm_opt_print(&ctx, stderr); return 2; }
+ *
+ * Returns what getopt_long returned, with *opt_p the option as the user
+ * spelled it ("-n", "--max-bytes": the name to put in a message; "" for a
+ * word that is no option, code 1 in getopt's '-' mode), valid until the
+ * next call.  Returns -1 at the end, when ctx holds an error already (so a
+ * bad value ends the loop), or after recording getopt's complaint
+ * (cm_opt_getopt_fail).  After the loop, ctx->name is "" when the error is
+ * getopt's complaint, else the last option read (the one whose value was
+ * refused).  Sets opterr to 0: getopt itself says nothing.
+ * shortopts must start with ':' (after a '+' or '-'), so that a missing
+ * value is told from an unknown option.
  */
-cm_status_t cm_opt_parse(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
-                         const struct option *longopts, cm_opt_fn_t *fn, void *user,
-                         int *help_p, int *first_p);
+int cm_opt_next(cm_opt_t *ctx, int argc, char **argv, const char *shortopts,
+                const struct option *longopts, const char **opt_p);
+
+/* After the loop, for a program that takes no operand: records
+ * "unexpected argument 'x'" for argv[optind] if there is one and ctx holds
+ * no error yet.  Returns ctx->status. */
+cm_status_t cm_opt_no_operands(cm_opt_t *ctx, int argc, char **argv);
 
 /* Writes "PROG: MSG\n" to fp (nothing when there is no error). */
 void cm_opt_print(const cm_opt_t *ctx, FILE *fp);
@@ -96,6 +105,9 @@ cm_status_t cm_opt_long(cm_opt_t *ctx, const char *opt, const char *arg,
                         long lo, long hi, long *v_p);
 cm_status_t cm_opt_double(cm_opt_t *ctx, const char *opt, const char *arg,
                           double lo, double hi, double *v_p);
+/* cm_opt_long into an int (counts, ranks: most options), lo..hi within int. */
+cm_status_t cm_opt_int(cm_opt_t *ctx, const char *opt, const char *arg,
+                       int lo, int hi, int *v_p);
 cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
                         uint64_t lo, uint64_t hi, uint64_t *v_p);
 
@@ -103,6 +115,12 @@ cm_status_t cm_opt_size(cm_opt_t *ctx, const char *opt, const char *arg,
  * 'x', expected a, b or c". */
 cm_status_t cm_opt_word(cm_opt_t *ctx, const char *opt, const char *arg,
                         const cm_opt_word_t *words, size_t n, int *v_p);
+
+/* A repeatable option (-p FILE -p FILE...): arg into v[*n_p], *n_p + 1;
+ * once max are held, CM_ERR_RANGE with "given more than MAX times,
+ * expected at most MAX" and v untouched. */
+cm_status_t cm_opt_append(cm_opt_t *ctx, const char *opt, const char *arg,
+                          const char **v, int *n_p, int max);
 
 /* A:B, each lo..hi and A <= B. */
 cm_status_t cm_opt_long_range(cm_opt_t *ctx, const char *opt, const char *arg,

@@ -121,6 +121,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(selftest_runner_skip,          30) \
     /* common: option values (tests/unit/common/) */ \
     X(opt_long,                      10) \
+    X(opt_int,                       10) \
     X(opt_double,                    10) \
     X(opt_size,                      10) \
     X(opt_size_name,                 10) \
@@ -129,7 +130,9 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(opt_lists,                     10) \
     X(opt_list_iter,                 10) \
     X(opt_first_error,               10) \
-    X(opt_parse,                     10) \
+    X(opt_loop,                      10) \
+    X(opt_next,                      10) \
+    X(opt_append,                    10) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \
@@ -495,6 +498,8 @@ static const tst_entry_t tst_list[] = {
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
     { "netfit",                TST_SH, NULL, "sh tests/algo/netfit.sh",                NULL, 0, 120 },
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
+    { "bench_args",            TST_SH, NULL, "sh tests/algo/bench-args.sh",            NULL, 0, 120 },
+    { "pathmap_check_args",    TST_SH, NULL, "sh tests/pathmap/check-args.sh",         NULL, 0, 60 },
     /* gen: pathgen compare (tests/pathgen/) */
     { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
     { "pathgen_edit",          TST_SH, NULL, "sh tests/pathgen/edit.sh",               NULL, 0, 60 },

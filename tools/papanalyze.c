@@ -7,7 +7,6 @@
  *
  * Exit status: 0 done, 1 bad input or a failure (nothing replaced), 2 usage.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include <string.h>
 
 #include "common/cm_argv.h"
+#include "common/cm_opt.h"
 #include "advise/api/adv_advise.h"
 #include "analyze/api/an_analyze.h"
 
@@ -46,17 +46,29 @@ static void usage(FILE *fp)
 "intact), 2 usage error.\n");
 }
 
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+/* Option c's value: CM_OK or the error, recorded in ctx. */
+static cm_status_t apply_opt(cm_opt_t *ctx, int c, const char *opt, const char *arg,
+                             an_opts_t *opts, an_report_opts_t *ropts)
 {
-    char *end;
-    unsigned long long v;
+    static const cm_opt_word_t formats[] = { { "text", AN_FMT_TEXT }, { "csv", AN_FMT_CSV },
+                                             { "json", AN_FMT_JSON } };
+    long v;
+    int w;
 
-    errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v > max)
-        return -1;
-    *out = v;
-    return 0;
+    switch (c) {
+    case 'o': opts->db = arg; return CM_OK;
+    case 'S':
+        if (cm_opt_long(ctx, opt, arg, 0, UINT32_MAX, &v) == CM_OK)
+            opts->skip = (uint64_t)v;
+        return ctx->status;
+    case 'T': return cm_opt_int(ctx, opt, arg, 0, 1 << 30, &ropts->thread);
+    case 'W': ropts->wrapper = arg; return CM_OK;
+    case 'f':
+        if (cm_opt_word(ctx, opt, arg, formats, 3, &w) == CM_OK)
+            ropts->format = (an_format_t)w;
+        return ctx->status;
+    default: return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected option");
+    }
 }
 
 /* The advice of db on stdout; after a report, under a title of its own. */
@@ -74,73 +86,48 @@ static cm_status_t print_advice(const char *db, an_format_t format, int after_re
 
 int main(int argc, char **argv)
 {
-    enum { O_SKIP = 256, O_THREAD, O_WRAPPER, O_NOREPORT, O_FORCE, O_ADVISE };
+    enum { O_NOREPORT = 256, O_FORCE, O_ADVISE };
     static const struct option longopts[] = {
-        { "output", required_argument, NULL, 'o' }, { "skip", required_argument, NULL, O_SKIP },
-        { "format", required_argument, NULL, 'f' }, { "thread", required_argument, NULL, O_THREAD },
-        { "wrapper", required_argument, NULL, O_WRAPPER }, { "quiet", no_argument, NULL, 'q' },
+        { "output", required_argument, NULL, 'o' }, { "skip", required_argument, NULL, 'S' },
+        { "format", required_argument, NULL, 'f' }, { "thread", required_argument, NULL, 'T' },
+        { "wrapper", required_argument, NULL, 'W' }, { "quiet", no_argument, NULL, 'q' },
         { "no-report", no_argument, NULL, O_NOREPORT }, { "force", no_argument, NULL, O_FORCE },
         { "advise", no_argument, NULL, O_ADVISE },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     an_opts_t opts = { .skip = 10, .progress = 1 };
     an_report_opts_t ropts = { .format = AN_FMT_TEXT, .thread = -1 };
-    int quiet = 0, report = 1, advise = 0, is_db, c;
-    uint64_t v;
+    int quiet = 0, report = 1, advise = 0, bad_value = 0, is_db, c;
     an_result_t res;
     cm_err_t err;
+    const char *opt;
+    cm_opt_t ctx;
     cm_status_t st;
     char *command;
 
     cm_err_clear(&err);
-    while ((c = getopt_long(argc, argv, "o:f:qh", longopts, NULL)) != -1) {
+    cm_opt_init(&ctx, "papanalyze");
+    while ((c = cm_opt_next(&ctx, argc, argv, ":o:f:qh", longopts, &opt)) != -1) {
         switch (c) {
-        case 'o': opts.db = optarg; break;
         case 'q': quiet = 1; break;
         case O_NOREPORT: report = 0; break;
         case O_FORCE: opts.force = 1; break;
         case O_ADVISE: advise = 1; break;
-        case O_WRAPPER: ropts.wrapper = optarg; break;
         case 'h': usage(stdout); return 0;
-        case O_SKIP:
-            if (parse_u64(optarg, UINT32_MAX, &opts.skip) != 0) {
-                fprintf(stderr, "papanalyze: --skip %s: expected a number >= 0\n", optarg);
-                return 2;
-            }
-            break;
-        case O_THREAD:
-            if (parse_u64(optarg, 1u << 30, &v) != 0) {
-                fprintf(stderr, "papanalyze: --thread %s: expected a thread number\n", optarg);
-                return 2;
-            }
-            ropts.thread = (int)v;
-            break;
-        case 'f':
-            if (strcmp(optarg, "text") == 0)
-                ropts.format = AN_FMT_TEXT;
-            else if (strcmp(optarg, "csv") == 0)
-                ropts.format = AN_FMT_CSV;
-            else if (strcmp(optarg, "json") == 0)
-                ropts.format = AN_FMT_JSON;
-            else {
-                fprintf(stderr, "papanalyze: --format %s: expected text, csv or json\n", optarg);
-                return 2;
-            }
-            break;
-        default:
-            usage(stderr);
-            return 2;
+        default: apply_opt(&ctx, c, opt, optarg, &opts, &ropts); break;
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "papanalyze: %s\n", optind >= argc ? "no trace given"
-                                                           : "give one trace or database");
-        usage(stderr);
-        return 2;
-    }
-    if (advise && ropts.format == AN_FMT_JSON) {
-        fprintf(stderr, "papanalyze: --advise: the advice comes as text or csv, not json\n");
-        usage(stderr);
+    bad_value = ctx.status != CM_OK && ctx.name[0] != '\0';
+    if (ctx.status == CM_OK && optind != argc - 1)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "%s",
+                    optind >= argc ? "no trace given" : "give one trace or database");
+    else if (ctx.status == CM_OK && advise && ropts.format == AN_FMT_JSON)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, "--advise", "the advice comes as text or csv, "
+                    "not json");
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        if (!bad_value)         /* the line says it all for a bad value */
+            usage(stderr);
         return 2;
     }
     opts.trace = argv[optind];

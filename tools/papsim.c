@@ -36,7 +36,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +43,7 @@
 #include <time.h>
 
 #include "common/cm_err.h"
+#include "common/cm_opt.h"
 #include "runtime/api/rt_algo.h"
 #include "runtime/api/rt_sim.h"
 
@@ -152,7 +152,8 @@ static void usage(FILE *fp)
 "\n"
 "  -P, --nranks N        processes, 1..2^20 (default 48)\n"
 "      --bytes B         message size in bytes, 0..2^62 (default 4194304: 1 M\n"
-"                        floats)\n"
+"                        floats); B, MIN, MAX and --segsize take K, M, G, T\n"
+"                        (powers of 1024): 4M is 4194304\n"
 "      --sizes MIN:MAX   one row per power of two from MIN to MAX bytes (1..2^62),\n"
 "                        one column per ALGO (--metric), OSU style\n"
 "      --metric M        the --sizes figure: avg (default), max or completion\n"
@@ -219,127 +220,51 @@ static void list_algos(FILE *fp)
  * model's bounds keep every simulated time finite (at most 2^31 rounds of
  * 1000 s + 2 s/B * 2^62 B is about 1e28 s), the arrival bound keeps arrival
  * ticks (ns) within int64 with room for 2^31 rounds after them, and TAU_MAX_S
- * keeps a round length in ticks within int64.
+ * keeps a round length in ticks within int64.  Byte counts are sizes
+ * (cm_opt_size: 4096, 4K, 1MiB).
  */
-typedef struct irange { const char *what; int64_t min, max; } irange_t;
 typedef struct drange { const char *what; double min, max; const char *unit; } drange_t;
 
-#define BYTES_MAX (INT64_C(1) << 62)
-static const irange_t R_NRANKS = { "processes", 1, RT_SCHED_RANKS_MAX };
-static const irange_t R_BYTES = { "message bytes", 0, BYTES_MAX };
-static const irange_t R_SIZES = { "MIN and MAX bytes", 1, BYTES_MAX };
-static const irange_t R_ELEM = { "bytes per element", 1, 1 << 20 };
-static const irange_t R_SEGS = { "segments", 1, INT32_MAX };
-static const irange_t R_SEGSIZE = { "segment bytes", 1, INT64_MAX };
-static const irange_t R_PPN = { "processes per node", 1, RT_SCHED_RANKS_MAX };
-static const irange_t R_SEED = { "seed", 0, INT64_MAX };
-static const irange_t R_MEM = { "bytes (with K, M, G or T)", 1, RT_MEM_MAX };
+#define BYTES_MAX ((uint64_t)1 << 62)
+#define SEGS_MAX  INT32_MAX
+#define ELEM_MAX  (1 << 20)
 static const drange_t R_ALPHA = { "seconds per message", 0, 1000, "" };
 static const drange_t R_BETA = { "seconds per byte", 0, 1, "" };
 static const drange_t R_GAMMA = { "seconds per byte reduced", 0, 1, "" };
-static const drange_t R_ARR_MS = { "MS", 0, 1e9, " ms" };
+#define ARR_MS_MAX 1e9
 #define TAU_MAX_S 1e9
 
-/* 0, -1 (not an integer) or -2 (outside [min, max], or past int64). */
-static int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
+/* A byte count within lo..hi (at most BYTES_MAX: it fits int64). */
+static cm_status_t opt_bytes(cm_opt_t *ctx, const char *opt, const char *arg, uint64_t lo,
+                             uint64_t hi, int64_t *v_p)
 {
-    char *end;
-    long long v;
+    uint64_t v;
+    cm_status_t st = cm_opt_size(ctx, opt, arg, lo, hi, &v);
 
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    if (end == s || *end != '\0')
-        return -1;
-    if (errno == ERANGE || v < min || v > max)
-        return -2;
-    *out = v;
-    return 0;
+    if (st == CM_OK)
+        *v_p = (int64_t)v;
+    return st;
 }
 
-/* 0, -1 (not a finite number) or -2 (outside [min, max]). */
-static int parse_dbl(const char *s, double min, double max, double *out)
+/* A rank of P given as text, checked only once P is known; the message
+   says which P the range comes from. */
+static cm_status_t opt_rank(cm_opt_t *ctx, const char *opt, const char *arg, int32_t nranks,
+                            int32_t *v_p)
 {
-    char *end;
-    double v;
+    int fresh = ctx->status == CM_OK;
+    cm_status_t st = cm_opt_int(ctx, opt, arg, 0, nranks - 1, v_p);
+    size_t len = strlen(ctx->msg);
 
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || *end != '\0' || isnan(v) || (isinf(v) && errno != ERANGE))
-        return -1;                       /* not a number, or "inf" itself */
-    if ((errno == ERANGE && fabs(v) >= 1) || v < min || v > max)
-        return -2;                       /* (an underflow is a tiny number) */
-    *out = v;
-    return 0;
-}
-
-/* msg = "expected WHAT, MIN to MAX" (rc -1) or "out of range: ..." (-2). */
-static void irange_msg(char *msg, size_t len, int rc, const irange_t *r)
-{
-    snprintf(msg, len, "%s%s, %" PRId64 " to %" PRId64, rc == -2 ? "out of range: " :
-             "expected ", r->what, r->min, r->max);
-}
-
-static void drange_msg(char *msg, size_t len, int rc, const drange_t *r)
-{
-    snprintf(msg, len, "%s%s, %.15g to %.15g%s", rc == -2 ? "out of range: " : "expected ",
-             r->what, r->min, r->max, r->unit);
-}
-
-/* An integer option: 0, or -1 with msg set. */
-static int get_i64(const char *arg, const irange_t *r, int64_t *dst, char *msg, size_t len)
-{
-    int rc = parse_i64(arg, r->min, r->max, dst);
-
-    if (rc != 0)
-        irange_msg(msg, len, rc, r);
-    return rc ? -1 : 0;
-}
-
-static int get_i32(const char *arg, const irange_t *r, int32_t *dst, char *msg, size_t len)
-{
-    int64_t v;
-
-    if (get_i64(arg, r, &v, msg, len) != 0)
-        return -1;
-    *dst = (int32_t)v;
-    return 0;
-}
-
-static int get_dbl(const char *arg, const drange_t *r, double *dst, char *msg, size_t len)
-{
-    int rc = parse_dbl(arg, r->min, r->max, dst);
-
-    if (rc != 0)
-        drange_msg(msg, len, rc, r);
-    return rc ? -1 : 0;
-}
-
-/* A rank of P given as text: 0, or -1 with msg ("... a rank of P = 48,
-   0 to 47").  The text is checked only once P is known. */
-static int get_rank(const char *arg, int32_t nranks, int32_t *dst, char *msg, size_t len)
-{
-    char what[64];
-    irange_t r = { what, 0, nranks - 1 };
-
-    snprintf(what, sizeof what, "a rank of P = %d", nranks);
-    return get_i32(arg, &r, dst, msg, len);
-}
-
-/* --mem-limit: bytes, or K, M, G, T (powers of 1024) after the number. */
-static int get_mem(const char *arg, double *dst, char *msg, size_t len)
-{
-    int rc = rt_algo_mem_parse(arg, dst);
-
-    if (rc != 0)
-        irange_msg(msg, len, rc, &R_MEM);
-    return rc ? -1 : 0;
+    if (st != CM_OK && fresh)
+        snprintf(ctx->msg + len, sizeof ctx->msg - len, " (the ranks of P = %d)", nranks);
+    return st;
 }
 
 /*
  * --arrival none | KIND:MS[:X], X = the rank (one-late, kept as text for
- * check_opts) or the seed (random).  0, or -1 with msg set.
+ * check_opts) or the seed (random).
  */
-static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
+static cm_status_t parse_arrival(cm_opt_t *ctx, opts_t *o, const char *text)
 {
     static const struct { const char *name; rt_sim_arrival_kind_t kind; int x; } kinds[] = {
         { "one-late", RT_SIM_ARRIVAL_ONE_LATE, 1 }, { "random", RT_SIM_ARRIVAL_RANDOM, 1 },
@@ -347,14 +272,14 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
     };
     const char *colon = strchr(text, ':'), *x;
     char ms[64];
-    int64_t v;
+    long v;
 
     o->arr_text = text;
     o->arr_rank_text = NULL;
     o->arr_rank = 1;
     if (strcmp(text, "none") == 0) {
         o->arr = RT_SIM_ARRIVAL_NONE;
-        return 0;
+        return CM_OK;
     }
     for (size_t i = 0; colon && i < sizeof kinds / sizeof *kinds; i++) {
         if (strncmp(text, kinds[i].name, (size_t)(colon - text)) != 0 ||
@@ -364,24 +289,24 @@ static int parse_arrival(opts_t *o, const char *text, char *msg, size_t len)
         x = strchr(colon + 1, ':');
         size_t n = x ? (size_t)(x - colon - 1) : strlen(colon + 1);
         snprintf(ms, sizeof ms, "%.*s", (int)(n < sizeof ms ? n : 0), colon + 1);
-        if (get_dbl(ms, &R_ARR_MS, &o->arr_ms, msg, len) != 0)  /* too long: "" */
-            return -1;
+        if (cm_opt_double(ctx, "--arrival", ms, 0, ARR_MS_MAX, &o->arr_ms) != CM_OK)
+            return ctx->status;                          /* too long: "" */
         if (x == NULL)
-            return 0;
+            return CM_OK;
         if (!kinds[i].x)
             break;
         if (o->arr == RT_SIM_ARRIVAL_ONE_LATE) {
             o->arr_rank_text = x + 1;
-            return 0;
+            return CM_OK;
         }
-        if (get_i64(x + 1, &R_SEED, &v, msg, len) != 0)
-            return -1;
+        if (cm_opt_long(ctx, "--arrival", x + 1, 0, LONG_MAX, &v) != CM_OK)
+            return ctx->status;
         o->seed = (uint64_t)v;
-        return 0;
+        return CM_OK;
     }
-    snprintf(msg, len, "expected none, one-late:MS[:RANK], random:MS[:SEED], sorted:MS or "
-             "reversed:MS");
-    return -1;
+    return cm_opt_fail(ctx, CM_ERR_SYNTAX, "--arrival", "'%s' is not a pattern, expected "
+                       "none, one-late:MS[:RANK], random:MS[:SEED], sorted:MS or reversed:MS",
+                       text);
 }
 
 /*
@@ -393,7 +318,6 @@ static int parse_algo(algo_spec_t *a, const char *text)
     const char *colon = strchr(text, ':');
     size_t len = colon ? (size_t)(colon - text) : strlen(text);
     char *plus;
-    int64_t v;
 
     a->label = text;
     a->nsegs = -1;
@@ -408,22 +332,21 @@ static int parse_algo(algo_spec_t *a, const char *text)
     if (colon) {
         int seg = strncmp(colon + 1, "segs=", 5) == 0;
         int size = strncmp(colon + 1, "segsize=", 8) == 0;
-        char msg[160];
+        char opt[sizeof a->name + 16];
+        cm_opt_t ctx;
 
         if (!seg && !size) {
             fprintf(stderr, "papsim: %s: expected ALGO:segs=Q or "
                             "ALGO:segsize=BYTES\n", text);
             return 2;
         }
-        if (get_i64(colon + (seg ? 6 : 9), seg ? &R_SEGS : &R_SEGSIZE, &v, msg,
-                    sizeof msg) != 0) {
-            fprintf(stderr, "papsim: %s: %s\n", text, msg);
+        cm_opt_init(&ctx, "papsim");
+        snprintf(opt, sizeof opt, "%s:%s", a->name, seg ? "segs" : "segsize");
+        if ((seg ? cm_opt_int(&ctx, opt, colon + 6, 1, SEGS_MAX, &a->nsegs)
+                 : opt_bytes(&ctx, opt, colon + 9, 1, BYTES_MAX, &a->segbytes)) != CM_OK) {
+            cm_opt_print(&ctx, stderr);
             return 2;
         }
-        if (seg)
-            a->nsegs = (int32_t)v;
-        else
-            a->segbytes = v;
     }
     plus = strchr(a->name, '+');
     if (plus) {
@@ -804,72 +727,35 @@ static int run_sizes(const opts_t *o, const int64_t *ticks, const double *arr_s)
     return rc;
 }
 
-/* Prints "papsim: MESSAGE" and returns 2 (a usage error). */
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("papsim: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return 2;
-}
-
-/* Options that only make sense together, and the ranks, once P is known;
-   0, or 2 with a message. */
-static int check_opts(opts_t *o, int have_bytes)
+/* Options that only make sense together, and the ranks, once P is known:
+   CM_OK or the error, recorded in ctx. */
+static cm_status_t check_opts(cm_opt_t *ctx, opts_t *o, int have_bytes)
 {
     int64_t eb = (int64_t)o->elem_bytes;
-    char msg[160];
 
     if (o->sizes && have_bytes)
-        return usage_error("give --bytes or --sizes, not both");
+        return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "give --bytes or --sizes, not both");
     if (o->sizes && o->per_rank)
-        return usage_error("--per-rank needs one size (--bytes)");
+        return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--per-rank needs one size (--bytes)");
     if (o->nsegs > 0 && o->segbytes > 0)
-        return usage_error("give --segs or --segsize, not both");
-    if (o->root_text && get_rank(o->root_text, o->nranks, &o->root, msg, sizeof msg) != 0)
-        return usage_error("--root %s: %s", o->root_text, msg);
+        return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "give --segs or --segsize, not both");
+    if (o->root_text && opt_rank(ctx, "--root", o->root_text, o->nranks, &o->root) != CM_OK)
+        return ctx->status;
     if (o->arr == RT_SIM_ARRIVAL_ONE_LATE && o->arr_rank_text == NULL && o->nranks < 2)
-        return usage_error("--arrival %s: rank 1 (the default RANK) is not a rank of P = 1",
-                           o->arr_text);
+        return cm_opt_fail(ctx, CM_ERR_RANGE, "--arrival", "'%s': rank 1 (the default RANK) "
+                           "is not a rank of P = 1", o->arr_text);
     if (o->arr == RT_SIM_ARRIVAL_ONE_LATE && o->arr_rank_text &&
-        get_rank(o->arr_rank_text, o->nranks, &o->arr_rank, msg, sizeof msg) != 0)
-        return usage_error("--arrival %s: %s", o->arr_text, msg);
+        opt_rank(ctx, "--arrival", o->arr_rank_text, o->nranks, &o->arr_rank) != CM_OK)
+        return ctx->status;
     if (!o->sizes && o->bytes % eb != 0)
-        return usage_error("--bytes %" PRId64 " is not a multiple of --elem-bytes %" PRId64,
-                           o->bytes, eb);
-    if (o->sizes && (o->size_min > o->size_max || o->size_min % eb != 0))
-        return usage_error("--sizes %" PRId64 ":%" PRId64 ": MIN must be <= MAX and a "
-                           "multiple of --elem-bytes", o->size_min, o->size_max);
-    return 0;
+        return cm_opt_fail(ctx, CM_ERR_INVALID, "--bytes", "'%" PRId64 "' is not a multiple "
+                           "of --elem-bytes %" PRId64, o->bytes, eb);
+    if (o->sizes && o->size_min % eb != 0)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, "--sizes", "MIN '%" PRId64 "' is not a "
+                           "multiple of --elem-bytes %" PRId64, o->size_min, eb);
+    return CM_OK;
 }
 
-static int parse_sizes(opts_t *o, const char *arg, char *msg, size_t len)
-{
-    const char *colon = strchr(arg, ':');
-    char buf[64];
-    int rc;
-
-    if (!colon || (size_t)(colon - arg) >= sizeof buf) {
-        irange_msg(msg, len, -1, &R_SIZES);
-        return -1;
-    }
-    memcpy(buf, arg, (size_t)(colon - arg));
-    buf[colon - arg] = '\0';
-    rc = parse_i64(buf, R_SIZES.min, R_SIZES.max, &o->size_min);
-    if (rc == 0)
-        rc = parse_i64(colon + 1, R_SIZES.min, R_SIZES.max, &o->size_max);
-    if (rc != 0) {
-        irange_msg(msg, len, rc, &R_SIZES);
-        return -1;
-    }
-    o->sizes = 1;
-    return 0;
-}
 
 enum { O_BYTES = 256, O_SIZES, O_METRIC, O_ELEM, O_SEGS, O_SEGSIZE, O_ROOT, O_PPN,
        O_TREE, O_PORT, O_NET, O_ALPHA, O_BETA, O_GAMMA, O_ARRIVAL, O_SEED, O_PERRANK,
@@ -892,77 +778,82 @@ static const struct option longopts[] = {
 };
 
 /* The index of arg among names (NULL-terminated), or -1. */
-static int pick(const char *arg, const char *const *names)
-{
-    for (int i = 0; names[i]; i++)
-        if (strcmp(arg, names[i]) == 0)
-            return i;
-    return -1;
-}
 
-/* Applies option c; 0, or -1 with what was wrong with arg in msg. */
-static int apply_opt(opts_t *o, int c, const char *arg, char *msg, size_t len)
+/* Applies option c (named opt) to o: CM_OK or the error, recorded in ctx. */
+static cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
+                             const char *arg)
 {
-    static const char *const metrics[] = { "avg", "max", "completion", NULL };
-    static const char *const trees[] = { "heap", "ompi", NULL };
-    static const char *const ports[] = { "U", "B", NULL };
+    static const cm_opt_word_t metrics[] = {
+        { "avg", MET_AVG }, { "max", MET_MAX }, { "completion", MET_COMPLETION } };
+    static const cm_opt_word_t trees[] = { { "heap", RT_TREE_HEAP }, { "ompi", RT_TREE_OMPI } };
+    static const cm_opt_word_t ports[] = { { "U", RT_PORT_U }, { "B", RT_PORT_B } };
+    uint64_t mem;
     int32_t v32;
-    int i;
+    int w;
 
     switch (c) {
-    case 'P': return get_i32(arg, &R_NRANKS, &o->nranks, msg, len);
-    case O_BYTES: return get_i64(arg, &R_BYTES, &o->bytes, msg, len);
-    case O_SIZES: return parse_sizes(o, arg, msg, len);
+    case 'P': return cm_opt_int(ctx, opt, arg, 1, RT_SCHED_RANKS_MAX, &o->nranks);
+    case O_BYTES: return opt_bytes(ctx, opt, arg, 0, BYTES_MAX, &o->bytes);
+    case O_SIZES:
+        if (cm_opt_size_range(ctx, opt, arg, 1, BYTES_MAX, (uint64_t *)&o->size_min,
+                              (uint64_t *)&o->size_max) != CM_OK)
+            return ctx->status;
+        o->sizes = 1;
+        return CM_OK;
     case O_METRIC:
-        if ((i = pick(arg, metrics)) < 0)
-            break;
-        o->metric = (metric_t)i;
-        return 0;
+        if (cm_opt_word(ctx, opt, arg, metrics, 3, &w) != CM_OK)
+            return ctx->status;
+        o->metric = (metric_t)w;
+        return CM_OK;
     case O_ELEM:
-        if (get_i32(arg, &R_ELEM, &v32, msg, len) != 0)
-            return -1;
+        if (cm_opt_int(ctx, opt, arg, 1, ELEM_MAX, &v32) != CM_OK)
+            return ctx->status;
         o->elem_bytes = v32;
-        return 0;
-    case O_SEGS: return get_i32(arg, &R_SEGS, &o->nsegs, msg, len);
-    case O_SEGSIZE: return get_i64(arg, &R_SEGSIZE, &o->segbytes, msg, len);
-    case O_ROOT: o->root_text = arg; return 0;     /* a rank of P: check_opts */
-    case O_PPN: return get_i32(arg, &R_PPN, &o->ppn, msg, len);
+        return CM_OK;
+    case O_SEGS: return cm_opt_int(ctx, opt, arg, 1, SEGS_MAX, &o->nsegs);
+    case O_SEGSIZE: return opt_bytes(ctx, opt, arg, 1, BYTES_MAX, &o->segbytes);
+    case O_ROOT: o->root_text = arg; return CM_OK;  /* a rank of P: check_opts */
+    case O_PPN: return cm_opt_int(ctx, opt, arg, 1, RT_SCHED_RANKS_MAX, &o->ppn);
     case O_TREE:
-        if ((i = pick(arg, trees)) < 0)
-            break;
-        o->tree = i == 0 ? RT_TREE_HEAP : RT_TREE_OMPI;
-        return 0;
+        if (cm_opt_word(ctx, opt, arg, trees, 2, &w) != CM_OK)
+            return ctx->status;
+        o->tree = (rt_tree_shape_t)w;
+        return CM_OK;
     case O_PORT:
-        if ((i = pick(arg, ports)) < 0)
-            break;
-        o->port = i == 0 ? RT_PORT_U : RT_PORT_B;
-        return 0;
+        if (cm_opt_word(ctx, opt, arg, ports, 2, &w) != CM_OK)
+            return ctx->status;
+        o->port = (rt_port_t)w;
+        return CM_OK;
     case O_NET:
         for (size_t n = 0; n < sizeof nets / sizeof *nets; n++)
             if (strcmp(arg, nets[n].name) == 0) {
                 o->net = &nets[n];
                 o->net_file = NULL;
-                return 0;
+                return CM_OK;
             }
         o->net_file = arg;                         /* read after the options */
-        return 0;
-    case O_ALPHA: o->overrides = 1; return get_dbl(arg, &R_ALPHA, &o->alpha, msg, len);
-    case O_BETA: o->overrides = 1; return get_dbl(arg, &R_BETA, &o->beta, msg, len);
-    case O_GAMMA: o->overrides = 1; return get_dbl(arg, &R_GAMMA, &o->gamma, msg, len);
-    case O_ARRIVAL: return parse_arrival(o, arg, msg, len);
-    case O_SEED: return get_i64(arg, &R_SEED, (int64_t *)&o->seed, msg, len);
-    case O_PERRANK: o->per_rank = 1; return 0;
-    case O_VERIFY: o->verify = 1; return 0;
-    case O_MEMLIMIT: return get_mem(arg, &o->mem_limit, msg, len);
-    case 'v': o->verbose = 1; return 0;
-    default:
-        snprintf(msg, len, "unexpected option");
-        return -1;
+        return CM_OK;
+    case O_ALPHA:
+        o->overrides = 1;
+        return cm_opt_double(ctx, opt, arg, R_ALPHA.min, R_ALPHA.max, &o->alpha);
+    case O_BETA:
+        o->overrides = 1;
+        return cm_opt_double(ctx, opt, arg, R_BETA.min, R_BETA.max, &o->beta);
+    case O_GAMMA:
+        o->overrides = 1;
+        return cm_opt_double(ctx, opt, arg, R_GAMMA.min, R_GAMMA.max, &o->gamma);
+    case O_ARRIVAL: return parse_arrival(ctx, o, arg);
+    case O_SEED: return cm_opt_long(ctx, opt, arg, 0, LONG_MAX, (long *)&o->seed);
+    case O_PERRANK: o->per_rank = 1; return CM_OK;
+    case O_VERIFY: o->verify = 1; return CM_OK;
+    case O_MEMLIMIT:
+        if (cm_opt_size(ctx, opt, arg, 1, RT_MEM_MAX, &mem) != CM_OK)
+            return ctx->status;
+        o->mem_limit = (double)mem;
+        return CM_OK;
+    case 'v': o->verbose = 1; return CM_OK;
+    default: return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unexpected option");
     }
-    /* A word from a list. */
-    snprintf(msg, len, "expected %s", c == O_METRIC ? "avg, max or completion"
-             : c == O_TREE ? "heap or ompi" : "U or B");
-    return -1;
 }
 
 /* --net FILE: 0, 1 (a file that cannot be read or is bad) or 2 (no such
@@ -974,9 +865,11 @@ static int load_net(opts_t *o)
     cm_err_t err;
     cm_status_t st;
 
-    if (!fp && errno == ENOENT)
-        return usage_error("--net %s: expected 1gbe, 10gbe, ib-fdr, measured or a net file "
-                           "(none by that name)", o->net_file);
+    if (!fp && errno == ENOENT) {
+        fprintf(stderr, "papsim: --net: '%s' is no preset and no file, expected 1gbe, 10gbe, "
+                "ib-fdr, measured or a net file\n", o->net_file);
+        return 2;
+    }
     if (!fp) {
         fprintf(stderr, "papsim: --net %s: cannot open: %s\n", o->net_file, strerror(errno));
         return 1;
@@ -998,33 +891,32 @@ int main(int argc, char **argv)
     static opts_t o = { .nranks = 48, .bytes = 4 << 20, .elem_bytes = 4, .port = RT_PORT_U,
                         .tree = RT_TREE_HEAP, .net = &nets[0], .arr = RT_SIM_ARRIVAL_NONE,
                         .arr_text = "none", .seed = 1, .metric = MET_AVG };
-    int c, li = 0, have_bytes = 0, rc;
+    int c, have_bytes = 0, rc;
     int64_t *ticks;
     double *arr_s;
-    char msg[200];
     rt_sim_arrival_t arr;
     cm_err_t err;
+    const char *opt;
+    cm_opt_t ctx;
 
     o.alpha = o.beta = o.gamma = NAN;
     o.t0 = now_s();
     o.mem_limit = rt_algo_mem_default();
-    opterr = 0;     /* our own messages, "papsim: ...", as for bad values */
-    while ((c = getopt_long(argc, argv, ":P:hv", longopts, &li)) != -1) {
+    cm_opt_init(&ctx, "papsim");
+    while ((c = cm_opt_next(&ctx, argc, argv, ":P:hv", longopts, &opt)) != -1) {
         if (c == 'h') {
             usage(stdout);
             list_algos(stdout);
             return 0;
-        } else if (c == ':') {
-            return usage_error("%s needs a value", argv[optind - 1]);
-        } else if (c == '?') {
-            usage_error("unknown option %s", argv[optind - 1]);
-            usage(stderr);
-            return 2;
         }
         have_bytes |= c == O_BYTES;
-        if (apply_opt(&o, c, optarg, msg, sizeof msg) != 0)
-            return usage_error("%s%s %s: %s", c == 'P' ? "-" : "--",
-                               c == 'P' ? "P" : longopts[li].name, optarg, msg);
+        apply_opt(&ctx, &o, c, opt, optarg);
+    }
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        if (ctx.name[0] == '\0')       /* getopt's complaint: an unknown option */
+            usage(stderr);
+        return 2;
     }
     if (o.net_file && (rc = load_net(&o)) != 0)
         return rc;
@@ -1035,11 +927,16 @@ int main(int argc, char **argv)
     if (isnan(o.gamma))
         o.gamma = o.net->gamma;
     if (optind >= argc)
-        return usage_error("no algorithm given (papsim -h lists them)");
-    if (argc - optind > MAX_ALGOS)
-        return usage_error("at most %d algorithms", MAX_ALGOS);
-    if ((rc = check_opts(&o, have_bytes)) != 0)
-        return rc;
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "no algorithm given (papsim -h lists them)");
+    else if (argc - optind > MAX_ALGOS)
+        cm_opt_fail(&ctx, CM_ERR_RANGE, NULL, "%d algorithms, expected at most %d",
+                    argc - optind, MAX_ALGOS);
+    else
+        check_opts(&ctx, &o, have_bytes);
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        return 2;
+    }
     for (int i = optind; i < argc; i++)
         if ((rc = parse_algo(&o.algos[o.nalgos++], argv[i])) != 0)
             return rc;

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "analyze/api/an_analyze.h"
 #include "analyze/api/an_model.h"
 #include "bridge/api/br_model.h"
+#include "common/cm_opt.h"
 #include "runtime/api/rt_pathmap.h"
 #include "viz/api/viz.h"
 
@@ -95,33 +97,51 @@ typedef struct args {
     int64_t     bytes;
 } args_t;
 
-static int parse_int(const char *opt, const char *s, long long max, long long *out)
+static cm_status_t add_input(cm_opt_t *ctx, args_t *a, const char *path)
 {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < 0 || v > max) {
-        fprintf(stderr, "papviz: %s %s: expected a number from 0 to %lld\n", opt, s, max);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int add_input(args_t *a, const char *path)
-{
-    if (a->ninputs == MAX_MODELS) {
-        fprintf(stderr, "papviz: at most %d databases\n", MAX_MODELS);
-        return -1;
-    }
+    if (a->ninputs == MAX_MODELS)
+        return cm_opt_fail(ctx, CM_ERR_RANGE, NULL, "more than %d databases, expected at "
+                           "most %d", MAX_MODELS, MAX_MODELS);
     a->inputs[a->ninputs++] = path;
-    return 0;
+    return CM_OK;
 }
 
-/* Parses argv into a; returns 0, or 2 after printing a usage error (-1: --help). */
+/* An option's value that is a number: CM_OK or the error, recorded in ctx. */
+static cm_status_t number_opt(cm_opt_t *ctx, args_t *a, int c, const char *opt,
+                              const char *arg)
+{
+    uint64_t bytes;
+    long v;
+
+    switch (c) {
+    case 'b':
+        if (cm_opt_size(ctx, opt, arg, 0, (uint64_t)1 << 40, &bytes) == CM_OK)
+            a->bytes = (int64_t)bytes;
+        return ctx->status;
+    case 't':
+        if (a->nthreads == MAX_THREADS)
+            return cm_opt_fail(ctx, CM_ERR_RANGE, opt, "given more than %d times, "
+                               "expected at most %d", MAX_THREADS, MAX_THREADS);
+        if (cm_opt_long(ctx, opt, arg, 0, 1L << 30, &v) == CM_OK)
+            a->threads[a->nthreads++] = (int)v;
+        return ctx->status;
+    case 'O':
+        if (cm_opt_long(ctx, opt, arg, 0, LONG_MAX, &v) == CM_OK) {
+            a->op = v;
+            a->has_op = 1;
+        }
+        return ctx->status;
+    default:
+        if (cm_opt_int(ctx, opt, arg, 0, INT32_MAX, &a->instance) == CM_OK)
+            a->has_instance = 1;
+        return ctx->status;
+    }
+}
+
+/* Parses argv into a; returns 0, -1 (--help) or 2 (a usage error, said). */
 static int parse_args(int argc, char **argv, args_t *a)
 {
-    enum { O_WAIT = 256, O_TREE, O_DB, O_OP, O_INSTANCE, O_MEAN };
+    enum { O_WAIT = 256, O_TREE, O_DB, O_MEAN };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' }, { "bytes", required_argument, NULL, 'b' },
         { "thread", required_argument, NULL, 't' }, { "compare", required_argument, NULL, 'c' },
@@ -129,16 +149,17 @@ static int parse_args(int argc, char **argv, args_t *a)
         { "subtree", required_argument, NULL, 's' }, { "tree", required_argument, NULL, O_TREE },
         { "db", required_argument, NULL, O_DB }, { "help", no_argument, NULL, 'h' },
         { "quiet", no_argument, NULL, 'q' },
-        { "with-arrival-wait", no_argument, NULL, O_WAIT }, { "op", required_argument, NULL, O_OP },
-        { "instance", required_argument, NULL, O_INSTANCE }, { "mean", no_argument, NULL, O_MEAN },
+        { "with-arrival-wait", no_argument, NULL, O_WAIT }, { "op", required_argument, NULL, 'O' },
+        { "instance", required_argument, NULL, 'I' }, { "mean", no_argument, NULL, O_MEAN },
         { NULL, 0, NULL, 0 },
     };
-    const char *compare[MAX_MODELS];
+    const char *compare[MAX_MODELS], *opt;
     int ncompare = 0, c;
-    long long v;
+    cm_opt_t ctx;
 
+    cm_opt_init(&ctx, "papviz");
     a->bytes = -1;
-    while ((c = getopt_long(argc, argv, "o:b:t:c:l:w:s:hq", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":o:b:t:c:l:w:s:hq", longopts, &opt)) != -1) {
         switch (c) {
         case 'o': a->output = optarg; break;
         case 'w': a->wrapper = optarg; a->subtree = 0; break;
@@ -147,64 +168,25 @@ static int parse_args(int argc, char **argv, args_t *a)
         case O_DB: a->db = optarg; break;
         case O_WAIT: a->with_wait = 1; break;
         case O_MEAN: a->mean = 1; break;
-        case O_OP:
-            if (parse_int("--op", optarg, INT64_MAX, &v) != 0)
-                return 2;
-            a->op = v;
-            a->has_op = 1;
-            break;
-        case O_INSTANCE:
-            if (parse_int("--instance", optarg, INT32_MAX, &v) != 0)
-                return 2;
-            a->instance = (int)v;
-            a->has_instance = 1;
-            break;
         case 'h': return -1;
         case 'q': a->quiet = 1; break;
-        case 'b':
-            if (parse_int("--bytes", optarg, 1ll << 40, &v) != 0)
-                return 2;
-            a->bytes = v;
-            break;
-        case 't':
-            if (parse_int("--thread", optarg, 1 << 30, &v) != 0)
-                return 2;
-            if (a->nthreads == MAX_THREADS) {
-                fprintf(stderr, "papviz: at most %d --thread\n", MAX_THREADS);
-                return 2;
-            }
-            a->threads[a->nthreads++] = (int)v;
-            break;
-        case 'c':
-            if (ncompare == MAX_MODELS - 1) {
-                fprintf(stderr, "papviz: at most %d --compare\n", MAX_MODELS - 1);
-                return 2;
-            }
-            compare[ncompare++] = optarg;
-            break;
-        case 'l':
-            if (a->nlabels == MAX_MODELS) {
-                fprintf(stderr, "papviz: at most %d --label\n", MAX_MODELS);
-                return 2;
-            }
-            a->labels[a->nlabels++] = optarg;
-            break;
-        default:
-            return 2;
+        case 'c': cm_opt_append(&ctx, opt, optarg, compare, &ncompare, MAX_MODELS - 1); break;
+        case 'l': cm_opt_append(&ctx, opt, optarg, a->labels, &a->nlabels, MAX_MODELS); break;
+        default: number_opt(&ctx, a, c, opt, optarg); break;    /* -b, -t, --op, --instance */
         }
     }
-    if (optind >= argc) {
-        fprintf(stderr, "papviz: no command given\n");
-        return 2;
-    }
-    a->cmd = argv[optind++];
-    for (; optind < argc; optind++)
-        if (add_input(a, argv[optind]) != 0)
-            return 2;
-    for (int i = 0; i < ncompare; i++)
-        if (add_input(a, compare[i]) != 0)
-            return 2;
-    return 0;
+    if (ctx.status == CM_OK && optind >= argc)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "no command given");
+    if (ctx.status == CM_OK)
+        a->cmd = argv[optind++];
+    for (; ctx.status == CM_OK && optind < argc; optind++)
+        add_input(&ctx, a, argv[optind]);
+    for (int i = 0; ctx.status == CM_OK && i < ncompare; i++)
+        add_input(&ctx, a, compare[i]);
+    if (ctx.status == CM_OK)
+        return 0;
+    cm_opt_print(&ctx, stderr);
+    return 2;
 }
 
 /* ------------------------------------------------------------ the tree */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cm_opt.h"
 #include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
@@ -93,26 +94,29 @@ int pg_write_map(const gen_map_t *m, const char *out, int force)
 
 int main(int argc, char **argv)
 {
+    static const cm_opt_word_t subcommands[] = {
+        { "generate", 0 }, { "edit", 1 }, { "compare", 2 }, { "advise", 3 } };
+    static int (*const mains[])(int, char **) = {
+        pg_generate_main, pg_edit_main, pg_compare_main, pg_advise_main };
+    cm_opt_t ctx;
+    int k;
+
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         usage(stdout);
         return 0;
     }
-    if (argc >= 2 && strcmp(argv[1], "edit") == 0)
-        return pg_edit_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "compare") == 0)
-        return pg_compare_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "advise") == 0)
-        return pg_advise_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "generate") == 0)
-        return pg_generate_main(argc - 1, argv + 1);
-    if (argc >= 2 && argv[1][0] != '-') {
-        fprintf(stderr, "pathgen: unknown subcommand '%s'\n", argv[1]);
-        usage(stderr);
-        return 2;
-    }
     if (argc < 2) {
         usage(stderr);
         return 2;
+    }
+    if (argv[1][0] != '-') {
+        cm_opt_init(&ctx, "pathgen");
+        if (cm_opt_word(&ctx, "subcommand", argv[1], subcommands, 4, &k) != CM_OK) {
+            cm_opt_print(&ctx, stderr);
+            usage(stderr);
+            return 2;
+        }
+        return mains[k](argc - 1, argv + 1);
     }
     /* options without a subcommand: generate */
     argv[0] = (char *)"generate";

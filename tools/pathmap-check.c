@@ -7,8 +7,10 @@
  * error is printed compiler-style on stderr), 2 on a usage error.
  */
 #include <ctype.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include "common/cm_opt.h"
 #include "runtime/api/rt_pathmap.h"
 
 static void usage(FILE *fp)
@@ -18,7 +20,7 @@ static void usage(FILE *fp)
             "Validates each pathmap (docs/pathmap.md) and prints its hosts, trees,\n"
             "wrappers and threads, and each algorithm node's algorithm, parameters\n"
             "and hosts.  Errors are printed as path:line:col: error: ...\n"
-            "  -q       print errors only\n"
+            "  -q, --quiet  print errors only\n"
             "  -h, --help  this text\n"
             "Exit status: 0 all valid, 1 some file invalid, 2 usage error.\n");
 }
@@ -113,34 +115,33 @@ static void summarise(const rt_pathmap_t *pm)
 
 int main(int argc, char **argv)
 {
-    int quiet = 0, status = 0, nfiles = 0;
+    static const struct option longopts[] = {
+        { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 } };
+    int quiet = 0, status = 0, c;
+    const char *opt;
+    cm_opt_t ctx;
 
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+    cm_opt_init(&ctx, "pathmap-check");
+    while ((c = cm_opt_next(&ctx, argc, argv, ":qh", longopts, &opt)) != -1) {
+        if (c == 'h') {
             usage(stdout);
             return 0;
         }
-        if (strcmp(argv[i], "-q") == 0) {
-            quiet = 1;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "pathmap-check: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-        nfiles++;
+        quiet = 1;                      /* -q */
     }
-    if (nfiles == 0) {
+    if (ctx.status == CM_OK && optind >= argc)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "no pathmap given");
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
         usage(stderr);
         return 2;
     }
-    for (int i = 1; i < argc; i++) {
+    /* getopt_long has put the files, in their order, after the options */
+    for (int i = optind; i < argc; i++) {
         rt_pathmap_t *pm;
         cm_err_t err;
 
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            continue;
         cm_err_clear(&err);
         if (rt_pathmap_load(argv[i], &pm, &err) != CM_OK) {
             cm_err_print(stderr, NULL, &err);

@@ -66,17 +66,14 @@ static cm_status_t parse_split(cm_opt_t *ctx, const char *s, cg_opts_t *o)
     return st;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+/* One option (c from getopt_long) with its argument. */
+static cm_status_t parse_one(cm_opt_t *ctx, cg_opts_t *o, int c, const char *arg)
 {
-    cg_opts_t *o = user;
-
     switch (c) {
+    case 'h': o->help = 1; return CM_OK;  /* ends the loop: the rest is not judged */
     case 'p':
-        if (o->npathmaps == CG_MAX_PATHMAPS)
-            return cm_opt_fail(ctx, CM_ERR_RANGE, "--pathmap", "%d files, expected at most %d",
-                               CG_MAX_PATHMAPS + 1, CG_MAX_PATHMAPS);
-        o->pathmaps[o->npathmaps++] = arg;
-        return CM_OK;
+        return cm_opt_append(ctx, "--pathmap", arg, o->pathmaps, &o->npathmaps,
+                             CG_MAX_PATHMAPS);
     case 'T': o->threads_set = 1; return cm_opt_long(ctx, "--threads", arg, 1, 256, &o->threads);
     case 'g': return parse_grid(ctx, arg, o);
     case 'S': return parse_split(ctx, arg, o);
@@ -108,16 +105,18 @@ cm_status_t cg_parse_args(int argc, char **argv, cg_opts_t *o, cm_opt_t *ctx)
         { "split", 1, 0, 'S' }, { "tol", 1, 0, 'e' }, { "max-iter", 1, 0, 'm' },
         { "trace", 1, 0, 'R' }, { "force", 0, 0, 'F' }, { "save-x", 1, 0, 'X' },
         { "warmup", 1, 0, 'w' }, { "repeat", 1, 0, 'r' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    cm_status_t st;
+    const char *opt;
+    int c;
 
     defaults(o);
-    st = cm_opt_parse(ctx, argc, argv, ":p:g:w:r:h", lo, parse_one, o, &o->help, NULL);
-    if (o->help)
-        return CM_OK;
-    if (st == CM_OK && o->threads_set && o->npathmaps > 0)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--threads shapes the built-in trees; a "
-                         "pathmap says its own threads");
-    if (st == CM_OK && o->force && o->trace_dir == NULL)
-        st = cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--force needs --trace DIR");
-    return st;
+    while (!o->help && (c = cm_opt_next(ctx, argc, argv, ":p:g:w:r:h", lo, &opt)) != -1)
+        parse_one(ctx, o, c, optarg);
+    if (o->help || cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+        return ctx->status;
+    if (o->threads_set && o->npathmaps > 0)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--threads shapes the built-in trees; a "
+                           "pathmap says its own threads");
+    if (o->force && o->trace_dir == NULL)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "--force needs --trace DIR");
+    return CM_OK;
 }

@@ -31,11 +31,9 @@
  * (half the machine's memory), sizes as the tools take them ("512M"), and
  * the check with its message.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "runtime/algo/algo_int.h"
@@ -93,29 +91,6 @@ double rt_algo_mem_default(void)
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
 
     return pages > 0 && size > 0 ? (double)pages * (double)size / 2 : INFINITY;
-}
-
-int rt_algo_mem_parse(const char *text, double *bytes_p)
-{
-    static const char units[] = "KMGT";
-    size_t n = strlen(text);
-    const char *u = n > 0 ? strchr(units, text[n - 1]) : NULL;
-    int shift = u ? 10 * (int)(u - units + 1) : 0;
-    char buf[32], *end;
-    long long v;
-
-    if (n == 0 || n - (u != NULL) >= sizeof buf)
-        return -1;
-    memcpy(buf, text, n - (u != NULL));
-    buf[n - (u != NULL)] = '\0';
-    errno = 0;
-    v = strtoll(buf, &end, 10);
-    if (end == buf || *end != '\0')
-        return -1;
-    if (errno == ERANGE || v < 1 || v > RT_MEM_MAX >> shift)
-        return -2;
-    *bytes_p = (double)v * (double)(INT64_C(1) << shift);
-    return 0;
 }
 
 /* "4.00 GiB". */

@@ -26,10 +26,6 @@ double rt_algo_steps_estimate(const rt_algo_info_t *a, const rt_algo_params_t *p
 #define RT_MEM_MAX (INT64_C(1) << 62)
 /* Half the machine's physical memory in bytes, or INFINITY if unknown. */
 double rt_algo_mem_default(void);
-/* A size as the tools take it: bytes, or with K, M, G or T (powers of
-   1024) after the number.  0 with *bytes_p set; -1 not a size; -2 out of
-   1..RT_MEM_MAX. */
-int rt_algo_mem_parse(const char *text, double *bytes_p);
 /* CM_OK if steps * per_step bytes fit in limit; else CM_ERR_NOMEM with
    "WHAT would take about 4.00 GiB (N steps of 16 bytes): over the memory
    limit of 1.00 GiB" and `hint` (may be NULL) after it. */

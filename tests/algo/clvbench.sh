@@ -28,8 +28,22 @@ st=$?
 $CLVBENCH --max-p 8192 --linear-instances 0 --tree-instances 0 --mem-limit 1G >/dev/null 2>"$tmp/err"
 grep -qF "P = N = 8192: the clv schedule would take about 4.00 GiB (268435456 steps" "$tmp/err" ||
     fail "--linear-instances 0: $(cat "$tmp/err")"
-$CLVBENCH --mem-limit 0 >/dev/null 2>&1
-[ $? -eq 2 ] || fail "--mem-limit 0 is not a usage error"
+# Usage errors (exit 2): the first line names the option and what is wrong.
+# usage_err LINE ARGS...
+usage_err() {
+    want=$1; shift
+    $CLVBENCH "$@" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    [ $st -eq 2 ] && [ "$(head -n 1 "$tmp/err")" = "$want" ] ||
+        fail "clvbench $*: exit $st, expected 2 and '$want'; got: $(head -n 1 "$tmp/err")"
+}
+usage_err "clvbench: --mem-limit: '0' is out of range, expected 1..4194304TiB" --mem-limit 0
+usage_err "clvbench: unknown option '--bogus'" --bogus
+usage_err "clvbench: option '--max-p' requires an argument" --max-p
+usage_err "clvbench: --max-p: '3' is out of range, expected 4..65536" --max-p 3
+usage_err "clvbench: --p: 'x' is not an integer, expected 2..65536" --p 4,x
+usage_err "clvbench: --clock: unknown 'gpu', expected wall or cpu" --clock gpu
+usage_err "clvbench: unexpected argument 'extra' (clvbench takes options only)" extra
 
 # Progress: -v gives one line per kind and size before its row.
 $CLVBENCH --max-p 16 --instances 2 -v >"$tmp/out" 2>"$tmp/err" || fail "-v run exited $?"

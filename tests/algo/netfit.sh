@@ -20,10 +20,14 @@ fail() { echo "not ok: $*"; fails=$((fails + 1)); }
 bin/netfit --help >"$tmp/help" 2>&1 && grep -q "^usage: mpirun -np 2 netfit" "$tmp/help" ||
     fail "netfit --help: $(cat "$tmp/help")"
 bin/netfit --bogus >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "^usage:" "$tmp/err" || fail "unknown option: $(cat "$tmp/err")"
+[ $? -eq 2 ] && [ "$(head -n 1 "$tmp/err")" = "netfit: unknown option '--bogus'" ] &&
+    grep -q "^usage:" "$tmp/err" || fail "unknown option: $(cat "$tmp/err")"
 bin/netfit -r 0 >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -qF "netfit: error: --repeats: expected 1 to 1001: 0" "$tmp/err" ||
+[ $? -eq 2 ] && grep -qxF "netfit: -r: '0' is out of range, expected 1..1001" "$tmp/err" ||
     fail "-r 0: $(cat "$tmp/err")"
+bin/netfit --max-bytes 2G >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -qxF "netfit: --max-bytes: '2G' is out of range, expected 4..1GiB" \
+    "$tmp/err" || fail "--max-bytes 2G: $(cat "$tmp/err")"
 
 # A quick run and its file.
 timeout 60 $MPIRUN -np 2 bin/netfit --quick -o "$tmp/q.net" >"$tmp/out" 2>"$tmp/err" ||

@@ -56,8 +56,13 @@ $PAPSIM -P 4 --bytes 4 rabenseifner >/dev/null 2>"$tmp/err"
 $PAPSIM -P 6 --ppn 4 nap >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "nap" "$tmp/err" ||
     fail "nap with P not a multiple of ppn: $(cat "$tmp/err")"
-$PAPSIM --bogus ring >/dev/null 2>&1
-[ $? -eq 2 ] || fail "unknown option did not exit 2"
+$PAPSIM --bogus ring >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && [ "$(head -n 1 "$tmp/err")" = "papsim: unknown option '--bogus'" ] ||
+    fail "unknown option: $(head -n 1 "$tmp/err")"
+# Sizes take K, M, G, T (powers of 1024), as every program's byte options do.
+$PAPSIM -P 4 --bytes 1K --alpha 1e-6 --beta 1e-9 --gamma 0 ring >"$tmp/out" 2>"$tmp/err" ||
+    fail "--bytes 1K exited $? ($(cat "$tmp/err"))"
+[ "$(row "$tmp/out" ring)" = "ring 0.0075 0.0075" ] || fail "ring --bytes 1K: $(row "$tmp/out" ring)"
 
 # Absurd numbers: every numeric option says which option and its range
 # (exit 2), prints no inf or nan on stdout, and never shows another number
@@ -72,31 +77,31 @@ range_err() {
     ! grep -qiE '(^|[^a-z])(inf|nan)([^a-z]|$)' "$tmp/out" ||
         fail "papsim $*: printed inf or nan"
 }
-range_err "-P 2147483648: out of range: processes, 1 to 1048576" -P 2147483648 ring
-range_err "-P 0: out of range: processes, 1 to 1048576" -P 0 ring
-range_err "-P x: expected processes, 1 to 1048576" -P x ring
-range_err "--bytes 9223372036854775807: out of range: message bytes, 0 to 4611686018427387904" \
+range_err "papsim: -P: '2147483648' is out of range, expected 1..1048576" -P 2147483648 ring
+range_err "papsim: -P: '0' is out of range, expected 1..1048576" -P 0 ring
+range_err "papsim: -P: 'x' is not an integer, expected 1..1048576" -P x ring
+range_err "papsim: --bytes: '9223372036854775807' is out of range, expected 0..4194304TiB" \
     --bytes 9223372036854775807 ring
-range_err "--sizes 0:64: out of range: MIN and MAX bytes, 1 to 4611686018427387904" --sizes 0:64 ring
-range_err "--elem-bytes 0: out of range: bytes per element, 1 to 1048576" --elem-bytes 0 ring
-range_err "--segs 2147483648: out of range: segments, 1 to 2147483647" --segs 2147483648 ring-seg
-range_err "--segsize 0: out of range: segment bytes, 1 to 9223372036854775807" --segsize 0 ring-seg
-range_err "ring-seg:segs=0: out of range: segments, 1 to 2147483647" ring-seg:segs=0
-range_err "--root 2147483648: out of range: a rank of P = 48, 0 to 47" --root 2147483648 ring
-range_err "--root 48: out of range: a rank of P = 48, 0 to 47" --root 48 ring
-range_err "--ppn 0: out of range: processes per node, 1 to 1048576" --ppn 0 nap
-range_err "--alpha 1e308: out of range: seconds per message, 0 to 1000" --alpha 1e308 ring
-range_err "--alpha -1e-6: out of range: seconds per message, 0 to 1000" --alpha -1e-6 ring
-range_err "--alpha nan: expected seconds per message, 0 to 1000" --alpha nan ring
-range_err "--beta 1e308: out of range: seconds per byte, 0 to 1" --beta 1e308 ring
-range_err "--gamma inf: expected seconds per byte reduced, 0 to 1" --gamma inf ring
-range_err "--arrival one-late:1e308: out of range: MS, 0 to 1000000000 ms" \
+range_err "papsim: --sizes: '0' is out of range, expected 1..4194304TiB" --sizes 0:64 ring
+range_err "papsim: --elem-bytes: '0' is out of range, expected 1..1048576" --elem-bytes 0 ring
+range_err "papsim: --segs: '2147483648' is out of range, expected 1..2147483647" --segs 2147483648 ring-seg
+range_err "papsim: --segsize: '0' is out of range, expected 1..4194304TiB" --segsize 0 ring-seg
+range_err "papsim: ring-seg:segs: '0' is out of range, expected 1..2147483647" ring-seg:segs=0
+range_err "papsim: --root: '2147483648' is out of range, expected 0..47 (the ranks of P = 48)" --root 2147483648 ring
+range_err "papsim: --root: '48' is out of range, expected 0..47 (the ranks of P = 48)" --root 48 ring
+range_err "papsim: --ppn: '0' is out of range, expected 1..1048576" --ppn 0 nap
+range_err "papsim: --alpha: '1e308' is out of range, expected 0..1000" --alpha 1e308 ring
+range_err "papsim: --alpha: '-1e-6' is out of range, expected 0..1000" --alpha -1e-6 ring
+range_err "papsim: --alpha: 'nan' is not a finite number, expected 0..1000" --alpha nan ring
+range_err "papsim: --beta: '1e308' is out of range, expected 0..1" --beta 1e308 ring
+range_err "papsim: --gamma: 'inf' is not a finite number, expected 0..1" --gamma inf ring
+range_err "papsim: --arrival: '1e308' is out of range, expected 0..1e+09" \
     --arrival one-late:1e308 ring
-range_err "--arrival random:1e10:3: out of range: MS, 0 to 1000000000 ms" \
+range_err "papsim: --arrival: '1e10' is out of range, expected 0..1e+09" \
     --arrival random:1e10:3 ring
-range_err "--arrival one-late:1:2147483648: out of range: a rank of P = 48, 0 to 47" \
+range_err "papsim: --arrival: '2147483648' is out of range, expected 0..47 (the ranks of P = 48)" \
     --arrival one-late:1:2147483648 ring
-range_err "--seed -1: out of range: seed, 0 to 9223372036854775807" --seed -1 ring
+range_err "papsim: --seed: '-1' is out of range, expected 0..9223372036854775807" --seed -1 ring
 # A round length that does not fit in int64 nanoseconds is the algorithm's
 # refusal (exit 1), not a wrong tau.
 $PAPSIM --alpha 1000 --beta 1 --bytes 4611686018427387900 prr >"$tmp/out" 2>"$tmp/err"
@@ -126,9 +131,9 @@ $PAPSIM -P 64 --mem-limit 1M ring >/dev/null 2>"$tmp/err" ||
 $PAPSIM -P 1024 --mem-limit 32M --sizes 4096:8192 ring rd >"$tmp/out" 2>"$tmp/err"
 [ "$(awk '$1 == 4096 { print $2, $4 }' "$tmp/out")" = "- rd" ] ||
     fail "--sizes with ring over the limit: $(cat "$tmp/out" "$tmp/err")"
-range_err "--mem-limit 0: out of range: bytes (with K, M, G or T), 1 to 4611686018427387904" \
+range_err "papsim: --mem-limit: '0' is out of range, expected 1..4194304TiB" \
     --mem-limit 0 ring
-range_err "--mem-limit 12Q: expected bytes (with K, M, G or T), 1 to 4611686018427387904" \
+range_err "papsim: --mem-limit: '12Q' is not a size, expected bytes 1..4194304TiB (K, M, G, T: powers of 1024)" \
     --mem-limit 12Q ring
 # Progress: -v (or a run past 2 s) says on stderr what is being done.
 $PAPSIM -v -P 8 ring rd >/dev/null 2>"$tmp/err" || fail "papsim -v exited $?"
@@ -214,7 +219,7 @@ bad_net '' ": error: no alpha= line (a net file sets alpha, beta and gamma)"
 # A name that is neither a preset nor a file is a usage error (2); a
 # directory is a file that cannot be read (1).
 $PAPSIM --net "$tmp/nosuch" ring >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -qF "papsim: --net $tmp/nosuch: expected 1gbe, 10gbe, ib-fdr, measured or a net file (none by that name)" "$tmp/err" ||
+[ $? -eq 2 ] && grep -qF "papsim: --net: '$tmp/nosuch' is no preset and no file, expected 1gbe, 10gbe, ib-fdr, measured or a net file" "$tmp/err" ||
     fail "--net nosuch: $(cat "$tmp/err")"
 $PAPSIM --net "$tmp" ring >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -qF "papsim: $tmp: error: cannot read: Is a directory" "$tmp/err" ||

@@ -400,6 +400,13 @@ for args in "" "--format json $DB" "--max 0 $DB" "--bogus $DB" "$DB $DB"; do
     [ $st -eq 2 ] && grep -q '^usage: pathgen advise' "$T/usage.err" ||
         fail "pathgen advise $args: exit $st: $(cat "$T/usage.err")"
 done
+# ... and the first line says what is wrong (cm_opt's one form).
+$PG advise --bogus "$DB" >/dev/null 2>"$T/usage.err" || true
+[ "$(head -n 1 "$T/usage.err")" = "pathgen: advise: unknown option '--bogus'" ] ||
+    fail "pathgen advise --bogus: $(head -n 1 "$T/usage.err")"
+$PG advise --max 0 "$DB" >/dev/null 2>"$T/usage.err" || true
+[ "$(head -n 1 "$T/usage.err")" = "pathgen: advise: --max: '0' is out of range, expected 1..1000000" ] ||
+    fail "pathgen advise --max 0: $(head -n 1 "$T/usage.err")"
 st=0; $PA --advise -f json "$DB" >/dev/null 2>&1 || st=$?
 [ $st -eq 2 ] || fail "papanalyze --advise -f json: exit $st, expected 2"
 ok

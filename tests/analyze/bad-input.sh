@@ -154,9 +154,10 @@ no_partials
 
 # --- usage and report options -------------------------------------------------
 expect_error 2 "usage:" $PA
-expect_error 2 "expected text, csv or json" $PA --format xml "$T/good/traces.otf2"
-expect_error 2 "expected a number" $PA --skip -1 "$T/good/traces.otf2"
-expect_error 2 "expected a thread number" $PA --thread x "$T/good/traces.otf2"
+expect_error 2 "papanalyze: --format: unknown 'xml', expected text, csv or json" $PA --format xml "$T/good/traces.otf2"
+expect_error 2 "papanalyze: --skip: '-1' is out of range, expected 0..4294967295" $PA --skip -1 "$T/good/traces.otf2"
+expect_error 2 "papanalyze: --thread: 'x' is not an integer, expected 0..1073741824" $PA --thread x "$T/good/traces.otf2"
+expect_error 2 "papanalyze: unknown option '--bogus'" $PA --bogus "$T/good/traces.otf2"
 expect_error 1 "--thread 99: no such thread" $PA --thread 99 "$T/keep.db"
 expect_error 1 "--wrapper nosuch: no such wrapper" $PA --wrapper nosuch "$T/keep.db"
 # --skip at or above the operations of every series leaves nothing to analyse:

@@ -45,7 +45,7 @@ same "$tmp/err" "pathgen: compare: unknown option '--bogus'"
 run 2 a b c
 same "$tmp/err" "pathgen: compare: one file too many: 'c'"
 run 2 a b --tree
-same "$tmp/err" "pathgen: compare: --tree needs a tree name"
+same "$tmp/err" "pathgen: compare: option '--tree' requires an argument"
 
 # pathmaps/README.md, "Coincident local trees"
 run 0 $L/binaryquad-2x4.pathmap $L/binary-2x4.pathmap

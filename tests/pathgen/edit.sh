@@ -64,7 +64,9 @@ first "$tmp/err" "pathgen edit: an empty operator between ','"
 run 2 $L/nary-2x2.pathmap split two
 first "$tmp/err" "pathgen edit: split takes SPAN [first|last] (a number of host subtrees)"
 run 2 $L/nary-2x2.pathmap add-level h0 -o
-first "$tmp/err" "pathgen edit: -o needs a value"
+first "$tmp/err" "pathgen edit: option '-o' requires an argument"
+run 2 $L/nary-2x2.pathmap add-level h0 --tree
+first "$tmp/err" "pathgen edit: option '--tree' requires an argument"
 run 2 $L/gred-1x2.pathmap merge $L/gred-1x2.pathmap
 first "$tmp/err" "pathgen edit: merge needs a gateway host name: merge FILE2 GATEWAY"
 

@@ -43,8 +43,10 @@ grep -q -- '--threads-per-host' "$T/out" || fail "generate --help: no options li
 $P --hosts 2 --help >/dev/null || fail "--help after an option: exit $?"
 
 usage_err "unknown option '--hots'" --hots 4 --threads-per-host 2
-usage_err "--hosts needs a value" --threads-per-host 2 --hosts
-usage_err "--hosts: expected a number from 1 to 1000000" --hosts x --threads-per-host 2
+usage_err "option '--hosts' requires an argument" --threads-per-host 2 --hosts
+usage_err "--hosts: 'x' is not an integer, expected 1..1000000" --hosts x --threads-per-host 2
+usage_err "--threads-per-host: '0' is out of range, expected 1..1000000" --hosts 2 \
+    --threads-per-host 0
 usage_err "--hosts and --threads-per-host go together" --hosts 4
 usage_err "give either --hosts/--threads-per-host or the three mappings" \
     --hosts 4 --threads-per-host 2 --cluster $E/8w.cluster
@@ -56,14 +58,19 @@ usage_err "--host-shape: no host '9' in the inputs" --hosts 4 --threads-per-host
     --host-shape nary@1,9
 usage_err "--root-host: no host 'host7' in the inputs" --hosts 4 --threads-per-host 2 \
     --root-host host7
-usage_err "--split: 'middle': expected first or last after ':'" --hosts 4 --threads-per-host 2 \
+usage_err "--split: unknown 'middle', expected first or last" --hosts 4 --threads-per-host 2 \
     --split 2:middle
 usage_err "--split: no cluster 'z' in the inputs" --hosts 4 --threads-per-host 2 --split 2@z
-usage_err "--type: 'int8': expected int32, int64, float or double" --hosts 4 \
+usage_err "--split: '0' is out of range, expected 1..1000000" --hosts 4 --threads-per-host 2 \
+    --split 0:last
+usage_err "--host-shape: item 2 of '0,,1' is empty, expected items separated by ','" --hosts 4 \
+    --threads-per-host 2 --host-shape quad@0,,1
+usage_err "--type: unknown 'int8', expected int32, int64, float or double" --hosts 4 \
     --threads-per-host 2 --type int8
+usage_err "--op: unknown 'avg', expected sum, min or max" --hosts 4 --threads-per-host 2 --op avg
 usage_err "--shape given twice" --hosts 4 --threads-per-host 2 --shape quad --shape binary
 usage_err "unexpected argument 'extra'" --hosts 4 --threads-per-host 2 extra
-$P frobnicate >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown subcommand: want exit 2"
+usage_err "subcommand: unknown 'frobnicate', expected generate, edit, compare or advise" frobnicate
 
 # Input errors: exit 1, the file's error first, nothing on stdout.
 $P --cluster $T/none.cluster --app $E/8w.app --mapping $E/8w.mapping >"$T/out" 2>"$T/err"

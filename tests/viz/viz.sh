@@ -269,11 +269,16 @@ expect_rc 2 "$PAPVIZ" timemap
 expect_rc 2 "$PAPVIZ" orders "$G"                          # no --wrapper
 expect_rc 2 "$PAPVIZ" orders "$G" "$G" --wrapper g0         # one database only
 expect_rc 2 "$PAPVIZ" timemap "$G" --bytes x
+has "$W/out" "papviz: --bytes: 'x' is not a size, expected bytes 0..1TiB (K, M, G, T: powers of 1024)"
 expect_rc 2 "$PAPVIZ" timemap "$G" --thread -1
+has "$W/out" "papviz: --thread: '-1' is out of range, expected 0..1073741824"
+expect_rc 2 "$PAPVIZ" timemap "$G" --bogus
+has "$W/out" "papviz: unknown option '--bogus'"
 expect_rc 2 "$PAPVIZ" timemap "$G" --label a --label b
 expect_rc 2 "$PAPVIZ" schedule "$A" --op 1 --mean           # one or the other
 expect_rc 2 "$PAPVIZ" schedule "$A" --instance 1            # --instance needs --op
 expect_rc 2 "$PAPVIZ" schedule "$A" --op x
+has "$W/out" "papviz: --op: 'x' is not an integer, expected 0..9223372036854775807"
 expect_rc 2 "$PAPVIZ" timemap "$G" --op 1                   # an option of schedule only
 expect_rc 2 "$PAPVIZ" schedule "$A" --subtree across
 has "$W/out" "--wrapper NAME"

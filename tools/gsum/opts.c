@@ -87,14 +87,15 @@ static cm_status_t parse_ns(cm_opt_t *ctx, const char *opt, const char *arg, int
     return st;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+/* One option (c from getopt_long) with its argument. */
+static cm_status_t parse_one(cm_opt_t *ctx, gsum_opts_t *o, int c, const char *arg)
 {
-    gsum_opts_t *o = user;
     uint64_t bytes;
     cm_status_t st;
     int e;
 
     switch (c) {
+    case 'h': o->help = 1; return CM_OK;  /* ends the loop: the rest is not judged */
     case 'p': o->pathmap = arg; return CM_OK;
     case 't': o->tree = arg; return CM_OK;
     case 'n': return cm_opt_long(ctx, "-n", arg, 1, INT_MAX, &o->iters);
@@ -162,11 +163,13 @@ cm_status_t gsum_parse_args(int argc, char **argv, gsum_opts_t *o, cm_opt_t *ctx
         { "yield-ns", 1, 0, 'Y' }, { "trace", 1, 0, 'R' }, { "trace-mem", 1, 0, 'M' },
         { "force", 0, 0, 'F' }, { "watchdog", 1, 0, 'D' }, { "links", 1, 0, 'L' },
         { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
-    cm_status_t st;
+    const char *opt;
+    int c;
 
     defaults(o);
-    st = cm_opt_parse(ctx, argc, argv, ":p:t:n:w:s:h", longopts, parse_one, o, &o->help, NULL);
-    if (o->help)
-        return CM_OK;
-    return st == CM_OK ? check_combination(ctx, o) : st;
+    while (!o->help && (c = cm_opt_next(ctx, argc, argv, ":p:t:n:w:s:h", longopts, &opt)) != -1)
+        parse_one(ctx, o, c, optarg);
+    if (o->help || cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+        return ctx->status;
+    return check_combination(ctx, o);
 }

@@ -214,19 +214,16 @@ static cm_status_t parse_round(cm_opt_t *ctx, const char *arg, pb_opts_t *o)
     return CM_OK;
 }
 
-static cm_status_t parse_one(cm_opt_t *ctx, int c, const char *arg, void *user)
+/* One option (c from getopt_long) with its argument. */
+static cm_status_t parse_one(cm_opt_t *ctx, pb_opts_t *o, int c, const char *arg)
 {
     static const cm_opt_word_t modes[] = { { "one-late", 0 }, { "rand-late", 1 } };
-    pb_opts_t *o = user;
 
     switch (c) {
+    case 'h': o->help = 1; return CM_OK;  /* ends the loop: the rest is not judged */
     case 'a': o->algo_given = 1; return parse_algos(ctx, arg, o);
     case 'p':
-        if (o->npathmaps == PB_LIST_MAX)
-            return cm_opt_fail(ctx, CM_ERR_RANGE, "--pathmap", "%d files, expected at most %d",
-                               PB_LIST_MAX + 1, PB_LIST_MAX);
-        o->pathmaps[o->npathmaps++] = arg;
-        return CM_OK;
+        return cm_opt_append(ctx, "--pathmap", arg, o->pathmaps, &o->npathmaps, PB_LIST_MAX);
     case 's': return parse_sizes(ctx, arg, o);
     case 'n': return cm_opt_long(ctx, "--iters", arg, 1, 1000000, &o->iters);
     case 'w': return cm_opt_long(ctx, "--warmup", arg, 0, 1000000, &o->warmup);
@@ -278,12 +275,14 @@ cm_status_t pb_parse_args(int argc, char **argv, pb_opts_t *o, cm_opt_t *ctx)
         { "csv", 1, 0, 'C' }, { "trace", 1, 0, 'T' }, { "force", 0, 0, 'F' },
         { "watchdog", 1, 0, 'W' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
         { 0, 0, 0, 0 } };
-    cm_status_t st;
+    const char *opt;
+    int c;
 
     defaults(o);
-    st = cm_opt_parse(ctx, argc, argv, ":a:p:s:n:w:m:d:qh", longopts, parse_one, o, &o->help,
-                      NULL);
-    if (o->help)
-        return CM_OK;
-    return st == CM_OK ? check_combination(ctx, o) : st;
+    while (!o->help &&
+           (c = cm_opt_next(ctx, argc, argv, ":a:p:s:n:w:m:d:qh", longopts, &opt)) != -1)
+        parse_one(ctx, o, c, optarg);
+    if (o->help || cm_opt_no_operands(ctx, argc, argv) != CM_OK)
+        return ctx->status;
+    return check_combination(ctx, o);
 }

@@ -6,7 +6,6 @@
  *
  * Exit status: 0 (advice or none), 1 a database it cannot read, 2 usage.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "advise/api/adv_advise.h"
 #include "analyze/api/an_analyze.h"
+#include "common/cm_opt.h"
 #include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
@@ -43,51 +43,35 @@ int pg_advise_main(int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     adv_opts_t opts = { .format = AN_FMT_TEXT };
+    static const cm_opt_word_t formats[] = { { "text", AN_FMT_TEXT }, { "csv", AN_FMT_CSV } };
     cm_err_t err;
-    int c;
+    const char *opt;
+    cm_opt_t ctx;
+    int c, w;
 
     cm_err_clear(&err);
+    cm_opt_init(&ctx, "pathgen: advise");
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:p:h", longopts, NULL)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":f:n:p:h", longopts, &opt)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
             return 0;
-        case 'p':
-            opts.pathmap = optarg;
-            break;
+        case 'p': opts.pathmap = optarg; break;
         case 'f':
-            if (strcmp(optarg, "text") == 0)
-                opts.format = AN_FMT_TEXT;
-            else if (strcmp(optarg, "csv") == 0)
-                opts.format = AN_FMT_CSV;
-            else {
-                fprintf(stderr, "pathgen: advise: --format %s: expected text or csv\n", optarg);
-                usage(stderr);
-                return 2;
-            }
+            if (cm_opt_word(&ctx, opt, optarg, formats, 2, &w) == CM_OK)
+                opts.format = (an_format_t)w;
             break;
-        case 'n': {
-            char *end;
-            long v;
-            errno = 0;
-            v = strtol(optarg, &end, 10);
-            if (errno != 0 || end == optarg || *end != '\0' || v < 1 || v > 1000000) {
-                fprintf(stderr, "pathgen: advise: --max %s: expected a number >= 1\n", optarg);
-                usage(stderr);
-                return 2;
-            }
-            opts.max = (int)v;
-            break;
-        }
         default:
-            usage(stderr);
-            return 2;
+            cm_opt_int(&ctx, opt, optarg, 1, 1000000, &opts.max);
+            break;
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "pathgen: advise: %s\n", optind >= argc ? "no database given"
-                                                                : "give one database");
+    if (ctx.status == CM_OK && optind != argc - 1)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "%s", optind >= argc ? "no database given"
+                                                                     : "give one database");
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
         usage(stderr);
         return 2;
     }

@@ -7,8 +7,10 @@
  * stdout, exit 0.  Different: the first difference on stderr, exit 1; a
  * file that does not load is exit 1 too.  Usage errors exit 2.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include "common/cm_opt.h"
 #include "tools/pathgen/pathgen_int.h"
 
 static void usage(FILE *fp)
@@ -27,11 +29,11 @@ static void usage(FILE *fp)
 "Exit status: 0 same tree, 1 different or a file that does not load, 2 usage.\n");
 }
 
-static int bad_usage(const char *fmt, const char *arg)
+/* Prints ctx's error and the usage line; returns 2. */
+static int usage_fail(const cm_opt_t *ctx)
 {
-    fprintf(stderr, "pathgen: compare: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nusage: pathgen compare A B [--names] [--tree NAME] (--help)\n");
+    cm_opt_print(ctx, stderr);
+    fprintf(stderr, "usage: pathgen compare A B [--names] [--tree NAME] (--help)\n");
     return 2;
 }
 
@@ -50,33 +52,43 @@ static gen_map_t *load(const char *path, const char *tree)
 
 int pg_compare_main(int argc, char **argv)
 {
+    static const struct option longopts[] = {
+        { "names", no_argument, NULL, 'N' }, { "tree", required_argument, NULL, 't' },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
     const char *files[2] = { NULL, NULL }, *tree = NULL;
-    int names = 0, nfiles = 0, i, rc;
+    int names = 0, nfiles = 0, c, rc;
+    const char *opt;
+    cm_opt_t ctx;
     gen_map_t *a, *b;
     char why[512];
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+    cm_opt_init(&ctx, "pathgen: compare");
+    optind = 1;
+    /* '-': the files come back in order as option 1, wherever the options are. */
+    while ((c = cm_opt_next(&ctx, argc, argv, "-:h", longopts, &opt)) != -1) {
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 0;
+        case 'N': names = 1; break;
+        case 't': tree = optarg; break;
+        default:
+            if (nfiles == 2)
+                cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "one file too many: '%s'", optarg);
+            else
+                files[nfiles++] = optarg;
+            break;
         }
-        if (strcmp(argv[i], "--names") == 0)
-            names = 1;
-        else if (strcmp(argv[i], "--tree") == 0) {
-            if (++i == argc)
-                return bad_usage("%s needs a tree name", "--tree");
-            tree = argv[i];
-        } else if (strncmp(argv[i], "--tree=", 7) == 0)
-            tree = argv[i] + 7;
-        else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return bad_usage("unknown option '%s'", argv[i]);
-        else if (nfiles == 2)
-            return bad_usage("one file too many: '%s'", argv[i]);
-        else
-            files[nfiles++] = argv[i];
     }
-    if (nfiles != 2)
-        return bad_usage("%s", "needs two pathmaps, A and B");
+    while (ctx.status == CM_OK && optind < argc && nfiles < 2)     /* after "--" */
+        files[nfiles++] = argv[optind++];
+    /* (cm_opt keeps the first error: these add nothing after another) */
+    if (optind < argc)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "one file too many: '%s'", argv[optind]);
+    else if (nfiles != 2)
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "needs two pathmaps, A and B");
+    if (ctx.status != CM_OK)
+        return usage_fail(&ctx);
     a = load(files[0], tree);
     b = a != NULL ? load(files[1], tree) : NULL;
     if (a == NULL || b == NULL) {

@@ -11,9 +11,11 @@
  * stops the command with its one-line reason and nothing is written.  The
  * options may come anywhere after "edit".
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/cm_opt.h"
 #include "gen/api/gen_edit.h"
 #include "gen/api/gen_map.h"
 #include "tools/pathgen/pathgen_int.h"
@@ -125,31 +127,37 @@ static int apply_op(gen_map_t **m_p, const gen_edit_t *e, const opts_t *o)
 /* ---- main --------------------------------------------------------------- */
 
 /* Takes the options out of argv (kept in order: FILE, then the operator
- * words); returns the count left, -1 after --help, -2 on a usage error. */
+ * words); returns the count left, -1 after --help, -2 on a usage error
+ * (said).  getopt_long in its '-' mode hands over the other words in order,
+ * so an option may come anywhere, between operator words too. */
 static int parse_opts(int argc, char **argv, opts_t *o, char **words)
 {
-    int i, n = 0;
+    static const struct option longopts[] = {
+        { "force", no_argument, NULL, 'f' }, { "tree", required_argument, NULL, 't' },
+        { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+    const char *opt;
+    cm_opt_t ctx;
+    int c, n = 0;
 
-    for (i = 1; i < argc; i++) {
-        const char *a = argv[i];
-
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            return -1;
-        if (strcmp(a, "--force") == 0) {
-            o->force = 1;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--tree") == 0) {
-            if (i + 1 >= argc)
-                return bad_usage("%s needs a value", a), -2;
-            if (a[1] == 'o')
-                o->out = argv[++i];
-            else
-                o->tree = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return bad_usage("unknown option '%s'", a), -2;
-        } else {
-            words[n++] = argv[i];
+    cm_opt_init(&ctx, "pathgen edit");
+    optind = 1;
+    while ((c = cm_opt_next(&ctx, argc, argv, "-:o:h", longopts, &opt)) != -1) {
+        switch (c) {
+        case 1: words[n++] = optarg; break;
+        case 'h': return -1;
+        case 'f': o->force = 1; break;
+        case 'o': o->out = optarg; break;
+        default: o->tree = optarg; break;       /* --tree */
         }
     }
+    if (ctx.status != CM_OK) {
+        cm_opt_print(&ctx, stderr);
+        fprintf(stderr, "usage: pathgen edit FILE OP [ARGS] [, OP [ARGS]]... [-o OUT] "
+                        "[--force] [--tree NAME]\n");
+        return -2;
+    }
+    while (optind < argc)               /* the words after "--" */
+        words[n++] = argv[optind++];
     return n;
 }
 

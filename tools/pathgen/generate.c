@@ -10,10 +10,12 @@
  * A bad option is a usage error (exit 2); a bad input file or a tree the
  * edits refuse exits 1 with the error, path:line:col for the files.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cm_opt.h"
 #include "gen/api/gen_build.h"
 #include "tools/pathgen/pathgen_int.h"
 
@@ -64,117 +66,96 @@ static void usage(FILE *fp)
 "Exit status: 0 written, 1 bad input (nothing written), 2 usage.\n");
 }
 
-static int usage_error(const char *fmt, const char *arg)
+/* Prints ctx's error and the usage line; returns 2. */
+static int usage_fail(const cm_opt_t *ctx)
 {
-    fprintf(stderr, "pathgen: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nusage: pathgen [generate] (--hosts H --threads-per-host T | "
+    cm_opt_print(ctx, stderr);
+    fprintf(stderr, "usage: pathgen [generate] (--hosts H --threads-per-host T | "
                     "--cluster F --app F --mapping F) [options]; see pathgen generate --help\n");
     return 2;
 }
 
-static int parse_count(const char *opt, const char *v, uint32_t *n)
+/* O_CLUSTER.. O_TREE: the options that take a file or a word, in the order of
+   slot_of's table. */
+enum { O_HOSTS = 256, O_TPH, O_HOST_SHAPE, O_NOTE, O_EXTRA, O_FORCE, O_CLUSTER, O_APP,
+       O_MAPPING, O_SHAPE, O_ROOT_SHAPE, O_ROOT_HOST, O_SPLIT, O_ALGO, O_TYPE, O_OP, O_TREE };
+
+static const struct option longopts[] = {
+    { "hosts", required_argument, NULL, O_HOSTS },
+    { "threads-per-host", required_argument, NULL, O_TPH },
+    { "host-shape", required_argument, NULL, O_HOST_SHAPE },
+    { "note", required_argument, NULL, O_NOTE },
+    { "extra-links", no_argument, NULL, O_EXTRA }, { "force", no_argument, NULL, O_FORCE },
+    { "cluster", required_argument, NULL, O_CLUSTER },
+    { "app", required_argument, NULL, O_APP },
+    { "mapping", required_argument, NULL, O_MAPPING },
+    { "shape", required_argument, NULL, O_SHAPE },
+    { "root-shape", required_argument, NULL, O_ROOT_SHAPE },
+    { "root-host", required_argument, NULL, O_ROOT_HOST },
+    { "split", required_argument, NULL, O_SPLIT }, { "algo", required_argument, NULL, O_ALGO },
+    { "type", required_argument, NULL, O_TYPE }, { "op", required_argument, NULL, O_OP },
+    { "tree", required_argument, NULL, O_TREE }, { NULL, 0, NULL, 0 },
+};
+
+static const char **slot_of(gopts_t *g, int k)
 {
-    char *end;
-    unsigned long x = strtoul(v, &end, 10);
-
-    if (*v < '0' || *v > '9' || *end != '\0' || x == 0 || x > 1000000)
-        return usage_error("%s: expected a number from 1 to 1000000", opt);
-    *n = (uint32_t)x;
-    return 0;
-}
-
-/* Option `opt` with its value (in argv[*i + 1] or after '='): 1 and *v;
- * 0 when argv[*i] is another option; -1 when the value is missing. */
-static int value_of(int argc, char **argv, int *i, const char *opt, const char **v)
-{
-    size_t n = strlen(opt);
-
-    if (strncmp(argv[*i], opt, n) == 0 && argv[*i][n] == '=') {
-        *v = argv[*i] + n + 1;
-        return 1;
-    }
-    if (strcmp(argv[*i], opt) != 0)
-        return 0;
-    if (*i + 1 >= argc) {
-        usage_error("%s needs a value", opt);
-        return -1;
-    }
-    *v = argv[++*i];
-    return 1;
-}
-
-static int take_value(gopts_t *g, const char *opt, const char *v)
-{
-    static const char *const names[] = { "--cluster", "--app", "--mapping", "--shape",
-        "--root-shape", "--root-host", "--split", "--algo", "--type", "--op", "--tree", "-o" };
     const char **slot[] = { &g->cluster, &g->app, &g->mapping, &g->shape, &g->root_shape,
-        &g->root_host, &g->split, &g->algo, &g->type, &g->op, &g->tree, &g->out };
+        &g->root_host, &g->split, &g->algo, &g->type, &g->op, &g->tree };
 
-    if (strcmp(opt, "--hosts") == 0)
-        return parse_count(opt, v, &g->hosts);
-    if (strcmp(opt, "--threads-per-host") == 0)
-        return parse_count(opt, v, &g->tph);
-    if (strcmp(opt, "--host-shape") == 0) {
-        if (g->nhost_shapes == MAX_HOST_SHAPES)
-            return usage_error("%s: too many", opt);
-        g->host_shape[g->nhost_shapes++] = v;
-        return 0;
+    return slot[k];
+}
+
+/* One option's value: CM_OK or the error, recorded in ctx. */
+static cm_status_t take_value(cm_opt_t *ctx, gopts_t *g, int c, const char *opt,
+                              const char *v)
+{
+    const char **slot;
+    long n;
+
+    switch (c) {
+    case O_HOSTS:
+    case O_TPH:
+        if (cm_opt_long(ctx, opt, v, 1, 1000000, &n) == CM_OK)
+            *(c == O_HOSTS ? &g->hosts : &g->tph) = (uint32_t)n;
+        return ctx->status;
+    case O_HOST_SHAPE:
+        return cm_opt_append(ctx, opt, v, g->host_shape, &g->nhost_shapes, MAX_HOST_SHAPES);
+    case O_NOTE: return cm_opt_append(ctx, opt, v, g->note, &g->nnotes, MAX_NOTES);
+    case O_EXTRA: g->extra_links = 1; return CM_OK;
+    case O_FORCE: g->force = 1; return CM_OK;
+    case 'o': slot = &g->out; break;
+    default: slot = slot_of(g, c - O_CLUSTER); break;
     }
-    if (strcmp(opt, "--note") == 0) {
-        if (g->nnotes == MAX_NOTES)
-            return usage_error("%s: too many", opt);
-        g->note[g->nnotes++] = v;
-        return 0;
-    }
-    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-        if (strcmp(opt, names[k]) == 0) {
-            if (*slot[k] != NULL)
-                return usage_error("%s given twice", opt);
-            *slot[k] = v;
-            return 0;
-        }
-    return usage_error("unknown option '%s'", opt);
+    if (*slot != NULL)
+        return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "%s given twice", opt);
+    *slot = v;
+    return CM_OK;
 }
 
 static int parse_args(int argc, char **argv, gopts_t *g)
 {
-    static const char *const valued[] = { "--hosts", "--threads-per-host", "--host-shape",
-        "--cluster", "--app", "--mapping", "--shape", "--root-shape", "--root-host", "--split",
-        "--algo", "--type", "--op", "--tree", "--note", "-o", NULL };
+    const char *opt;
+    cm_opt_t ctx;
+    int c;
 
     memset(g, 0, sizeof(*g));
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        int k, got = 0;
-
-        if (strcmp(argv[i], "--extra-links") == 0) {
-            g->extra_links = 1;
-            continue;
-        }
-        if (strcmp(argv[i], "--force") == 0) {
-            g->force = 1;
-            continue;
-        }
-        for (k = 0; valued[k] != NULL; k++)
-            if ((got = value_of(argc, argv, &i, valued[k], &v)) != 0)
-                break;
-        if (got < 0)
-            return 2;
-        if (valued[k] == NULL)
-            return usage_error(argv[i][0] == '-' ? "unknown option '%s'"
-                                                 : "unexpected argument '%s'", argv[i]);
-        if (take_value(g, valued[k], v) != 0)
-            return 2;
-    }
+    cm_opt_init(&ctx, "pathgen");
+    optind = 1;
+    /* '+': stop at the first word that is no option (an error below), so
+       that argv, quoted in the header, keeps its order. */
+    while ((c = cm_opt_next(&ctx, argc, argv, "+:o:", longopts, &opt)) != -1)
+        take_value(&ctx, g, c, opt, optarg);
+    if (cm_opt_no_operands(&ctx, argc, argv) != CM_OK)
+        return usage_fail(&ctx);
     if ((g->hosts || g->tph) && (g->cluster || g->app || g->mapping))
-        return usage_error("%s", "give either --hosts/--threads-per-host or the three mappings");
-    if ((g->hosts != 0) != (g->tph != 0))
-        return usage_error("%s", "--hosts and --threads-per-host go together");
-    if (!g->hosts && (!g->cluster || !g->app || !g->mapping))
-        return usage_error("%s", "give --hosts H --threads-per-host T, or --cluster F --app F "
-                                 "--mapping F");
-    return 0;
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "give either --hosts/--threads-per-host or "
+                    "the three mappings");
+    else if ((g->hosts != 0) != (g->tph != 0))
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "--hosts and --threads-per-host go together");
+    else if (!g->hosts && (!g->cluster || !g->app || !g->mapping))
+        cm_opt_fail(&ctx, CM_ERR_INVALID, NULL, "give --hosts H --threads-per-host T, or "
+                    "--cluster F --app F --mapping F");
+    return ctx.status == CM_OK ? 0 : usage_fail(&ctx);
 }
 
 /* ---- the second pass: what needs the inputs ----------------------------------- */
@@ -182,13 +163,13 @@ static int parse_args(int argc, char **argv, gopts_t *g)
 /* A host by index or name; GEN_NONE if none. */
 static uint32_t host_ref(const gen_input_t *in, const char *s)
 {
-    char *end;
-    unsigned long x;
+    cm_opt_t quiet;     /* an index out of range is "no such host", said by the caller */
+    long x;
 
-    if (*s >= '0' && *s <= '9') {
-        x = strtoul(s, &end, 10);
-        return *end == '\0' && x < in->nhosts ? (uint32_t)x : GEN_NONE;
-    }
+    cm_opt_init(&quiet, "pathgen");
+    if (*s >= '0' && *s <= '9')
+        return cm_opt_long(&quiet, NULL, s, 0, (long)in->nhosts - 1, &x) == CM_OK
+                   ? (uint32_t)x : GEN_NONE;
     for (uint32_t h = 0; h < in->nhosts; h++)
         if (strcmp(in->hosts[h].name, s) == 0)
             return h;
@@ -196,14 +177,16 @@ static uint32_t host_ref(const gen_input_t *in, const char *s)
 }
 
 /* "1,2,4-6" or names after '@': appends a gen_host_shape_t per host. */
-static int host_list(const gen_input_t *in, const char *list, const gen_shape_t *s,
-                     gen_host_shape_t *hs, uint32_t *n, uint32_t cap)
+static cm_status_t host_list(cm_opt_t *ctx, const gen_input_t *in, const char *list,
+                             const gen_shape_t *s, gen_host_shape_t *hs, uint32_t *n,
+                             uint32_t cap)
 {
-    char buf[256], *save = NULL, *item;
+    cm_opt_list_t it;
+    const char *item;
 
-    snprintf(buf, sizeof(buf), "%s", list);
-    for (item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *dash = strchr(item, '-');
+    cm_opt_list_begin(&it, "--host-shape", list, ',');
+    while (cm_opt_list_next(ctx, &it, cap, &item) == CM_OK && item != NULL) {
+        char *dash = strchr(it.item, '-');
         uint32_t lo, hi;
 
         if (dash != NULL && item[0] >= '0' && item[0] <= '9') {
@@ -215,29 +198,31 @@ static int host_list(const gen_input_t *in, const char *list, const gen_shape_t 
             lo = hi = host_ref(in, item);
         }
         if (lo == GEN_NONE || hi == GEN_NONE || hi < lo)
-            return usage_error("--host-shape: no host '%s' in the inputs", item);
+            return cm_opt_fail(ctx, CM_ERR_NAME, "--host-shape", "no host '%s' in the inputs",
+                               item);
         for (uint32_t h = lo; h <= hi; h++) {
             if (*n == cap)
-                return usage_error("%s", "--host-shape: too many hosts");
+                return cm_opt_fail(ctx, CM_ERR_RANGE, "--host-shape", "too many hosts, "
+                                   "expected at most %u", cap);
             hs[*n].host = h;
             hs[(*n)++].shape = *s;
         }
     }
-    return 0;
+    return ctx->status;
 }
 
-static int shape_opt(const char *opt, const char *word, gen_shape_t *s)
+static cm_status_t shape_opt(cm_opt_t *ctx, const char *opt, const char *word, gen_shape_t *s)
 {
     cm_err_t err;
 
     cm_err_clear(&err);
     if (gen_shape_parse(word, opt, s, &err) != CM_OK)
-        return usage_error("%s", err.msg);
-    return 0;
+        return cm_opt_fail(ctx, err.status, NULL, "%s", err.msg);
+    return CM_OK;
 }
 
-static int host_shapes(const gopts_t *g, const gen_input_t *in, gen_build_opts_t *o,
-                       gen_host_shape_t *hs, uint32_t cap)
+static cm_status_t host_shapes(cm_opt_t *ctx, const gopts_t *g, const gen_input_t *in,
+                               gen_build_opts_t *o, gen_host_shape_t *hs, uint32_t cap)
 {
     uint32_t n = 0;
 
@@ -249,38 +234,40 @@ static int host_shapes(const gopts_t *g, const gen_input_t *in, gen_build_opts_t
         snprintf(word, sizeof(word), "%.*s",
                  (int)(at ? at - g->host_shape[i] : (long)strlen(g->host_shape[i])),
                  g->host_shape[i]);
-        if (shape_opt("--host-shape", word, &s) != 0)
-            return 2;
+        if (shape_opt(ctx, "--host-shape", word, &s) != CM_OK)
+            return ctx->status;
         if (at == NULL)
             o->host_shape = s;
-        else if (host_list(in, at + 1, &s, hs, &n, cap) != 0)
-            return 2;
+        else if (host_list(ctx, in, at + 1, &s, hs, &n, cap) != CM_OK)
+            return ctx->status;
     }
     o->host_shapes = hs;
     o->nhost_shapes = n;
-    return 0;
+    return CM_OK;
 }
 
-static int shapes(const gopts_t *g, gen_build_opts_t *o)
+static cm_status_t shapes(cm_opt_t *ctx, const gopts_t *g, gen_build_opts_t *o)
 {
     if (g->shape != NULL && strcmp(g->shape, "binary-quad") == 0) {
         o->host_shape.kind = GEN_SHAPE_BINARY;
         o->root_shape.kind = GEN_SHAPE_QUAD;
     } else if (g->shape != NULL) {
-        if (shape_opt("--shape", g->shape, &o->host_shape) != 0)
-            return 2;
+        if (shape_opt(ctx, "--shape", g->shape, &o->host_shape) != CM_OK)
+            return ctx->status;
         o->root_shape = o->host_shape;
     }
-    if (g->root_shape != NULL && shape_opt("--root-shape", g->root_shape, &o->root_shape) != 0)
-        return 2;
-    return 0;
+    if (g->root_shape != NULL)
+        shape_opt(ctx, "--root-shape", g->root_shape, &o->root_shape);
+    return ctx->status;
 }
 
 /* SPAN[:first|last][@CLUSTER] */
-static int split_opt(const char *v, const gen_input_t *in, gen_build_opts_t *o)
+static cm_status_t split_opt(cm_opt_t *ctx, const char *v, const gen_input_t *in,
+                             gen_build_opts_t *o)
 {
-    char buf[128], *at, *colon, *end;
-    unsigned long span;
+    static const cm_opt_word_t ends[] = { { "first", 0 }, { "last", 1 } };
+    char buf[128], *at, *colon;
+    long span;
 
     snprintf(buf, sizeof(buf), "%s", v);
     if ((at = strchr(buf, '@')) != NULL) {
@@ -289,38 +276,34 @@ static int split_opt(const char *v, const gen_input_t *in, gen_build_opts_t *o)
             if (strcmp(in->clusters[o->split_cluster], at) == 0)
                 break;
         if (o->split_cluster == in->nclusters)
-            return usage_error("--split: no cluster '%s' in the inputs", at);
+            return cm_opt_fail(ctx, CM_ERR_NAME, "--split", "no cluster '%s' in the inputs",
+                               at);
     }
     if ((colon = strchr(buf, ':')) != NULL) {
         *colon++ = '\0';
-        if (strcmp(colon, "last") != 0 && strcmp(colon, "first") != 0)
-            return usage_error("--split: '%s': expected first or last after ':'", colon);
-        o->split_to_last = strcmp(colon, "last") == 0;
+        if (cm_opt_word(ctx, "--split", colon, ends, 2, &o->split_to_last) != CM_OK)
+            return ctx->status;
     }
-    span = strtoul(buf, &end, 10);
-    if (buf[0] < '0' || buf[0] > '9' || *end != '\0' || span == 0 || span > 1000000)
-        return usage_error("--split: '%s': expected SPAN[:first|last][@CLUSTER], SPAN >= 1", v);
+    if (cm_opt_long(ctx, "--split", buf, 1, 1000000, &span) != CM_OK)
+        return ctx->status;
     o->split_span = (uint32_t)span;
-    return 0;
+    return CM_OK;
 }
 
-/* --type, --op, --tree over what the inputs say. */
-static int tree_opts(const gopts_t *g, gen_input_t *in)
+/* --type, --op, --tree over what the inputs say: CM_OK, an error recorded in
+   ctx, or CM_ERR_NOMEM (not recorded). */
+static cm_status_t tree_opts(cm_opt_t *ctx, const gopts_t *g, gen_input_t *in)
 {
-    static const char *const types[] = { "int32", "int64", "float", "double" };
-    static const char *const ops[] = { "sum", "min", "max" };
+    static const cm_opt_word_t types[] = { { "int32", 0 }, { "int64", 1 }, { "float", 2 },
+                                           { "double", 3 } };
+    static const cm_opt_word_t ops[] = { { "sum", 0 }, { "min", 1 }, { "max", 2 } };
     char type[16] = "int32", op[16] = "sum", params[64];
     const char *p;
-    int ok_t = g->type == NULL, ok_o = g->op == NULL;
+    int w;
 
-    for (size_t k = 0; k < 4 && !ok_t; k++)
-        ok_t = strcmp(g->type, types[k]) == 0;
-    for (size_t k = 0; k < 3 && !ok_o; k++)
-        ok_o = strcmp(g->op, ops[k]) == 0;
-    if (!ok_t)
-        return usage_error("--type: '%s': expected int32, int64, float or double", g->type);
-    if (!ok_o)
-        return usage_error("--op: '%s': expected sum, min or max", g->op);
+    if ((g->type && cm_opt_word(ctx, "--type", g->type, types, 4, &w) != CM_OK) ||
+        (g->op && cm_opt_word(ctx, "--op", g->op, ops, 3, &w) != CM_OK))
+        return ctx->status;
     if (in->tree_params && (p = strstr(in->tree_params, "type=")) != NULL)
         sscanf(p + 5, "%15[a-z0-9]", type);
     if (in->tree_params && (p = strstr(in->tree_params, "op=")) != NULL)
@@ -333,7 +316,8 @@ static int tree_opts(const gopts_t *g, gen_input_t *in)
         free(in->tree_name);
         in->tree_name = strdup(g->tree);
     }
-    return in->tree_params == NULL || (g->tree && in->tree_name == NULL) ? 1 : 0;
+    return in->tree_params == NULL || (g->tree && in->tree_name == NULL) ? CM_ERR_NOMEM
+                                                                          : CM_OK;
 }
 
 /* ---- main ------------------------------------------------------------------------ */
@@ -411,20 +395,32 @@ static char *algo_params(const char *v)
     return s;
 }
 
+/* The second pass: 0, 1 (out of memory, said) or 2 (a usage error, said). */
 static int configure(const gopts_t *g, gen_input_t *in, gen_build_opts_t *o,
                      gen_host_shape_t *hs, uint32_t cap)
 {
+    cm_opt_t ctx;
+
+    cm_opt_init(&ctx, "pathgen");
     gen_build_opts_init(o);
-    if (shapes(g, o) != 0 || host_shapes(g, in, o, hs, cap) != 0)
-        return 2;
-    if (g->root_host != NULL && (o->root_host = host_ref(in, g->root_host)) == GEN_NONE)
-        return usage_error("--root-host: no host '%s' in the inputs", g->root_host);
-    if (g->split != NULL && split_opt(g->split, in, o) != 0)
-        return 2;
+    if (shapes(&ctx, g, o) != CM_OK || host_shapes(&ctx, g, in, o, hs, cap) != CM_OK)
+        return usage_fail(&ctx);
+    if (g->root_host != NULL && (o->root_host = host_ref(in, g->root_host)) == GEN_NONE) {
+        cm_opt_fail(&ctx, CM_ERR_NAME, "--root-host", "no host '%s' in the inputs",
+                    g->root_host);
+        return usage_fail(&ctx);
+    }
+    if (g->split != NULL && split_opt(&ctx, g->split, in, o) != CM_OK)
+        return usage_fail(&ctx);
     o->extra_links = g->extra_links;
     o->notes = g->note;
     o->nnotes = (uint32_t)g->nnotes;
-    return tree_opts(g, in);
+    if (tree_opts(&ctx, g, in) == CM_OK)
+        return 0;
+    if (ctx.status != CM_OK)
+        return usage_fail(&ctx);
+    fprintf(stderr, "pathgen: out of memory\n");
+    return 1;
 }
 
 int pg_generate_main(int argc, char **argv)

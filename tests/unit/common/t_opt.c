@@ -7,6 +7,7 @@
  * 18446744073709551615, so 16777216T (2^24 * 2^40 = 2^64) is one past it
  * and 16777215T = 2^64 - 2^40 = 18446742974197923840 is the largest T.
  */
+#include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -61,6 +62,20 @@ void t_opt_long(void)
     TST_EQ_STATUS(cm_opt_long(fresh(), "-n", "1.5", 1, 9, &v), CM_ERR_SYNTAX);
     TST_EQ_STATUS(cm_opt_long(fresh(), "-n", "0x10", 1, 99, &v), CM_ERR_SYNTAX);
     TST_EQ_INT(v, 7);
+}
+
+/* cm_opt_int: cm_opt_long's words, stored in an int. */
+void t_opt_int(void)
+{
+    int v = 7;
+
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "48", 1, 1048576, &v), CM_OK);
+    TST_EQ_INT(v, 48);
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "2147483648", 1, 2147483647, &v), CM_ERR_RANGE);
+    TST_EQ_STR(g_ctx.msg, "-P: '2147483648' is out of range, expected 1..2147483647");
+    TST_EQ_STATUS(cm_opt_int(fresh(), "-P", "4x", 1, 8, &v), CM_ERR_SYNTAX);
+    TST_EQ_STR(g_ctx.msg, "-P: '4x' is not an integer, expected 1..8");
+    TST_EQ_INT(v, 48);                  /* untouched on an error */
 }
 
 void t_opt_double(void)
@@ -313,37 +328,45 @@ void t_opt_first_error(void)
     TST_EQ_STR(buf, "prog: unknown option '--bogus'\n");
 }
 
-/* cm_opt_parse: what it hands to the callback, and what it refuses. */
+/* The loop every program writes around cm_opt_next: what it hands to the
+   body, where the operands end up, and cm_opt_no_operands. */
 typedef struct seen {
     char text[128];
+    int  help;
 } seen_t;
 
-static cm_status_t note(cm_opt_t *ctx, int c, const char *arg, void *user)
-{
-    seen_t *s = user;
-    size_t len = strlen(s->text);
-
-    if (c == 'n') {
-        long v;
-        return cm_opt_long(ctx, "-n", arg, 1, 9, &v);
-    }
-    snprintf(s->text + len, sizeof(s->text) - len, "%c=%s;", c, arg ? arg : "-");
-    return CM_OK;
-}
-
-static cm_status_t walk(int argc, char **argv, seen_t *s, int *help, int *first)
+static cm_status_t walk(int argc, char **argv, seen_t *s, int operands_ok)
 {
     static const struct option lo[] = {
         { "tree", 1, 0, 't' }, { "force", 0, 0, 'F' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+    cm_opt_t *ctx = fresh();
+    const char *opt;
+    int c;
+    long v;
 
     s->text[0] = '\0';
-    return cm_opt_parse(fresh(), argc, argv, ":t:n:h", lo, note, s, help, first);
+    s->help = 0;
+    optind = 0;                         /* glibc: start afresh */
+    while ((c = cm_opt_next(ctx, argc, argv, ":t:n:h", lo, &opt)) != -1) {
+        size_t len = strlen(s->text);
+
+        if (c == 'h') {
+            s->help = 1;
+            return CM_OK;
+        }
+        if (c == 'n')
+            cm_opt_long(ctx, opt, optarg, 1, 9, &v);
+        else
+            snprintf(s->text + len, sizeof(s->text) - len, "%s=%s;", opt,
+                     optarg ? optarg : "-");
+    }
+    return operands_ok ? ctx->status : cm_opt_no_operands(ctx, argc, argv);
 }
 
-void t_opt_parse(void)
+void t_opt_loop(void)
 {
     char a0[] = "prog", a1[] = "-t", a2[] = "x", a3[] = "op1", a4[] = "--force",
-         a5[] = "--tree=y", a6[] = "op2";
+         a5[] = "--tr=y", a6[] = "op2";
     char *v1[] = { a0, a1, a2, a3, a4, a5, a6, NULL };
     char b1[] = "--help", b2[] = "--bogus";
     char *v2[] = { a0, b1, b2, NULL };
@@ -354,27 +377,110 @@ void t_opt_parse(void)
     char *v5[] = { a0, a3, NULL };
     char *v6[] = { a0, b2, NULL };
     seen_t s;
-    int help = -1, first = -1;
 
-    /* options in order, operands moved behind them */
-    TST_EQ_STATUS(walk(7, v1, &s, &help, &first), CM_OK);
-    TST_EQ_STR(s.text, "t=x;F=-;t=y;");
-    TST_EQ_INT(help, 0);
-    TST_EQ_INT(first, 5);
+    /* options in order, named as spelled in full (--tr is --tree); the
+       operands moved behind them, optind at the first */
+    TST_EQ_STATUS(walk(7, v1, &s, 1), CM_OK);
+    TST_EQ_STR(s.text, "-t=x;--force=-;--tree=y;");
+    TST_EQ_INT(s.help, 0);
+    TST_EQ_INT(optind, 5);
     TST_EQ_STR(v1[5], "op1");
     TST_EQ_STR(v1[6], "op2");
-    /* --help ends the walk: the unknown option after it is not judged */
-    TST_EQ_STATUS(walk(3, v2, &s, &help, &first), CM_OK);
-    TST_EQ_INT(help, 1);
-    TST_EQ_STATUS(g_ctx.status, CM_OK);
-    TST_EQ_STATUS(walk(2, v3, &s, &help, NULL), CM_ERR_SYNTAX);
-    TST_EQ_STR(g_ctx.msg, "option '-t' requires an argument");
-    /* the callback's error stops the walk: --force is not seen */
-    TST_EQ_STATUS(walk(4, v4, &s, &help, NULL), CM_ERR_RANGE);
-    TST_EQ_STR(g_ctx.msg, "-n: '10' is out of range, expected 1..9");
-    TST_EQ_STR(s.text, "");
-    TST_EQ_STATUS(walk(2, v5, &s, &help, NULL), CM_ERR_INVALID);
+    /* the same operands refused by cm_opt_no_operands: the first is named */
+    TST_EQ_STATUS(walk(7, v1, &s, 0), CM_ERR_INVALID);
     TST_EQ_STR(g_ctx.msg, "unexpected argument 'op1'");
-    TST_EQ_STATUS(walk(2, v6, &s, &help, NULL), CM_ERR_SYNTAX);
+    /* --help ends the loop: the unknown option after it is not judged */
+    TST_EQ_STATUS(walk(3, v2, &s, 0), CM_OK);
+    TST_EQ_INT(s.help, 1);
+    TST_EQ_STATUS(g_ctx.status, CM_OK);
+    TST_EQ_STATUS(walk(2, v3, &s, 0), CM_ERR_SYNTAX);
+    TST_EQ_STR(g_ctx.msg, "option '-t' requires an argument");
+    /* a refused value ends the loop: --force is not seen, and
+       cm_opt_no_operands keeps the first error */
+    TST_EQ_STATUS(walk(4, v4, &s, 0), CM_ERR_RANGE);
+    TST_EQ_STR(g_ctx.msg, "-n: '10' is out of range, expected 1..9");
+    TST_EQ_STR(g_ctx.name, "-n");
+    TST_EQ_STR(s.text, "");
+    TST_EQ_STATUS(walk(2, v5, &s, 0), CM_ERR_INVALID);
+    TST_EQ_STR(g_ctx.msg, "unexpected argument 'op1'");
+    TST_EQ_STATUS(walk(2, v6, &s, 0), CM_ERR_SYNTAX);
     TST_EQ_STR(g_ctx.msg, "unknown option '--bogus'");
+}
+
+/* getopt_long's steps through cm_opt_next: each option named as spelled in
+   full (an abbreviation by its whole name), words handed over in '-' mode,
+   getopt's complaints recorded, and nothing read once an error is held. */
+void t_opt_next(void)
+{
+    static const struct option lo[] = {
+        { "max-bytes", required_argument, NULL, 'm' }, { "quick", no_argument, NULL, 'q' },
+        { NULL, 0, NULL, 0 } };
+    char *a1[] = { "prog", "-n", "5", "--max=4K", "word", "--quick", "--bogus", "-n", "6", NULL };
+    char *a2[] = { "prog", "-q", "--max-bytes", NULL };
+    char *a3[] = { "prog", "-x", NULL };
+    cm_opt_t *c = fresh();
+    const char *opt = NULL;
+
+    optind = 0;                         /* glibc: start afresh */
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), 'n');
+    TST_EQ_STR(opt, "-n");
+    TST_EQ_STR(optarg, "5");
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), 'm');
+    TST_EQ_STR(opt, "--max-bytes");
+    TST_EQ_STR(optarg, "4K");
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), 1);
+    TST_EQ_STR(opt, "");
+    TST_EQ_STR(optarg, "word");
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), 'q');
+    TST_EQ_STR(opt, "--quick");
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), -1);
+    TST_EQ_STATUS(c->status, CM_ERR_SYNTAX);
+    TST_EQ_STR(c->msg, "unknown option '--bogus'");
+    TST_EQ_STR(c->name, "");                                   /* getopt's complaint */
+    TST_EQ_INT(cm_opt_next(c, 9, a1, "-:n:", lo, &opt), -1);   /* -n 6 is not read */
+    TST_EQ_INT(optind, 7);
+
+    c = fresh();
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), 'q');
+    TST_EQ_STR(opt, "-q");
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), -1);
+    TST_EQ_STR(c->msg, "option '--max-bytes' requires an argument");
+
+    c = fresh();                        /* a value refused: its option is kept */
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), 'q');
+    cm_opt_fail(c, CM_ERR_INVALID, opt, "not now");
+    TST_EQ_INT(cm_opt_next(c, 3, a2, ":qn:", lo, &opt), -1);
+    TST_EQ_STR(c->name, "-q");
+    TST_EQ_STR(c->msg, "-q: not now");
+
+    c = fresh();
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 2, a3, ":n:", lo, &opt), -1);
+    TST_EQ_STR(c->msg, "unknown option '-x'");
+
+    c = fresh();                        /* a bad value recorded by the caller */
+    cm_opt_fail(c, CM_ERR_RANGE, "-n", "too big");
+    optind = 0;
+    TST_EQ_INT(cm_opt_next(c, 2, a3, ":n:", lo, &opt), -1);
+    TST_EQ_STR(c->msg, "-n: too big");
+}
+
+/* A repeatable option: values kept in order, the one past max refused. */
+void t_opt_append(void)
+{
+    const char *v[2] = { NULL, NULL };
+    int n = 0;
+    cm_opt_t *c = fresh();
+
+    TST_EQ_STATUS(cm_opt_append(c, "-p", "a", v, &n, 2), CM_OK);
+    TST_EQ_STATUS(cm_opt_append(c, "-p", "b", v, &n, 2), CM_OK);
+    TST_EQ_INT(n, 2);
+    TST_EQ_STR(v[0], "a");
+    TST_EQ_STR(v[1], "b");
+    TST_EQ_STATUS(cm_opt_append(c, "-p", "c", v, &n, 2), CM_ERR_RANGE);
+    TST_EQ_STR(c->msg, "-p: given more than 2 times, expected at most 2");
+    TST_EQ_INT(n, 2);
+    TST_EQ_STR(v[1], "b");
 }
