@@ -12,7 +12,8 @@
 #   gsum-trace the same, traced (--trace into a fresh directory)
 #   trace-hot  bin/tracebench's hot loop with the tsc clock, ns per event (the
 #              collector's own cost, one rank)
-#   analyze    papanalyze -q of one trace (written once by this build's Gsum),
+#   analyze    papanalyze -q of one trace (written once by REV's Gsum, which
+#              both builds read when REV is the older),
 #              wall seconds
 #   report     papviz report of each build's own database, wall seconds
 # Prints per arm the medians and the ratio new/old of the medians, and the
@@ -88,8 +89,11 @@ arm() {
   esac
 }
 
-echo "# one trace for the analysis arms: Gsum -n $iters on $pathmap, this build" >&2
-gsum_lat . "$tmp/g.out" --trace "$tmp/trace" > /dev/null
+# Written by REV's Gsum: a newer papanalyze reads every older trace schema,
+# an older one refuses a newer schema (docs/trace-format.md), so REV is
+# taken to be the older of the two builds.
+echo "# one trace for the analysis arms: Gsum -n $iters on $pathmap, REV's build" >&2
+gsum_lat "$old" "$tmp/g.out" --trace "$tmp/trace" > /dev/null
 arms="gsum gsum-trace trace-hot analyze report"
 : > "$tmp/rows"
 for ((r = 1; r <= rounds; r++)); do
