@@ -48,15 +48,22 @@
 
 #include "analyze/an_read_int.h"
 
+/* AN_ASAN, AN_TSAN: built with that sanitizer (GCC's macros, Clang's features) */
+#if defined(__SANITIZE_ADDRESS__)
+#define AN_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define AN_TSAN 1
+#endif
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer) && !defined(__SANITIZE_ADDRESS__)
-#define __SANITIZE_ADDRESS__ 1
+#if __has_feature(address_sanitizer) && !defined(AN_ASAN)
+#define AN_ASAN 1
 #endif
-#if __has_feature(thread_sanitizer) && !defined(__SANITIZE_THREAD__)
-#define __SANITIZE_THREAD__ 1
+#if __has_feature(thread_sanitizer) && !defined(AN_TSAN)
+#define AN_TSAN 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(AN_ASAN) || defined(AN_TSAN)
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -82,7 +89,7 @@ static OTF2_ErrorCode child_on_error(void *ud, const char *file, uint64_t line,
     return code;
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(AN_ASAN) || defined(AN_TSAN)
 static void child_on_death(void)
 {
     _exit(CHILD_SANITIZER);
@@ -117,6 +124,7 @@ static void cap(int res, rlim_t lim, rlim_t hard)
     setrlimit(res, &rl);
 }
 
+__attribute__((noreturn))
 static void child(const char *anchor, unsigned long long mem_cap)
 {
     sigset_t none;
@@ -135,7 +143,7 @@ static void child(const char *anchor, unsigned long long mem_cap)
         if (fd > STDERR_FILENO)
             close(fd);
     }
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(AN_ASAN) || defined(AN_TSAN)
     __sanitizer_set_death_callback(child_on_death);
 #endif
     cap(RLIMIT_CORE, 0, 0);
@@ -171,11 +179,13 @@ cm_status_t an__anchor_check(const char *anchor, cm_err_t *err)
 
     if (stat(anchor, &sb) != 0)
         return CM_OK;                     /* the reader says why */
-#if !defined(__SANITIZE_THREAD__)
-    if ((now = vm_size()) != 0)
+    now = vm_size();
+#if defined(AN_TSAN)
+    now = 0;                              /* TSan maps memory on demand: no cap */
+#endif
+    if (now != 0)
         headroom = (unsigned long long)ANCHOR_MEM_FLOOR_MIB * 1024 * 1024
                    + (unsigned long long)ANCHOR_MEM_PER_BYTE * (unsigned long long)sb.st_size;
-#endif
     fflush(NULL);                         /* nothing buffered is written twice */
     if ((pid = fork()) < 0)
         return CM_OK;                     /* no check possible: OTF2 loads it as before */
