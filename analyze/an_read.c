@@ -83,8 +83,10 @@ cm_status_t an_reader_open(const char *anchor, an_defs_t *defs, an_reader_t **ou
         sizeof(rd_prop_t);
     otf2_msg[0] = '\0';
     OTF2_Error_RegisterCallback(on_otf2_error, NULL);
-    r->rd = OTF2_Reader_Open(anchor);
-    if (r->rd == NULL) {
+    /* a damaged anchor can make OTF2's loader slow, or crash it: tried apart first */
+    if ((st = an__anchor_check(anchor, err)) != CM_OK) {
+        ;
+    } else if ((r->rd = OTF2_Reader_Open(anchor)) == NULL) {
         st = CM_ERR_AT(err, CM_ERR_INVALID, anchor, 0, 0, "not an OTF2 archive%s%s",
                        otf2_msg[0] ? ": " : "", otf2_msg);
     } else if (OTF2_Reader_SetSerialCollectiveCallbacks(r->rd) != OTF2_SUCCESS) {

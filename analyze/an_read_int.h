@@ -2,6 +2,7 @@
  * an_read_int.h - the OTF2 reader's private state, shared by its three files:
  *
  *   an_read.c         the reader object: open, close, OTF2's error messages
+ *   an_read_anchor.c  the anchor's check in a child process, before the open
  *   an_read_defs.c    global and local definitions -> an_defs_t (checked)
  *   an_read_events.c  Enter/Leave events -> one an_visit_t per wrapper visit
  *
@@ -89,6 +90,12 @@ OTF2_CallbackCode an__read_fail(an_reader_t *r, cm_status_t st, const char *fmt,
     __attribute__((format(printf, 3, 4)));
 /* OTF2's description of rc, with the first message OTF2 reported since open. */
 const char *an__read_why(OTF2_ErrorCode rc);
+/*
+ * Lets OTF2 load the anchor in a child process under address-space and time
+ * limits; refuses (CM_ERR_INVALID) an anchor that crashes or exceeds them
+ * there, CM_OK otherwise, OTF2's own errors included (an_read_anchor.c).
+ */
+cm_status_t an__anchor_check(const char *anchor, cm_err_t *err);
 /* Reads and checks every definition into r->defs (an_read_defs.c). */
 cm_status_t an__read_defs(an_reader_t *r);
 
