@@ -81,6 +81,8 @@ PAPBENCH_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papbench/*.c))
 PATHGEN_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/pathgen/*.c))
 # bin/gsum too: tools/gsum/*.c (options, agreement, expected results, memory, runs).
 GSUM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/gsum/*.c))
+# bin/papsim too: tools/papsim/*.c (options, one run and its lines).
+PAPSIM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papsim/*.c))
 PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
@@ -114,7 +116,7 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(ADV_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
             $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/randtree/randtree_main.o \
-            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(GSUM_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
+            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(GSUM_OBJ) $(PAPSIM_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
@@ -209,6 +211,7 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
 bin/papbench: $(PAPBENCH_OBJ)
 bin/gsum: $(GSUM_OBJ)
+bin/papsim: $(PAPSIM_OBJ)
 # bin/clvbench measures clv against the reference Clairvoyant, which lives
 # with the tests (tests/unit/algo/clv_tree.c), not in the library.
 bin/clvbench: build/obj/tests/unit/algo/clv_tree.o
