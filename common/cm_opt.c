@@ -45,12 +45,12 @@ cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
     return status;
 }
 
-cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *word)
+cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int bad_char, const char *word)
 {
     if (c == ':')
         return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "option '%s' requires an argument", word);
-    if (optopt != 0)
-        return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '-%c'", optopt);
+    if (bad_char != 0)
+        return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '-%c'", bad_char);
     return cm_opt_fail(ctx, CM_ERR_SYNTAX, NULL, "unknown option '%s'", word);
 }
 

@@ -63,8 +63,10 @@ cm_status_t cm_opt_fail(cm_opt_t *ctx, cm_status_t status, const char *opt,
                         const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* getopt_long's complaints: c is what it returned (':' a missing argument,
- * '?' an unknown option), optopt its optopt, word argv[optind - 1]. */
-cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int optopt, const char *word);
+ * '?' an unknown option), bad_char getopt's optopt, word argv[optind - 1].
+ * (Not named optopt: that would shadow getopt's global, which clang's
+ * -Wshadow refuses in the fuzz build.) */
+cm_status_t cm_opt_getopt_fail(cm_opt_t *ctx, int c, int bad_char, const char *word);
 
 /*
  * One step of getopt_long, for every program's loop:
