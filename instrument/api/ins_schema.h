@@ -210,4 +210,55 @@
  * standardDeviation = half the minimum round trip, in ticks.
  */
 
+/*
+ * ---- application traces (the profiling library, ins_mpi.h) ------------
+ * An archive written by lib/libpaptree-mpi.so for an unmodified MPI
+ * program has INS_PROP_KIND = INS_KIND_MPI (a tree trace has no such
+ * property, or INS_KIND_TREE) and no pathmap properties.  It is written
+ * the way Score-P writes MPI:
+ *  - one region per MPI function (ins_mpi_func_name: "MPI_Allreduce", ...),
+ *    paradigm OTF2_PARADIGM_MPI, role OTF2_REGION_ROLE_COLL_ALL2ALL
+ *    (allreduce, barrier, allgather, reduce_scatter_block, iallreduce),
+ *    COLL_ALL2ONE (reduce, ireduce), COLL_ONE2ALL (bcast, ibcast), or
+ *    FUNCTION (MPI_Wait, MPI_Test);
+ *  - location group r = world rank r (PROCESS); its locations are the
+ *    threads that called an intercepted function, id = (r << 16) | the
+ *    thread's index in the order they first called, type CPU_THREAD;
+ *  - a COMM_LOCATIONS group (INS_GROUP_MPI_LOCATIONS) of every rank's
+ *    first location, in world rank order, and per communicator a
+ *    COMM_GROUP (members = world ranks) and a Comm whose id is
+ *    ins_mpi_comm_def_t.id, name its MPI name (or "comm <id>");
+ *  - per blocking call: Enter(region) with the attributes below,
+ *    MpiCollectiveBegin, the algorithm's messages (as an algorithm node's,
+ *    communicator = the call's), MpiCollectiveEnd(op, comm, root,
+ *    sizeSent, sizeReceived), Leave;
+ *  - per nonblocking call: Enter, NonBlockingCollectiveRequest(request),
+ *    Leave; in the MPI_Wait/MPI_Test that completed it: Enter,
+ *    NonBlockingCollectiveComplete(op, comm, root, sent, received,
+ *    request), Leave.
+ * Attributes of the Enter of a collective (their ids follow the arrival
+ * attributes'):
+ */
+#define INS_PROP_KIND           "PAPTREE::KIND"            /* INS_KIND_MPI | INS_KIND_TREE */
+#define INS_KIND_MPI            "mpi"
+#define INS_KIND_TREE           "tree"
+#define INS_PROP_RULES          "PAPTREE::RULES"           /* the --algo rules, as given; "" */
+#define INS_PROP_RANKS          "PAPTREE::RANKS"           /* MPI_COMM_WORLD's size, decimal */
+#define INS_GROUP_MPI_LOCATIONS "paptree MPI locations"
+#define INS_ATTR_CALLSITE       "paptree::callsite"  /* STRING: "MODULE+0xOFFSET" of the return
+                                                        address (MODULE the executable's or
+                                                        shared object's path) */
+#define INS_ATTR_ALGO           "paptree::algo"      /* STRING: "native" or the rule's ALGO */
+#define INS_ATTR_FALLBACK       "paptree::fallback"  /* STRING: ins_mpi_fallback_name; "" */
+#define INS_ATTR_COUNT          "paptree::count"     /* INT64: the call's count */
+#define INS_ATTR_DTYPE          "paptree::dtype"     /* STRING: MPI_INT, MPI_DOUBLE, ...,
+                                                        "derived" */
+#define INS_ATTR_MPI_OP         "paptree::mpi_op"    /* STRING: MPI_SUM, ..., "user", "" */
+#define INS_ATTR_CALLSITE_ID    7u
+#define INS_ATTR_ALGO_ID        8u
+#define INS_ATTR_FALLBACK_ID    9u
+#define INS_ATTR_COUNT_ID       10u
+#define INS_ATTR_DTYPE_ID       11u
+#define INS_ATTR_MPI_OP_ID      12u
+
 #endif /* INS_SCHEMA_H */
