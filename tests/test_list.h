@@ -133,6 +133,9 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(opt_loop,                      10) \
     X(opt_next,                      10) \
     X(opt_append,                    10) \
+    /* common: code addresses as call-site names (tests/unit/common/t_site.c) */ \
+    X(site_main_program,             20) \
+    X(site_shared_object,            10) \
     /* pathmap (tests/unit/pathmap/) */ \
     X(pathmap_doc_example,           10) \
     X(pathmap_params_and_ranges,     10) \
