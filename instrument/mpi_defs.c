@@ -342,7 +342,15 @@ static void gw_rank_strings(ins_gw_t *g, int size, const rank_counts_t *cnt, con
 
 static void gw_attrs_regions(ins_gw_t *g)
 {
+    /* The tree trace's attributes first (not used here), so that the ids are dense. */
     static const struct { uint32_t id; const char *name, *desc; OTF2_Type type; } attrs[] = {
+        { INS_ATTR_OP_ID, INS_ATTR_OP, "tree traces only", OTF2_TYPE_UINT64 },
+        { INS_ATTR_BYTES_ID, INS_ATTR_BYTES, "tree traces only", OTF2_TYPE_UINT64 },
+        { INS_ATTR_ASKED_ID, INS_ATTR_ASKED, "tree traces only", OTF2_TYPE_STRING },
+        { INS_ATTR_MISSING_ID, INS_ATTR_MISSING, "tree traces only", OTF2_TYPE_INT64 },
+        { INS_ATTR_ERROR_ID, INS_ATTR_ERROR, "tree traces only", OTF2_TYPE_INT64 },
+        { INS_ATTR_LEAD_ID, INS_ATTR_LEAD, "tree traces only", OTF2_TYPE_INT64 },
+        { INS_ATTR_WAIT_ID, INS_ATTR_WAIT, "tree traces only", OTF2_TYPE_INT64 },
         { INS_ATTR_CALLSITE_ID, INS_ATTR_CALLSITE, "the call's return address, MODULE+0xOFFSET",
           OTF2_TYPE_STRING },
         { INS_ATTR_ALGO_ID, INS_ATTR_ALGO, "the algorithm that ran: native or the rule's",
