@@ -11,8 +11,9 @@
  *                               threads 1000 each, 64 KiB per location (819
  *                               records), so the threads flush while recording
  *   ins_mpi_write DIR exists    opening must fail (DIR exists, no force)
- *   ins_mpi_write DIR abandon   records past one flush, lists this rank's
- *                               partial files, abandons, never closes
+ *   ins_mpi_write DIR abandon   records 20000 calls (24 flushes), says whether
+ *                               this rank's event file exists, abandons, never
+ *                               closes
  *
  * The call sites are the addresses site_a + 1, site_b + 2 ... (site(): a
  * function of this program, so `nm` gives the offset the trace must name).
@@ -217,8 +218,8 @@ static void mode_abandon(const char *dir, int rank)
     char path[4096];
     struct stat sb;
 
-    /* 819 records fit: the 820th flushes, which writes this rank's event file */
-    for (int i = 0; i < 1000; i++) {
+    /* 819 records fit in the buffer; after OTF2's own 512 KiB, its event file is written */
+    for (int i = 0; i < 20000; i++) {
         ins_mpi_call_t c = call(INS_MPI_ALLREDUCE, 0, UINT32_MAX, 1, MPI_INT, MPI_SUM, 4, 4);
 
         record(tr, &c, 30);
