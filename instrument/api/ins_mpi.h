@@ -44,7 +44,12 @@ typedef struct ins_mpi_opts {
     const char *dir;      /* archive directory; the anchor is dir/traces.otf2 */
     int         force;    /* replace an existing archive at dir (only an OTF2 one) */
     const char *command;  /* the program's argv, space-joined; recorded; may be NULL */
-    size_t      mem;      /* bytes of event buffers per process; 0 = default */
+    size_t      mem;      /* bytes of event buffers per process; 0 = default (32 MiB):
+                             the first thread's buffer is half of it, each next
+                             thread's half of what is left, at least 64 KiB */
+    /* Added after the contract (issue 25): */
+    const char *rules;    /* the --algo rules as given, recorded as INS_PROP_RULES;
+                             NULL = the environment's PAPTREE_ALGO, or "" */
 } ins_mpi_opts_t;
 
 /*
@@ -85,6 +90,8 @@ typedef struct ins_mpi_comm_def {
 } ins_mpi_comm_def_t;
 
 cm_status_t ins_mpi_comm(ins_mpi_t *tr, const ins_mpi_comm_def_t *def, cm_err_t *err);
+/* (Every communicator a record names must be defined: at close rank 0
+   writes the definitions the ranks made, the first one per id.) */
 
 /* Why a call did not run the algorithm its rule chose (0: it did, or no rule). */
 typedef enum {
@@ -120,6 +127,13 @@ typedef struct ins_mpi_call {
                                            kept until close (the writer interns it) */
     ins_mpi_fallback_t fallback;
     uint64_t           request;         /* nonblocking: the request's id; else 0 */
+    /* Added after the contract (issue 25): */
+    ins_mpi_func_t     completed;       /* INS_MPI_WAIT / INS_MPI_TEST: the nonblocking
+                                           function whose request completed
+                                           (INS_MPI_IALLREDUCE, ...); for the collective
+                                           op of NonBlockingCollectiveComplete.  Left 0,
+                                           the op is told by the record's fields: no op
+                                           = bcast, a root = reduce, else allreduce */
 } ins_mpi_call_t;
 
 /* Records one call on the calling thread's location.  Thread-safe, no lock
@@ -142,7 +156,10 @@ cm_status_t ins_mpi_close(ins_mpi_t *tr, cm_err_t *err);
 
 /* Local, async-signal-safe: removes this rank's partial files (and, on
    rank 0, the partial directory).  For MPI_Abort, signals and exit
-   without MPI_Finalize. */
+   without MPI_Finalize.  The files other ranks still write stay until
+   they abandon too; the directories go with the last rank's files (each
+   rank removes them if empty).  tr stays allocated (the process is
+   ending); not after ins_mpi_close (which frees tr).  NULL: nothing. */
 void ins_mpi_abandon(ins_mpi_t *tr);
 
 #endif /* INS_MPI_H */

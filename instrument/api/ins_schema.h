@@ -230,21 +230,32 @@
  *    ins_mpi_comm_def_t.id, name its MPI name (or "comm <id>");
  *  - per blocking call: Enter(region) with the attributes below,
  *    MpiCollectiveBegin, the algorithm's messages (as an algorithm node's,
- *    communicator = the call's), MpiCollectiveEnd(op, comm, root,
- *    sizeSent, sizeReceived), Leave;
+ *    communicator = the call's, requestID = INS_REQUEST_ID(k, step) with k
+ *    the number of blocking calls written before on the location),
+ *    MpiCollectiveEnd(op, comm, root, sizeSent, sizeReceived), Leave;
  *  - per nonblocking call: Enter, NonBlockingCollectiveRequest(request),
  *    Leave; in the MPI_Wait/MPI_Test that completed it: Enter,
  *    NonBlockingCollectiveComplete(op, comm, root, sent, received,
  *    request), Leave.
- * Attributes of the Enter of a collective (their ids follow the arrival
- * attributes'):
+ * Attributes of every Enter, a completing MPI_Wait/MPI_Test's too (their
+ * ids follow the arrival attributes'; ids 0 to 6 are defined too, unused,
+ * so that the ids are dense).  Their strings are numbered per rank (the
+ * same text may have one String id per rank; docs/trace-format.md):
  */
 #define INS_PROP_KIND           "PAPTREE::KIND"            /* INS_KIND_MPI | INS_KIND_TREE */
 #define INS_KIND_MPI            "mpi"
 #define INS_KIND_TREE           "tree"
-#define INS_PROP_RULES          "PAPTREE::RULES"           /* the --algo rules, as given; "" */
+#define INS_PROP_RULES          "PAPTREE::RULES"           /* the --algo rules, as given;
+                                                              absent when none (OTF2 writes
+                                                              no empty property; so for
+                                                              every property: absent = "") */
 #define INS_PROP_RANKS          "PAPTREE::RANKS"           /* MPI_COMM_WORLD's size, decimal */
 #define INS_GROUP_MPI_LOCATIONS "paptree MPI locations"
+/* Communicator ids (ins_mpi_comm_def_t.id): MPI_COMM_WORLD's is 0; 1 is
+   MPI_COMM_SELF's, whose members differ by rank: it is written as Score-P
+   writes it, one Comm over a group of type COMM_SELF with no members. */
+#define INS_COMM_WORLD_ID       0u
+#define INS_COMM_SELF_ID        1u
 #define INS_ATTR_CALLSITE       "paptree::callsite"  /* STRING: "MODULE+0xOFFSET" of the return
                                                         address (MODULE the executable's or
                                                         shared object's path) */
