@@ -153,6 +153,15 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_algo_none_in_core_tree, 10) \
     X(pathmap_algo_arrival_sources,  10) \
     X(pathmap_algo_tuple_bytes,      10) \
+    /* interpose: the --algo rules (tests/unit/interpose/) */ \
+    X(ip_rules_match_order,          10) \
+    X(ip_rules_match_sizes,          10) \
+    X(ip_rules_match_np,             10) \
+    X(ip_rules_names,                10) \
+    X(ip_rules_params,               10) \
+    X(ip_rules_empty,                10) \
+    X(ip_rules_errors,               10) \
+    X(ip_rules_hash,                 10) \
     /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
