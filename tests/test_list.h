@@ -509,6 +509,7 @@ static const tst_entry_t tst_list[] = {
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
     { "bench_args",            TST_SH, NULL, "sh tests/algo/bench-args.sh",            NULL, 0, 120 },
     { "pathmap_check_args",    TST_SH, NULL, "sh tests/pathmap/check-args.sh",         NULL, 0, 60 },
+    { "paprun_args",           TST_SH, NULL, "sh tests/interpose/paprun-args.sh",      NULL, 0, 120 },
     /* gen: pathgen compare (tests/pathgen/) */
     { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
     { "pathgen_edit",          TST_SH, NULL, "sh tests/pathgen/edit.sh",               NULL, 0, 60 },
