@@ -76,7 +76,7 @@ refused 2 "paprun: --trace: '$tmp/trace' holds a trace already; --force (or PAPT
     --trace "$tmp/trace" sh -c "touch $tmp/ran"
 refused 2 "paprun: --trace: '$tmp/plain' exists and is not a trace (no traces.otf2 in it), expected a new directory or a trace to replace" \
     --trace "$tmp/plain" --force sh -c "touch $tmp/ran"
-refused 2 "paprun: --trace: '$tmp/dummy.so' exists and is not a trace (no directory), expected a new directory or a trace to replace" \
+refused 2 "paprun: --trace: '$tmp/dummy.so' exists and is not a trace (not a directory), expected a new directory or a trace to replace" \
     --trace "$tmp/dummy.so" -f sh -c "touch $tmp/ran"
 refused 2 "paprun: --trace: the directory '$tmp/nodir' (for '$tmp/nodir/app') does not exist: No such file or directory" \
     --trace "$tmp/nodir/app" sh -c "touch $tmp/ran"
@@ -141,6 +141,9 @@ PAPTREE_LIB="$tmp/dummy.so" "$PR" --trace "$tmp/trace" --force sh -c 'echo "$PAP
     >"$tmp/out" 2>/dev/null || bad "--force on a trace: exit $?"
 [ "$(cat "$tmp/out")" = "1 sh -c echo \"\$PAPTREE_FORCE \$PAPTREE_COMMAND|\$1 \$2\" x --trace -r|--trace -r" ] ||
     bad "program arguments: $(cat "$tmp/out")"
+# PAPTREE_FORCE=1 in the environment is --force.
+PAPTREE_FORCE=1 PAPTREE_LIB="$tmp/dummy.so" "$PR" --trace "$tmp/trace" sh -c 'echo "$PAPTREE_FORCE"' \
+    >"$tmp/out" 2>/dev/null && [ "$(cat "$tmp/out")" = 1 ] || bad "PAPTREE_FORCE=1: $(cat "$tmp/out")"
 # The environment's settings are checked too, and an option wins over them.
 PAPTREE_ALGO='bcast:*=ring' PAPTREE_LIB="$tmp/dummy.so" "$PR" --algo 'bcast:*=chain' sh -c 'echo "$PAPTREE_ALGO"' \
     >"$tmp/out" 2>/dev/null && [ "$(cat "$tmp/out")" = 'bcast:*=chain' ] || bad "--algo over PAPTREE_ALGO: $(cat "$tmp/out")"
