@@ -162,6 +162,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(ip_rules_empty,                10) \
     X(ip_rules_errors,               10) \
     X(ip_rules_hash,                 10) \
+    X(ip_rules_normal_reparses,      10) \
     /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
