@@ -51,6 +51,9 @@ spread: us, the slowest rank'"'"'s mean minus the fastest'"'"'s; last: the faste
 #   + 3 x 24 = 112 over 6 calls = 18.67 -> 19; every call 0.5 us: spread 0,
 #   no last; lost 0: last.  Its label (61 characters) is longer than the
 #   site column (24, the most) and gets a line of its own.
+# site_b, MPI_Barrier, native: rank 1 only, 2 calls of 3 us: mean 3.00,
+#   spread 0 (one rank), no last; lost 0 like the Reduce, but 6 us in the
+#   call against 3 x 0.5 = 1.5 us: before it.
 run 3 ranks "$tmp/ranks.txt"
 {
   echo "paptree report: 3 ranks; per call site and collective, most time lost waiting first"
@@ -60,6 +63,8 @@ run 3 ranks "$tmp/ranks.txt"
     "MPI_Bcast          5    100  native     7.00    6.00     2  count: 4, datatype: 1"
   printf '%-24s  %s\n' "site_a ip_report.c:$LA" \
     "MPI_Allreduce     10     64  ring       2.00    2.00     0  -"
+  printf '%-24s  %s\n' "site_b ip_report.c:$LB" \
+    "MPI_Barrier        2      0  native     3.00    0.00     -  -"
   echo "site_with_a_long_function_name_for_the_report ip_report.c:$LC"
   echo "                          MPI_Reduce         3     19  rd         0.50    0.00     -  -"
 } > "$tmp/ranks.expect"
@@ -89,6 +94,15 @@ W=${#LA}; W=$((W + 19))   # "site_b ip_report.c:NN": 19 characters and the line 
 } > "$tmp/threads.expect"
 same "$tmp/threads.expect" "$tmp/threads.txt" "2 threads"
 
+# ---- no calls ------------------------------------------------------------------
+run 2 empty "$tmp/empty.txt"
+{
+  echo "paptree report: 2 ranks; per call site and collective, most time lost waiting first"
+  echo "$LEGEND"
+  echo "no collective calls"
+} > "$tmp/empty.expect"
+same "$tmp/empty.expect" "$tmp/empty.txt" "no calls"
+
 # ---- an addr2line that fails: module+offset ---------------------------------
 # The sites are static functions of the executable, so dladdr has no
 # symbol for them either: each is named by the program's base name and
@@ -97,8 +111,8 @@ mkdir "$tmp/bin"
 printf '#!/bin/sh\nexit 1\n' > "$tmp/bin/addr2line"
 chmod +x "$tmp/bin/addr2line"
 run 3 ranks "$tmp/noa2l.txt" -x PATH="$tmp/bin:$PATH"
-n=$(grep -cE '^ip_report\+0x[0-9a-f]+ +MPI_(Bcast|Allreduce|Reduce) ' "$tmp/noa2l.txt" || true)
-[ "$n" = 3 ] || { cat "$tmp/noa2l.txt" >&2; fail "without addr2line: expected 3 rows named ip_report+0xOFFSET, found $n"; }
+n=$(grep -cE '^ip_report\+0x[0-9a-f]+ +MPI_(Bcast|Allreduce|Reduce|Barrier) ' "$tmp/noa2l.txt" || true)
+[ "$n" = 4 ] || { cat "$tmp/noa2l.txt" >&2; fail "without addr2line: expected 4 rows named ip_report+0xOFFSET, found $n"; }
 for f in site_b:MPI_Bcast site_a:MPI_Allreduce site_with_a_long_function_name_for_the_report:MPI_Reduce; do
   fn=${f%%:*} coll=${f#*:}
   off=$(grep -E "^ip_report\+0x[0-9a-f]+ +$coll " "$tmp/noa2l.txt" | sed 's/^ip_report+0x\([0-9a-f]*\) .*/\1/')
@@ -110,4 +124,4 @@ for f in site_b:MPI_Bcast site_a:MPI_Allreduce site_with_a_long_function_name_fo
   [ "$s" -le "$o" ] && [ "$o" -lt $((s + z)) ] ||
     { cat "$tmp/noa2l.txt" >&2; fail "without addr2line: the $coll site 0x$off is not in $fn (0x$1, size 0x$2)"; }
 done
-echo "ok: ip_report ranks, threads, without addr2line"
+echo "ok: ip_report ranks, threads, empty, without addr2line"

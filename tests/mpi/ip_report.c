@@ -6,6 +6,7 @@
  *
  *   build/tests/ip_report ranks OUT     (np 3) the sequence below
  *   build/tests/ip_report threads OUT   (np 2) two threads add at once
+ *   build/tests/ip_report empty OUT     (np 2) no calls at all
  *
  * "ranks", rank r of 3 (every call's site is a return address inside this
  * program, so addr2line names the function and this file's line):
@@ -19,6 +20,8 @@
  *                                    added half under one pointer to "rd"
  *                                    and half under another with the same
  *                                    text (one row: rows join by text)
+ *   site_b, MPI_Barrier, "native":   rank 1 only, 2 calls of 0 B, each
+ *                                    3000 ns
  *
  * "threads", rank r of 2: two threads start together (a barrier) and add
  * N = 200000 calls each to one row (site_a, MPI_Allreduce, "ring"):
@@ -78,6 +81,8 @@ static void add_ranks(ip_report_t *rep, int rank)
     for (int i = 0; i < rank + 1; i++)
         ip_report_add(rep, site_c_addr, INS_MPI_REDUCE, i % 2 ? rd_two : rd_one, INS_FB_NONE,
                       8u * (unsigned)(rank + 1), 500);
+    for (int i = 0; i < 2 && rank == 1; i++)
+        ip_report_add(rep, site_b_addr, INS_MPI_BARRIER, "native", INS_FB_NONE, 0, 3000);
 }
 
 enum { N_THREAD_CALLS = 200000, N_GROW = 20 };
@@ -132,9 +137,10 @@ static int add_threads(ip_report_t *rep, int rank)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ip_report ranks|threads OUT\n"
+    fprintf(f, "usage: ip_report ranks|threads|empty OUT\n"
                "  ranks    (np 3) known calls on three sites, the table to OUT (rank 0)\n"
-               "  threads  (np 2) two threads adding at once, the table to OUT (rank 0)\n");
+               "  threads  (np 2) two threads adding at once, the table to OUT (rank 0)\n"
+               "  empty    (np 2) no calls, the table to OUT (rank 0)\n");
 }
 
 int main(int argc, char **argv)
@@ -145,7 +151,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (argc != 3 || (strcmp(argv[1], "ranks") != 0 && strcmp(argv[1], "threads") != 0)) {
+    if (argc != 3 || (strcmp(argv[1], "ranks") != 0 && strcmp(argv[1], "threads") != 0 &&
+                      strcmp(argv[1], "empty") != 0)) {
         usage(stderr);
         return 2;
     }
@@ -159,7 +166,7 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     if (strcmp(argv[1], "ranks") == 0)
         add_ranks(rep, rank);
-    else if (add_threads(rep, rank) != 0)
+    else if (strcmp(argv[1], "threads") == 0 && add_threads(rep, rank) != 0)
         MPI_Abort(MPI_COMM_WORLD, 1);
     FILE *out = NULL;
     if (rank == 0 && (out = fopen(argv[2], "w")) == NULL) {
