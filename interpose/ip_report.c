@@ -681,8 +681,9 @@ static void fallback_text(const ip_report_line_t *l, char *buf, size_t size)
 }
 
 /* Column widths: the longest cell, at least the heading; the site column
-   at most IP_REPORT_SITE_MAX (a longer label gets a line of its own). */
-enum { IP_REPORT_SITE_MAX = 24 };
+   at most IP_REPORT_SITE_MAX (a longer label gets a line of its own).
+   Rows fit in IP_REPORT_COLUMNS unless a cell alone is too wide. */
+enum { IP_REPORT_SITE_MAX = 24, IP_REPORT_COLUMNS = 100 };
 
 typedef struct ip_report_widths {
     int site, coll, calls, bytes, algo, mean, spread;
@@ -711,6 +712,8 @@ static ip_report_widths_t widths(const ip_report_line_t *lines, long n)
     return w;
 }
 
+/* One row; the fallbacks on a line of their own below it, under the
+   collective, when they would take the row past IP_REPORT_COLUMNS. */
 static void print_line(FILE *out, const ip_report_line_t *l, const ip_report_widths_t *w)
 {
     char fb[512], last[16];
@@ -725,11 +728,15 @@ static void print_line(FILE *out, const ip_report_line_t *l, const ip_report_wid
     else
         snprintf(last, sizeof(last), "-");
     fallback_text(l, fb, sizeof(fb));
-    fprintf(out, "%-*s  %-*s  %*" PRIu64 "  %*.0f  %-*s  %*.2f  %*.2f  %4s  %s\n",
-            w->site, site, w->coll, ins_mpi_func_name((ins_mpi_func_t)l->func),
-            w->calls, l->calls_max, w->bytes, (double)l->bytes_sum / (double)l->calls_sum,
-            w->algo, l->algo, w->mean, line_mean(l) / 1e3, w->spread, line_spread(l) / 1e3,
-            last, fb);
+    int len = fprintf(out, "%-*s  %-*s  %*" PRIu64 "  %*.0f  %-*s  %*.2f  %*.2f  %4s",
+                      w->site, site, w->coll, ins_mpi_func_name((ins_mpi_func_t)l->func),
+                      w->calls, l->calls_max, w->bytes,
+                      (double)l->bytes_sum / (double)l->calls_sum, w->algo, l->algo, w->mean,
+                      line_mean(l) / 1e3, w->spread, line_spread(l) / 1e3, last);
+    if (len + 2 + (int)strlen(fb) <= IP_REPORT_COLUMNS)
+        fprintf(out, "  %s\n", fb);
+    else
+        fprintf(out, "\n%*sfallbacks: %s\n", w->site + 2, "", fb);
 }
 
 static void print_table(FILE *out, int nranks, ip_report_line_t *lines, long n,

@@ -60,7 +60,8 @@ void ip_report_add(ip_report_t *r, const void *site, ins_mpi_func_t func, const 
  *   last        the rank with the smallest mean, the last to arrive ("-"
  *               when the spread is 0 or one rank made the calls)
  *   fallbacks   per reason, the most of any rank, most first: "count: 12,
- *               datatype: 3", or "-"
+ *               datatype: 3", or "-"; on a line of their own, under the
+ *               collective, when the row would be wider than 100 columns
  *
  * Rows join by the site's name (cm_site_name), so one site is one row on
  * every rank; a collective whose ranks call it from different sites is
