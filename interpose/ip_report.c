@@ -245,7 +245,7 @@ static void buf_str(ip_report_buf_t *b, const char *s) { buf_put(b, s, strlen(s)
 
 /*
  * A rank's message: u64 dropped, u64 nrows, then per row the strings
- * site name, dladdr symbol (or ""), algorithm text, each NUL-terminated,
+ * site name, dladdr's symbol of the call (or ""), algorithm text, each NUL-terminated,
  * and the u64s func, calls, bytes, ns, ns_min, ns_max, fb[INS_FB_NREASONS].
  * All ranks run the same binary, so the host's byte order is the format's.
  */
@@ -253,9 +253,13 @@ static void row_serialise(ip_report_buf_t *b, const ip_report_row_t *row)
 {
     char name[4096 + 64];
     Dl_info info;
+    /* The site is a return address; the call is the byte before it (a
+       call to a function that does not return may be a function's last
+       instruction, its return address the next function's first). */
+    const char *call = (const char *)row->site - 1;
 
     buf_str(b, cm_site_name(row->site, name, sizeof(name)));
-    buf_str(b, dladdr(row->site, &info) != 0 && info.dli_sname != NULL ? info.dli_sname : "");
+    buf_str(b, dladdr(call, &info) != 0 && info.dli_sname != NULL ? info.dli_sname : "");
     buf_str(b, row->algo != NULL ? row->algo : "");
     buf_u64(b, (uint64_t)row->func);
     buf_u64(b, row->calls);

@@ -16,7 +16,9 @@
 #     longer than the site column on a line of its own;
 #   - two rows of one rank with the same algorithm text joined;
 #   - two threads adding to one row at once: exact totals;
-# and with an addr2line that fails, every site named module+offset.
+# with an addr2line that fails, every site of the program named
+# module+offset; a site in the C library (no debug information) named by
+# addr2line's symbol, or by dladdr's (qsort) when addr2line fails.
 set -eu
 . tests/lib.sh
 MPIRUN=$(mpirun_cmd)
@@ -127,4 +129,34 @@ for f in site_b:MPI_Bcast site_a:MPI_Allreduce site_with_a_long_function_name_fo
   [ "$s" -le "$o" ] && [ "$o" -lt $((s + z)) ] ||
     { cat "$tmp/noa2l.txt" >&2; fail "without addr2line: the $coll site 0x$off is not in $fn (0x$1, size 0x$2)"; }
 done
-echo "ok: ip_report ranks, threads, empty, without addr2line"
+
+# ---- a site in a shared library without debug information ---------------------
+# 4 bytes into qsort.  Without addr2line: dladdr's symbol, qsort.  With
+# it: what addr2line says of the C library's offset (function and
+# file:line with libc's debug information installed, "__GI_qsort
+# msort.c:307"; the function alone from its symbol table), or dladdr's
+# symbol if it answers "??".  Rank means 1 and 2 us: mean 1.50, spread 1.00, last rank 0; 3
+# calls of 32 B.
+lib_expect() {  # lib_expect SITE
+  w=${#1}; [ "$w" -ge 4 ] || w=4
+  echo "paptree report: 2 ranks; per call site and collective, most time lost waiting first"
+  echo "$LEGEND"
+  printf '%-*s  %s\n' "$w" site "collective     calls  bytes  algorithm  mean  spread  last  fallbacks"
+  printf '%-*s  %s\n' "$w" "$1" "MPI_Allgather      3     32  native     1.50    1.00     0  -"
+}
+LIBC=$(ldd "$PROG" | awk '$1 ~ /^libc\.so/ { print $3 }')
+QSORT=$(nm -D --defined-only "$LIBC" | awk '$3 ~ /^qsort(@|$)/ { print $1 }')
+[ -n "$LIBC" ] && [ -n "$QSORT" ] || fail "no qsort in the C library ($LIBC)"
+addr2line -f -C -e "$LIBC" "$(printf '0x%x' $((0x$QSORT + 3)))" > "$tmp/a2l" 2>/dev/null || true
+fn=$(sed -n 1p "$tmp/a2l") loc=$(sed -n 2p "$tmp/a2l" | sed 's/ (discriminator.*//')
+case $loc in ''|'??'*|*:0|*:\?) loc= ;; *) loc=${loc##*/} ;; esac
+case $fn in ''|'??') fn= ;; esac
+name=${fn:-qsort}${fn:+${loc:+ $loc}}
+[ -n "$fn" ] || [ -z "$loc" ] || name=$loc
+lib_expect "$name" > "$tmp/lib.expect"
+run 2 lib "$tmp/lib.txt"
+same "$tmp/lib.expect" "$tmp/lib.txt" "a site in the C library"
+lib_expect qsort > "$tmp/lib-noa2l.expect"
+run 2 lib "$tmp/lib-noa2l.txt" -x PATH="$tmp/bin:$PATH"
+same "$tmp/lib-noa2l.expect" "$tmp/lib-noa2l.txt" "a site in the C library, without addr2line"
+echo "ok: ip_report ranks, threads, empty, without addr2line, lib"

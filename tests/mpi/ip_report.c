@@ -7,6 +7,9 @@
  *   build/tests/ip_report ranks OUT     (np 3) the sequence below
  *   build/tests/ip_report threads OUT   (np 2) two threads add at once
  *   build/tests/ip_report empty OUT     (np 2) no calls at all
+ *   build/tests/ip_report lib OUT       (np 2) rank r: 3 calls of 32 B,
+ *       1000 (r+1) ns, MPI_Allgather, "native", at a site 4 bytes into
+ *       the C library's qsort (a shared library without debug information)
  *
  * "ranks", rank r of 3 (every call's site is a return address inside this
  * program, so addr2line names the function and this file's line):
@@ -30,6 +33,7 @@
  * thread 1; and one call each to 20 rows (site_b, MPI_Barrier, "x00" ...
  * "x19", 0 B, 1000 ns), so that both threads' tables grow.
  */
+#include <dlfcn.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -85,6 +89,22 @@ static void add_ranks(ip_report_t *rep, int rank)
         ip_report_add(rep, site_b_addr, INS_MPI_BARRIER, "native", INS_FB_NONE, 0, 3000);
 }
 
+/* A site in a shared library: 4 bytes into qsort (its address in the C
+   library, not a PLT entry of this program). */
+static int add_lib(ip_report_t *rep, int rank)
+{
+    const char *qsort_addr = dlsym(RTLD_DEFAULT, "qsort");
+
+    if (qsort_addr == NULL) {
+        fprintf(stderr, "ip_report: dlsym(qsort): %s\n", dlerror());
+        return -1;
+    }
+    for (int i = 0; i < 3; i++)
+        ip_report_add(rep, qsort_addr + 4, INS_MPI_ALLGATHER, "native", INS_FB_NONE, 32,
+                      1000u * (unsigned)(rank + 1));
+    return 0;
+}
+
 enum { N_THREAD_CALLS = 200000, N_GROW = 20 };
 
 typedef struct thread_arg {
@@ -137,10 +157,11 @@ static int add_threads(ip_report_t *rep, int rank)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ip_report ranks|threads|empty OUT\n"
+    fprintf(f, "usage: ip_report ranks|threads|empty|lib OUT\n"
                "  ranks    (np 3) known calls on three sites, the table to OUT (rank 0)\n"
                "  threads  (np 2) two threads adding at once, the table to OUT (rank 0)\n"
-               "  empty    (np 2) no calls, the table to OUT (rank 0)\n");
+               "  empty    (np 2) no calls, the table to OUT (rank 0)\n"
+               "  lib      (np 2) calls at a site in the C library, the table to OUT (rank 0)\n");
 }
 
 int main(int argc, char **argv)
@@ -152,7 +173,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc != 3 || (strcmp(argv[1], "ranks") != 0 && strcmp(argv[1], "threads") != 0 &&
-                      strcmp(argv[1], "empty") != 0)) {
+                      strcmp(argv[1], "empty") != 0 && strcmp(argv[1], "lib") != 0)) {
         usage(stderr);
         return 2;
     }
@@ -167,6 +188,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "ranks") == 0)
         add_ranks(rep, rank);
     else if (strcmp(argv[1], "threads") == 0 && add_threads(rep, rank) != 0)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    else if (strcmp(argv[1], "lib") == 0 && add_lib(rep, rank) != 0)
         MPI_Abort(MPI_COMM_WORLD, 1);
     FILE *out = NULL;
     if (rank == 0 && (out = fopen(argv[2], "w")) == NULL) {
