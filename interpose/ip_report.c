@@ -193,6 +193,10 @@ static ip_report_tab_t *thread_tab(ip_report_t *r)
 void ip_report_add(ip_report_t *r, const void *site, ins_mpi_func_t func, const char *algo,
                    ins_mpi_fallback_t fallback, uint64_t bytes, uint64_t ns)
 {
+    /* NULL marks a free slot; a return address is never NULL, but a NULL
+       site would be counted under address 1 (named "?+0x1"). */
+    if (site == NULL)
+        site = (const void *)1;
     ip_report_tab_t *t = thread_tab(r);
     ip_report_row_t *row = t != NULL ? tab_row(t, site, func, algo) : NULL;
 
