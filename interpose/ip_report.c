@@ -596,20 +596,24 @@ static void label_module(ip_report_line_t *lines, long n, long first)
     free(cmd.p);
     if (p == NULL)
         return;
-    char fn[4096], loc[4096];
+    /* Whole lines, however long (C++ names can take kilobytes). */
+    char *fn = NULL, *loc = NULL;
+    size_t fn_cap = 0, loc_cap = 0;
     for (long i = first; i < n; i++) {
         size_t ml;
         if (lines[i].label != NULL || site_split(lines[i].site, &ml, &off) != 0 || ml != mlen ||
             strncmp(lines[i].site, lines[first].site, mlen) != 0)
             continue;
-        if (fgets(fn, sizeof(fn), p) == NULL || fgets(loc, sizeof(loc), p) == NULL)
+        if (getline(&fn, &fn_cap, p) < 0 || getline(&loc, &loc_cap, p) < 0)
             break;
         lines[i].label = label_from_addr2line(fn, loc);
         if (lines[i].label == NULL)
             lines[i].label = strdup("");   /* asked: not asked again */
     }
-    while (fgets(fn, sizeof(fn), p) != NULL)
+    while (getline(&fn, &fn_cap, p) >= 0)
         ;
+    free(fn);
+    free(loc);
     pclose(p);
 }
 

@@ -18,7 +18,8 @@
 #   - two threads adding to one row at once: exact totals;
 # with an addr2line that fails, every site of the program named
 # module+offset; a site in the C library (no debug information) named by
-# addr2line's symbol, or by dladdr's (qsort) when addr2line fails.
+# addr2line's symbol, or by dladdr's (qsort) when addr2line fails or is
+# missing.
 set -eu
 . tests/lib.sh
 MPIRUN=$(mpirun_cmd)
@@ -159,4 +160,8 @@ same "$tmp/lib.expect" "$tmp/lib.txt" "a site in the C library"
 lib_expect qsort > "$tmp/lib-noa2l.expect"
 run 2 lib "$tmp/lib-noa2l.txt" -x PATH="$tmp/bin:$PATH"
 same "$tmp/lib-noa2l.expect" "$tmp/lib-noa2l.txt" "a site in the C library, without addr2line"
+# No addr2line at all (nothing on PATH): the same, and not a word on stderr.
+run 2 lib "$tmp/lib-none.txt" -x PATH=/nonexistent
+same "$tmp/lib-noa2l.expect" "$tmp/lib-none.txt" "a site in the C library, no addr2line on PATH"
+[ ! -s "$tmp/run.log" ] || { cat "$tmp/run.log" >&2; fail "no addr2line on PATH: output on stdout or stderr"; }
 echo "ok: ip_report ranks, threads, empty, without addr2line, lib"
