@@ -488,7 +488,8 @@ static long join_rows(ip_report_rrow_t *rows, long nrows, ip_report_line_t **lin
 
     if (lines == NULL)
         return -1;
-    qsort(rows, (size_t)nrows, sizeof(*rows), rrow_cmp);
+    if (nrows > 0)
+        qsort(rows, (size_t)nrows, sizeof(*rows), rrow_cmp);
     for (long i = 0; i < nrows; i++) {
         ip_report_rrow_t acc = rows[i];
         while (i + 1 < nrows && rrow_cmp(&rows[i + 1], &acc) == 0)
