@@ -111,6 +111,16 @@ cm_status_t an_db_create(const char *path, int force, an_db_t **out, cm_err_t *e
     return CM_OK;
 }
 
+sqlite3 *an__db_conn(an_db_t *db)
+{
+    return an__db_writer_sync(db) == CM_OK ? db->db : NULL;
+}
+
+const char *an__db_schema_version(void)
+{
+    return AN_DB_SCHEMA_VERSION;
+}
+
 cm_status_t an_db_meta(an_db_t *db, const char *key, const char *value)
 {
     if (an__db_writer_sync(db) != CM_OK)
