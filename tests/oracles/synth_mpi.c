@@ -196,7 +196,7 @@ static int write_local_defs(OTF2_Archive *ar)
         if (w == NULL)
             return otf2_fail(OTF2_ERROR_INVALID, "OTF2_Archive_GetDefWriter");
         if (!(r == 2 && is_damage("no-offsets"))) {
-            rc = OTF2_DefWriter_WriteClockOffset(w, local(r, 0), offset[r], 10.0);
+            rc = OTF2_DefWriter_WriteClockOffset(w, local(r, 2000), offset[r], 10.0);
             if (rc == OTF2_SUCCESS)
                 rc = OTF2_DefWriter_WriteClockOffset(w, local(r, 20000), offset[r], 10.0);
         }
@@ -312,7 +312,7 @@ int main(int argc, char **argv)
         || OTF2_Archive_SetProperty(ar, INS_PROP_RANKS, "3", false)
         || OTF2_Archive_SetProperty(ar, INS_PROP_CLOCK, INS_CLOCK_MONO_RAW, false)
         || OTF2_Archive_SetProperty(ar, INS_PROP_COMMAND, "synth_mpi", false)
-        || OTF2_Archive_SetProperty(ar, INS_PROP_RULES, "", false)) {
+        || OTF2_Archive_SetProperty(ar, INS_PROP_RULES, "allreduce:>=64K=rd", false)) {
         fprintf(stderr, "synth_mpi: cannot open the archive '%s'\n", dir);
         return 1;
     }
