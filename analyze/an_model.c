@@ -383,8 +383,8 @@ cm_status_t an_model_open(const char *db, an_model_t **m_p, cm_err_t *err)
     /* the same checks and messages as the report's (an_db_read.c) */
     cm_status_t st = an_db_open_read(db, &P(m)->db, err);
     if (st == CM_OK && an_mpi_db_is_mpi(P(m)->db))
-        st = CM_ERR_AT(err, CM_ERR_INVALID, db, 0, 0, "an application trace's database: draw "
-                       "it with papviz arrivals-by-site");
+        st = CM_ERR_AT(err, CM_ERR_INVALID, db, 0, 0, "an application trace's database: "
+                       "papanalyze DB reports it, papviz arrivals-by-site draws it");
     if (st != CM_OK || load_tree(m, err) != CM_OK
         || load_sizes(m, err) != CM_OK) {
         an_model_close(m);

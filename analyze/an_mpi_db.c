@@ -345,3 +345,15 @@ int an_mpi_db_is_mpi(sqlite3 *db)
     sqlite3_finalize(st);
     return yes;
 }
+
+int an_is_mpi_database(const char *path)
+{
+    sqlite3 *db = NULL;
+    int yes = 0;
+
+    if (an_is_database(path) && sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL)
+                                    == SQLITE_OK)
+        yes = an_mpi_db_is_mpi(db);
+    sqlite3_close(db);
+    return yes;
+}

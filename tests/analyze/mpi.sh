@@ -227,6 +227,19 @@ grep -q '<title>rank 2: mean arrival 0.750 us after the earliest (min 0.600, max
 rc=0
 "$PAPVIZ" pap "$TMP/t/traces.db" -o "$TMP/p.svg" 2> "$TMP/err.txt" || rc=$?
 [ "$rc" = 1 ] && grep -q "arrivals-by-site" "$TMP/err.txt" || die "papviz pap on an application trace's database: exit $rc"
-NCHECKS=$((NCHECKS + 6))
+# and arrivals-by-site refuses a tree trace's database
+SYNTH_TRACE=${SYNTH_TRACE:-build/tests/synth_trace}
+"$SYNTH_TRACE" gred3 "$TMP/tree" > /dev/null || die "synth_trace gred3 failed"
+"$PAPANALYZE" -q --skip 0 "$TMP/tree/traces.otf2" || die "papanalyze of a tree trace failed"
+rc=0
+"$PAPVIZ" arrivals-by-site "$TMP/tree/traces.db" -o "$TMP/x.svg" 2> "$TMP/err.txt" || rc=$?
+[ "$rc" = 1 ] && grep -q "not an application trace's database" "$TMP/err.txt" ||
+    { cat "$TMP/err.txt" >&2; die "arrivals-by-site on a tree trace's database: exit $rc"; }
+NCHECKS=$((NCHECKS + 7))
+
+# --advise on an application trace: its report, whose advice is the --algo lines
+"$PAPANALYZE" --advise "$TMP/t/traces.db" > "$TMP/adv.txt" || die "papanalyze --advise DB failed"
+[ "$(grep -c "^  call site .*try --algo '" "$TMP/adv.txt")" = 2 ] || die "--advise: not the two advice lines"
+NCHECKS=$((NCHECKS + 1))
 
 echo "$ME: $NCHECKS checks passed"
