@@ -48,6 +48,8 @@ typedef struct mr_loc {
     int           ended;      /* its collective end (or request) was seen */
     int64_t       last;
     an_mpi_call_t cur;
+    int64_t      *done;       /* calls the open wait completed: their leave is its leave */
+    int           ndone, capdone;
 } mr_loc_t;
 
 typedef struct mr {
@@ -68,6 +70,8 @@ typedef struct mr {
     int             nlocs;
     int32_t        *site_of_string;       /* [nstrings]: site index, or -1 */
     int64_t         cap_calls;
+    int64_t        *pend;                 /* nonblocking calls started, not completed */
+    int64_t         npend, cap_pend;
     uint64_t        base, nevents;
     int             have_base;
     double          ns_per_tick;
@@ -587,6 +591,17 @@ static cm_status_t push_call(mr_t *r, const an_mpi_call_t *c)
         r->cap_calls = cap;
     }
     tr->calls[tr->ncalls++] = *c;
+    if (is_nonblocking(c->func) && c->comm == UINT32_MAX) {
+        if (r->npend == r->cap_pend) {
+            int64_t cap = r->cap_pend ? 2 * r->cap_pend : 64;
+            int64_t *p = realloc(r->pend, (size_t)cap * sizeof(*p));
+            if (p == NULL)
+                return CM_ERR_NOMEM;
+            r->pend = p;
+            r->cap_pend = cap;
+        }
+        r->pend[r->npend++] = tr->ncalls - 1;
+    }
     return CM_OK;
 }
 
@@ -681,9 +696,9 @@ static OTF2_CallbackCode on_nb_request(OTF2_LocationRef id, OTF2_TimeStamp t, vo
     if (!l->open || !is_nonblocking(l->cur.func) || l->ended)
         return fail(r, "NonBlockingCollectiveRequest on location %" PRIu64 " outside a "
                     "nonblocking collective (the trace is damaged)", id);
-    for (int64_t i = r->tr->ncalls - 1; i >= 0; i--) {
-        const an_mpi_call_t *c = &r->tr->calls[i];
-        if (c->rank == l->cur.rank && c->request == request && c->leave < 0)
+    for (int64_t i = 0; i < r->npend; i++) {
+        const an_mpi_call_t *c = &r->tr->calls[r->pend[i]];
+        if (c->rank == l->cur.rank && c->request == request)
             return fail(r, "NonBlockingCollectiveRequest on location %" PRIu64 ": request %"
                         PRIu64 " is already pending (the trace is damaged)", id, request);
     }
@@ -710,13 +725,19 @@ static OTF2_CallbackCode on_nb_complete(OTF2_LocationRef id, OTF2_TimeStamp t, v
                     "MPI_Wait or MPI_Test (the trace is damaged)", id);
     /* the completing call's leave is the call's leave: set when it leaves;
      * the wait's own Leave comes next on this location */
-    for (int64_t i = r->tr->ncalls - 1; i >= 0; i--) {
-        an_mpi_call_t *c = &r->tr->calls[i];
-        if (c->rank == l->cur.rank && c->request == request && c->leave < 0
-            && c->comm == UINT32_MAX) {
-            c->leave = INT64_MAX;           /* completed; the wait's Leave sets it */
-            l->cur.request = request;
-            l->cur.op_index = i;
+    for (int64_t i = 0; i < r->npend; i++) {
+        an_mpi_call_t *c = &r->tr->calls[r->pend[i]];
+        if (c->rank == l->cur.rank && c->request == request) {
+            if (l->ndone == l->capdone) {
+                int cap = l->capdone ? 2 * l->capdone : 4;
+                int64_t *p = realloc(l->done, (size_t)cap * sizeof(*p));
+                if (p == NULL)
+                    return fail(r, "out of memory");
+                l->done = p;
+                l->capdone = cap;
+            }
+            l->done[l->ndone++] = r->pend[i];      /* the wait's Leave sets its leave */
+            r->pend[i] = r->pend[--r->npend];
             return set_end(r, c, comm, root, sent, recv, "NonBlockingCollectiveComplete");
         }
     }
@@ -725,18 +746,19 @@ static OTF2_CallbackCode on_nb_complete(OTF2_LocationRef id, OTF2_TimeStamp t, v
                 l->cur.rank);
 }
 
-/* The wait's Leave completes the call it completed (on_leave, first). */
+/* A wait's Leave is the leave of every call it completed (after on_leave). */
 static OTF2_CallbackCode on_leave_wait(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
                                        OTF2_AttributeList *al, OTF2_RegionRef region)
 {
     mr_t *r = ud;
     mr_loc_t *l = find_loc(r, id);
-    int completes = l != NULL && l->open && l->in_wait && l->cur.request != 0;
-    int64_t which = completes ? l->cur.op_index : -1;
     OTF2_CallbackCode rc = on_leave(id, t, ud, al, region);
 
-    if (rc == OTF2_CALLBACK_SUCCESS && which >= 0)
-        r->tr->calls[which].leave = l->last;
+    if (rc == OTF2_CALLBACK_SUCCESS && l != NULL) {
+        for (int i = 0; i < l->ndone; i++)
+            r->tr->calls[l->done[i]].leave = l->last;
+        l->ndone = 0;
+    }
     return rc;
 }
 
@@ -893,19 +915,22 @@ cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, cm_err_t *err)
     memset(tr, 0, sizeof(*tr));
     if ((st = open_reader(anchor, &r.rd, err)) == CM_OK && (st = read_defs(&r)) == CM_OK)
         st = read_events(&r);
-    for (int64_t i = 0; st == CM_OK && i < tr->ncalls; i++)
-        if (tr->calls[i].comm == UINT32_MAX)    /* never completed: no communicator known */
-            st = CM_ERR_AT(err, CM_ERR_INVALID, anchor, 0, 0, "rank %d: %s request %" PRIu64
-                           " never completed (no MPI_Wait or MPI_Test recorded it): the trace "
-                           "is truncated", tr->calls[i].rank, func_names[tr->calls[i].func],
-                           tr->calls[i].request);
+    if (st == CM_OK && r.npend > 0) {         /* never completed: no communicator known */
+        const an_mpi_call_t *c = &tr->calls[r.pend[0]];
+        st = CM_ERR_AT(err, CM_ERR_INVALID, anchor, 0, 0, "rank %d: %s request %" PRIu64
+                       " never completed (no MPI_Wait or MPI_Test recorded it): the trace is "
+                       "truncated", c->rank, func_names[c->func], c->request);
+    }
     if (r.rd != NULL)
         OTF2_Reader_Close(r.rd);
     for (int i = 0; i < r.ngroups; i++)
         free(r.groups[i].members);
     free(r.groups);
     free(r.cdefs);
+    for (int i = 0; i < r.nlocs; i++)
+        free(r.locs[i].done);
     free(r.locs);
+    free(r.pend);
     free(r.region_func);
     free(r.site_of_string);
     return st;
