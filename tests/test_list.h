@@ -523,6 +523,9 @@ static const tst_entry_t tst_list[] = {
     { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
+    /* sh: the application-trace writer (ins_mpi.h) read back with otf2-print: known calls,
+       communicators, threads with flushes, an existing directory, abandon (issue 25) */
+    { "trace_mpi_app",         TST_SH, NULL, "sh tests/mpi/ins-mpi-trace.sh",          NULL, 0, 180 },
     /* sh: bin/papbench (Proficz 2018 Fig. 9): every algorithm and source checked against
        MPI_Allreduce at np 3-4, tables and CSV, a planted wrong element, refused pathmaps,
        --trace through papanalyze, bad options; about 20 s, 9 mpirun launches */
