@@ -121,14 +121,16 @@ static int write_comms(sqlite3 *db, const an_mpi_trace_t *tr)
 
     for (int i = 0; !bad && i < tr->ncomms; i++) {
         const an_mpi_comm_t *c = &tr->comms[i];
-        size_t cap = (size_t)c->size * 12 + 1, len = 0;
+        size_t cap = (size_t)c->size * 12 + 8, len = 0;
         char *ranks = malloc(cap);
         if (ranks == NULL) {
             bad = 1;
             break;
         }
         ranks[0] = '\0';
-        for (int32_t k = 0; k < c->size; k++)
+        if (c->self)
+            snprintf(ranks, cap, "self");
+        for (int32_t k = 0; !c->self && k < c->size; k++)
             len += (size_t)snprintf(ranks + len, cap - len, "%s%d", k ? "," : "", c->world[k]);
         sqlite3_bind_int64(st, 1, c->id);
         sqlite3_bind_text(st, 2, c->name[0] ? c->name : NULL, -1, SQLITE_TRANSIENT);

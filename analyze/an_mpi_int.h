@@ -56,7 +56,9 @@ typedef struct an_mpi_comm {
     uint32_t  id;
     char     *name;
     int32_t   size;
-    int32_t  *world;          /* [size] world ranks, comm rank order */
+    int32_t  *world;          /* [size] world ranks, comm rank order; NULL for self */
+    int       self;           /* MPI_COMM_SELF (a COMM_SELF group): each rank's own, size 1;
+                                 its calls make no operation between ranks */
 } an_mpi_comm_t;
 
 typedef struct an_mpi_site {
@@ -107,6 +109,13 @@ typedef struct an_mpi_op {
     int32_t  last_rank;       /* world rank of the last arrival (lowest if tied) */
 } an_mpi_op_t;
 
+/* A string definition (ids are sparse: the writer's need not start at 0). */
+typedef struct an_mpi_str {
+    uint32_t id;
+    int32_t  site;            /* the call site it names, or -1 */
+    char    *s;
+} an_mpi_str_t;
+
 typedef struct an_mpi_trace {
     char          *command, *rules, *clock, *version;
     int32_t        nranks;
@@ -118,8 +127,8 @@ typedef struct an_mpi_trace {
     int64_t        ncalls, nops;
     an_mpi_call_t *calls;
     an_mpi_op_t   *ops;
-    char         **strings;   /* the trace's string definitions, owned */
-    uint32_t       nstrings;
+    struct an_mpi_str *strs;  /* the trace's string definitions, by id, owned */
+    uint32_t       nstrs, capstrs;
 } an_mpi_trace_t;
 
 /* 1 if the archive at anchor says INS_PROP_KIND = INS_KIND_MPI, 0 if it

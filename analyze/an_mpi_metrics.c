@@ -159,14 +159,18 @@ cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err)
         c->a = c->wait = INT64_MIN;
     }
     /* the operations: by communicator, seq, rank in the communicator */
-    for (int64_t i = 0; i < tr->ncalls; i++)
-        key[i] = (mkey_t){ tr->calls[i].comm, tr->calls[i].seq, tr->calls[i].comm_rank, i };
-    qsort(key, (size_t)tr->ncalls, sizeof(*key), cmp_key);
-    for (int64_t i = 0; i < tr->ncalls; i++)
+    /* (a call on MPI_COMM_SELF is no operation between ranks: left out) */
+    int64_t n = 0;
+    for (int64_t i = 0; i < tr->ncalls; i++) {
+        tr->calls[i].op_index = -1;
+        if (!tr->comms[tr->calls[i].comm].self)
+            key[n++] = (mkey_t){ tr->calls[i].comm, tr->calls[i].seq, tr->calls[i].comm_rank, i };
+    }
+    qsort(key, (size_t)n, sizeof(*key), cmp_key);
+    for (int64_t i = 0; i < n; i++)
         idx[i] = key[i].i;
-    for (int64_t i = 0, j; i < tr->ncalls; i = j) {
-        for (j = i + 1; j < tr->ncalls && key[j].comm == key[i].comm && key[j].k1 == key[i].k1;
-             j++)
+    for (int64_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && key[j].comm == key[i].comm && key[j].k1 == key[i].k1; j++)
             ;
         make_op(tr, idx + i, (int32_t)(j - i), &tr->ops[tr->nops]);
         for (int64_t k = i; k < j; k++)

@@ -36,7 +36,7 @@ static const char *const attr_names[A_N] = {
     INS_ATTR_MPI_OP,
 };
 
-typedef struct mr_group { uint64_t id; uint32_t n; int32_t *members; } mr_group_t;
+typedef struct mr_group { uint64_t id; uint32_t n; int32_t *members; int self; } mr_group_t;
 typedef struct mr_commdef { uint64_t id; uint32_t name, group; } mr_commdef_t;
 
 typedef struct mr_loc {
@@ -68,7 +68,6 @@ typedef struct mr {
     int             ncdefs;
     mr_loc_t       *locs;
     int             nlocs;
-    int32_t        *site_of_string;       /* [nstrings]: site index, or -1 */
     int64_t         cap_calls;
     int64_t        *pend;                 /* nonblocking calls started, not completed */
     int64_t         npend, cap_pend;
@@ -117,31 +116,58 @@ static OTF2_CallbackCode fail(mr_t *r, const char *fmt, ...)
     return OTF2_CALLBACK_INTERRUPT;
 }
 
+/* The definition of string ref (sorted by id: bsearch), or NULL. */
+static an_mpi_str_t *str_def(mr_t *r, uint32_t ref)
+{
+    an_mpi_str_t *v = r->tr->strs;
+    uint32_t lo = 0, hi = r->tr->nstrs;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v[mid].id == ref)
+            return &v[mid];
+        if (v[mid].id < ref)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
 static const char *str(mr_t *r, uint32_t ref)
 {
-    return ref < r->tr->nstrings && r->tr->strings[ref] != NULL ? r->tr->strings[ref] : NULL;
+    an_mpi_str_t *d = str_def(r, ref);
+    return d != NULL ? d->s : NULL;
 }
 
 /* ------------------------------------------------------------ definitions */
 
+/* Strings come in increasing id order as OTF2 writers write them; one out
+ * of order is inserted in place, so the array stays sorted. */
 static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self, const char *s)
 {
     mr_t *r = ud;
     an_mpi_trace_t *tr = r->tr;
+    uint32_t at = tr->nstrs;
 
-    if (self > (1u << 24))
-        return fail(r, "string definition %u: id out of range (the trace is damaged)", self);
-    if (self >= tr->nstrings) {
-        uint32_t n = self + 64;
-        char **p = realloc(tr->strings, n * sizeof(*p));
+    if (str_def(r, self) != NULL)
+        return fail(r, "string %u defined twice (the trace is damaged)", self);
+    if (tr->nstrs >= (1u << 24))
+        return fail(r, "more than %u strings (the trace is damaged)", 1u << 24);
+    if (tr->nstrs == tr->capstrs) {
+        uint32_t cap = tr->capstrs ? 2 * tr->capstrs : 64;
+        an_mpi_str_t *p = realloc(tr->strs, cap * sizeof(*p));
         if (p == NULL)
             return fail(r, "out of memory");
-        memset(p + tr->nstrings, 0, (n - tr->nstrings) * sizeof(*p));
-        tr->strings = p;
-        tr->nstrings = n;
+        tr->strs = p;
+        tr->capstrs = cap;
     }
-    free(tr->strings[self]);
-    if ((tr->strings[self] = strdup(s)) == NULL)
+    while (at > 0 && tr->strs[at - 1].id > self)
+        at--;
+    memmove(&tr->strs[at + 1], &tr->strs[at], (tr->nstrs - at) * sizeof(*tr->strs));
+    tr->strs[at] = (an_mpi_str_t){ self, -1, strdup(s) };
+    tr->nstrs++;
+    if (tr->strs[at].s == NULL)
         return fail(r, "out of memory");
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -232,7 +258,7 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef n
     mr_group_t *p;
 
     (void)name, (void)paradigm, (void)flags;
-    if (type != OTF2_GROUP_TYPE_COMM_GROUP)
+    if (type != OTF2_GROUP_TYPE_COMM_GROUP && type != OTF2_GROUP_TYPE_COMM_SELF)
         return OTF2_CALLBACK_SUCCESS;
     if (r->ngroups >= (1 << 20) || n > (1u << 24))
         return fail(r, "group %u: too large (the trace is damaged)", self);
@@ -241,7 +267,9 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef n
     r->groups = p;
     p = &r->groups[r->ngroups];
     p->id = self;
-    p->n = n;
+    p->n = type == OTF2_GROUP_TYPE_COMM_SELF ? 0 : n;
+    p->self = type == OTF2_GROUP_TYPE_COMM_SELF;
+    n = p->n;
     if ((p->members = malloc((n ? n : 1) * sizeof(int32_t))) == NULL)
         return fail(r, "out of memory");
     r->ngroups++;
@@ -328,21 +356,23 @@ static cm_status_t build_comms(mr_t *r)
         for (int j = 0; j < r->ngroups && g == NULL; j++)
             if (r->groups[j].id == c->group)
                 g = &r->groups[j];
-        if (g == NULL || g->n == 0)
+        if (g == NULL || (g->n == 0 && !g->self))
             return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0, "communicator %" PRIu64
-                             ": its group %u is not a defined COMM_GROUP with members (the "
-                             "trace is damaged)", c->id, c->group);
+                             ": its group %u is not a defined COMM_GROUP with members or a "
+                             "COMM_SELF group (the trace is damaged)", c->id, c->group);
         for (uint32_t k = 0; k < g->n; k++)
             if (g->members[k] >= tr->nranks)
                 return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0, "communicator %"
                                  PRIu64 ": member %d is not a rank of the %d (the trace is "
                                  "damaged)", c->id, g->members[k], tr->nranks);
         m->id = (uint32_t)c->id;
-        m->size = (int32_t)g->n;
+        m->self = g->self;
+        m->size = g->self ? 1 : (int32_t)g->n;
         if ((m->name = strdup(name != NULL ? name : "")) == NULL
-            || (m->world = malloc(g->n * sizeof(int32_t))) == NULL)
+            || (!g->self && (m->world = malloc(g->n * sizeof(int32_t))) == NULL))
             return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
-        memcpy(m->world, g->members, g->n * sizeof(int32_t));
+        if (!g->self)
+            memcpy(m->world, g->members, g->n * sizeof(int32_t));
         tr->ncomms++;
     }
     return CM_OK;
@@ -458,10 +488,6 @@ static cm_status_t read_defs(mr_t *r)
                              "): the trace is damaged", r->locs[i].id, r->tr->nranks,
                              r->locs[i].group);
     }
-    if ((r->site_of_string = malloc((r->tr->nstrings + 1) * sizeof(int32_t))) == NULL)
-        return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
-    for (uint32_t i = 0; i < r->tr->nstrings; i++)
-        r->site_of_string[i] = -1;
     if ((st = build_comms(r)) != CM_OK)
         return st;
     for (int i = 0; i < r->nlocs; i++)
@@ -503,18 +529,23 @@ static mr_loc_t *event_loc(mr_t *r, OTF2_LocationRef id, OTF2_TimeStamp t, const
 static int site_of(mr_t *r, uint32_t ref)
 {
     an_mpi_trace_t *tr = r->tr;
+    an_mpi_str_t *d = str_def(r, ref);
     an_mpi_site_t *p;
 
-    if (r->site_of_string[ref] >= 0)
-        return r->site_of_string[ref];
+    if (d->site >= 0)
+        return d->site;
+    /* each rank may define the same name under its own string id */
+    for (int i = 0; i < tr->nsites; i++)
+        if (strcmp(tr->sites[i].name, d->s) == 0)
+            return d->site = i;
     if ((p = realloc(tr->sites, (size_t)(tr->nsites + 1) * sizeof(*p))) == NULL)
         return -1;
     tr->sites = p;
     p = &tr->sites[tr->nsites];
     memset(p, 0, sizeof(*p));
-    if ((p->name = strdup(tr->strings[ref])) == NULL)
+    if ((p->name = strdup(d->s)) == NULL)
         return -1;
-    r->site_of_string[ref] = tr->nsites;
+    d->site = tr->nsites;
     return tr->nsites++;
 }
 
@@ -610,6 +641,10 @@ static int comm_member(mr_t *r, OTF2_CommRef comm, int32_t rank, int32_t *crank)
 {
     for (int i = 0; i < r->tr->ncomms; i++)
         if (r->tr->comms[i].id == comm) {
+            if (r->tr->comms[i].self) {
+                *crank = 0;
+                return i;
+            }
             for (int32_t k = 0; k < r->tr->comms[i].size; k++)
                 if (r->tr->comms[i].world[k] == rank) {
                     *crank = k;
@@ -932,7 +967,6 @@ cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, cm_err_t *err)
     free(r.locs);
     free(r.pend);
     free(r.region_func);
-    free(r.site_of_string);
     return st;
 }
 
@@ -946,9 +980,9 @@ void an_mpi_trace_free(an_mpi_trace_t *tr)
         an_mpi_site_t *s = &tr->sites[i];
         free(s->name), free(s->module), free(s->function), free(s->file), free(s->label);
     }
-    for (uint32_t i = 0; i < tr->nstrings; i++)
-        free(tr->strings[i]);
-    free(tr->strings);
+    for (uint32_t i = 0; i < tr->nstrs; i++)
+        free(tr->strs[i].s);
+    free(tr->strs);
     free(tr->comms);
     free(tr->sites);
     free(tr->calls);
