@@ -206,7 +206,7 @@ static int write_call(sqlite3_stmt *st, const an_mpi_trace_t *tr, const an_mpi_c
     sqlite3_bind_text(st, 13, an_mpi_func_name(c->func), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 14, an_mpi_coll_name(c->func), -1, SQLITE_STATIC);
     bind_int_if(st, 15, c->root != UINT32_MAX, c->root);
-    sqlite3_bind_int64(st, 16, (int64_t)(c->sent > c->recv ? c->sent : c->recv));
+    sqlite3_bind_int64(st, 16, (int64_t)c->msg);
     sqlite3_bind_int64(st, 17, (int64_t)c->sent);
     sqlite3_bind_int64(st, 18, (int64_t)c->recv);
     sqlite3_bind_int64(st, 19, c->count);

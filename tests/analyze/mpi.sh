@@ -66,6 +66,11 @@ expect "SELECT group_concat(site || ':' || name || ':' || module || ':' || offse
         FROM (SELECT * FROM mpi_callsites ORDER BY site)" \
        "0:/nonexistent/app+0x1234:/nonexistent/app:4660:/nonexistent/app+0x1234 1:/nonexistent/app+0x2000:/nonexistent/app:8192:/nonexistent/app+0x2000 2:/nonexistent/app+0x3000:/nonexistent/app:12288:/nonexistent/app+0x3000"
 expect "SELECT COUNT(*) FROM mpi_calls" 13
+# bytes is the rank's message, count x the datatype's size (1 x 8, 131072 x 1, 2 x 8), not
+# what the trace counts as sent and received (Score-P's: the communicator's size times it)
+expect "SELECT group_concat(bytes || ':' || bytes_sent || ':' || bytes_recv, ' ')
+        FROM (SELECT DISTINCT bytes, bytes_sent, bytes_recv FROM mpi_calls ORDER BY bytes)" \
+       "8:24:24 16:48:48 131072:262144:262144"
 
 # Every call, by rank then enter: a = enter - the operation's earliest enter;
 # wait = min(largest a of the operation - a, elapsed).
