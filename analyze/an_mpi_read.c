@@ -433,13 +433,15 @@ static cm_status_t read_events(mr_t *r)
 
 /* ------------------------------------------------------------------ entry */
 
-static cm_status_t open_reader(const char *anchor, OTF2_Reader **rd_p, cm_err_t *err)
+/* check: let OTF2 load the anchor in a child first (an_read_anchor.c). */
+static cm_status_t open_reader(const char *anchor, int check, OTF2_Reader **rd_p,
+                               cm_err_t *err)
 {
     cm_status_t st;
 
     *rd_p = NULL;
     an__read_errors_catch();
-    if ((st = an__anchor_check(anchor, err)) != CM_OK)
+    if (check && (st = an__anchor_check(anchor, err)) != CM_OK)
         return st;
     if ((*rd_p = OTF2_Reader_Open(anchor)) == NULL)
         return CM_ERR_AT(err, CM_ERR_INVALID, anchor, 0, 0, "not an OTF2 archive: %s",
@@ -461,7 +463,7 @@ int an_mpi_is_archive(const char *anchor)
     int yes;
 
     cm_err_clear(&err);
-    if (open_reader(anchor, &rd, &err) != CM_OK)
+    if (open_reader(anchor, 0, &rd, &err) != CM_OK)
         return 0;
     yes = OTF2_Reader_GetProperty(rd, INS_PROP_KIND, &v) == OTF2_SUCCESS && v != NULL
           && strcmp(v, INS_KIND_MPI) == 0;
@@ -476,7 +478,7 @@ cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, cm_err_t *err)
     cm_status_t st;
 
     memset(tr, 0, sizeof(*tr));
-    if ((st = open_reader(anchor, &r.rd, err)) == CM_OK && (st = an__mpi_read_defs(&r)) == CM_OK)
+    if ((st = open_reader(anchor, 1, &r.rd, err)) == CM_OK && (st = an__mpi_read_defs(&r)) == CM_OK)
         st = read_events(&r);
     if (st == CM_OK && r.npend > 0) {         /* never completed: no communicator known */
         const an_mpi_call_t *c = &tr->calls[r.pend[0]];
