@@ -572,6 +572,8 @@ static const tst_entry_t tst_list[] = {
     { "analyze_bad_input",     TST_SH, NULL, "sh tests/analyze/bad-input.sh",          NULL, 0, 600 },
     /* a damaged anchor: refused after a check in a child process (issue 24) */
     { "analyze_anchor",        TST_SH, NULL, "sh tests/analyze/anchor.sh",             NULL, 0, 120 },
+    /* application traces (issue 25): hand-timed synth_mpi archives, symbols, damage, chart */
+    { "analyze_mpi",           TST_SH, NULL, "sh tests/analyze/mpi.sh",                NULL, 0, 120 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
     { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },
