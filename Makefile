@@ -255,6 +255,16 @@ build/tests/exec_random: build/obj/tests/mpi/exec_random.o $(GEN_OBJ) $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 
+# The report of paprun --report (interpose/ip_report.c) compiled into its test, apart
+# from the library's own object (tests/mpi/ip-report.sh).
+build/obj/tests/interpose/ip_report.o: interpose/ip_report.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+ALL_OBJ += build/obj/tests/interpose/ip_report.o
+build/tests/ip_report: build/obj/tests/mpi/ip_report.o build/obj/tests/interpose/ip_report.o $(LIB)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+
 $(GEN_PROG): build/obj/tests/randtree/randtree_main.o $(GEN_OBJ)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
