@@ -537,13 +537,13 @@ static const tst_entry_t tst_list[] = {
     { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
+    /* sh: lib/libpaptree-mpi.so preloaded into a plain MPI program, its allreduce, reduce,
+       bcast and iallreduce results against PMPI_ at np 2 and 4 (pass-through, rd/binomial,
+       rabenseifner's count fallback), a bad PAPTREE_ALGO, ranks with different rules */
+    { "ip_smoke",              TST_SH, NULL, "sh tests/mpi/ip-smoke.sh",               NULL, 0, 240 },
     /* sh: the application-trace writer (ins_mpi.h) read back with otf2-print: known calls,
        communicators, threads with flushes, an existing directory, abandon (issue 25) */
     { "trace_mpi_app",         TST_SH, NULL, "sh tests/mpi/ins-mpi-trace.sh",          NULL, 0, 180 },
-    /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks, from
-       2 threads at once, with no calls, at a site in libc, checked line for line; sites
-       named with and without addr2line */
-    { "ip_report",             TST_SH, NULL, "sh tests/mpi/ip-report.sh",              NULL, 0, 120 },
     /* sh: bin/papbench (Proficz 2018 Fig. 9): every algorithm and source checked against
        MPI_Allreduce at np 3-4, tables and CSV, a planted wrong element, refused pathmaps,
        --trace through papanalyze, bad options; about 20 s, 9 mpirun launches */
