@@ -255,6 +255,8 @@ $(EXAMPLE_PROGS): bin/%: build/obj/examples/%.o $(LIB)
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(PROG_LIBS)
 bin/cg: $(patsubst %.c,build/obj/%.o,$(wildcard examples/cg/*.c))
+# bin/jacobi is a plain MPI program (paprun's example): MPI alone, no paptree.
+bin/jacobi: PROG_LIBS = $(MPI_LIBS) $(LDLIBS)
 bin/papbench: $(PAPBENCH_OBJ)
 bin/gsum: $(GSUM_OBJ)
 bin/papsim: $(PAPSIM_OBJ)

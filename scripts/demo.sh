@@ -8,7 +8,9 @@
 # picture as SVG and out/demo/report/index.html showing them with the report.
 # Then the same threads through an algorithm node (pathmaps/algo-demo.pathmap:
 # a gred per host, recursive doubling across), traced into out/demo/algo/trace,
-# analysed, its schedule drawn, and a timemap comparing the two trees.
+# analysed, its schedule drawn, and a timemap comparing the two trees. Last, a
+# plain MPI program (examples/jacobi.c) under bin/paprun: traced by call site,
+# analysed, drawn, and run again with its allreduces on PRR (out/demo/app/).
 # Output goes to out/demo/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -71,5 +73,27 @@ echo "== bin/papviz timemap $out/trace/traces.db --compare $algo/trace/traces.db
 bin/papviz timemap "$out/trace/traces.db" --compare "$algo/trace/traces.db" -o "$out/compare-timemap.svg"
 bin/papviz report "$algo/trace/traces.db" -o "$algo/report"
 echo "Algorithm node: $(pwd)/$algo/report/index.html and $(pwd)/$algo/schedule.svg"
+echo
+
+# The third loop: a plain MPI program (examples/jacobi.c, built without paptree) run
+# unchanged under paprun, its collectives traced by call site, then on PRR by a rule.
+app=$out/app
+mkdir -p "$app"
+echo "== mpirun -np 4 bin/paprun --trace $app/trace --report -- bin/jacobi   (an unmodified MPI program)"
+paptree_mpirun 4 -- bin/paprun --trace "$app/trace" --force --report -- bin/jacobi | tee "$app/run.txt"
+bin/papanalyze "$app/trace/traces.otf2" > "$app/report.txt"
+echo
+echo "== bin/papanalyze $app/trace/traces.otf2   (collectives by call site; all in $app/report.txt)"
+sed -n '/^Collectives by call site/,$p' "$app/report.txt"
+echo
+rules='allreduce:*=prr(arrival=history)'
+echo "== mpirun -np 4 bin/paprun --algo '$rules' --report -- bin/jacobi   (its allreduces on PRR)"
+paptree_mpirun 4 -- bin/paprun --algo "$rules" --trace "$app/prr" --force --report -- bin/jacobi \
+    | tee "$app/run-prr.txt"
+bin/papanalyze "$app/prr/traces.otf2" > "$app/report-prr.txt"
+echo "== bin/papviz arrivals-by-site $app/trace/traces.db -o $app/arrivals-by-site.svg"
+bin/papviz arrivals-by-site "$app/trace/traces.db" -o "$app/arrivals-by-site.svg"
+echo "Your own program: $(pwd)/$app/arrivals-by-site.svg, $app/report.txt (trace only) and"
+echo "$app/report-prr.txt (PRR by the rule); docs/paprun.md"
 echo "The two trees side by side: $(pwd)/$out/compare-timemap.svg"
 echo "Report: $(pwd)/$out/report/index.html"
