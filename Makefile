@@ -259,6 +259,19 @@ build/tests/%: build/obj/tests/oracles/%.o $(LIB)
 build/tests/trace_check: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/trace_check/*.c))
 build/tests/synth_trace: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/synth_trace/*.c))
 
+# Programs as users write them (tests/mpiapps/, run under bin/paprun by
+# tests/interpose/*.sh): plain mpicc / mpifort, no paptree header or library.
+MPIAPP_C := $(wildcard tests/mpiapps/*.c)
+MPIAPP_F := $(wildcard tests/mpiapps/*.f90)
+MPIAPPS  := $(MPIAPP_C:tests/mpiapps/%.c=build/mpiapps/%) $(MPIAPP_F:tests/mpiapps/%.f90=build/mpiapps/%)
+all: $(MPIAPPS)
+build/mpiapps/%: tests/mpiapps/%.c
+	@mkdir -p build/mpiapps
+	mpicc -O2 -g -Wall -Wextra -Werror -pthread -o $@ $< -lm
+build/mpiapps/%: tests/mpiapps/%.f90
+	@mkdir -p build/mpiapps/mod
+	mpifort -O2 -g -Wall -Werror -J build/mpiapps/mod -o $@ $<
+
 # Reproducers of faults in OTF2 itself (tests/otf2/*.c: OTF2 only, no paptree
 # code): tests/otf2/NAME.c -> build/tests/NAME.
 OTF2R_SRC := $(wildcard tests/otf2/*.c)
