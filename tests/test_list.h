@@ -153,6 +153,16 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_algo_none_in_core_tree, 10) \
     X(pathmap_algo_arrival_sources,  10) \
     X(pathmap_algo_tuple_bytes,      10) \
+    /* interpose: the --algo rules (tests/unit/interpose/) */ \
+    X(ip_rules_match_order,          10) \
+    X(ip_rules_match_sizes,          10) \
+    X(ip_rules_match_np,             10) \
+    X(ip_rules_names,                10) \
+    X(ip_rules_params,               10) \
+    X(ip_rules_empty,                10) \
+    X(ip_rules_errors,               10) \
+    X(ip_rules_hash,                 10) \
+    X(ip_rules_normal_reparses,      10) \
     /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
@@ -500,6 +510,7 @@ static const tst_entry_t tst_list[] = {
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
     { "bench_args",            TST_SH, NULL, "sh tests/algo/bench-args.sh",            NULL, 0, 120 },
     { "pathmap_check_args",    TST_SH, NULL, "sh tests/pathmap/check-args.sh",         NULL, 0, 60 },
+    { "paprun_args",           TST_SH, NULL, "sh tests/interpose/paprun-args.sh",      NULL, 0, 120 },
     /* gen: pathgen compare (tests/pathgen/) */
     { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
     { "pathgen_edit",          TST_SH, NULL, "sh tests/pathgen/edit.sh",               NULL, 0, 60 },
