@@ -537,6 +537,9 @@ static const tst_entry_t tst_list[] = {
     /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks and
        from 2 threads at once, checked line for line; sites named without addr2line */
     { "ip_report",             TST_SH, NULL, "sh tests/mpi/ip-report.sh",              NULL, 0, 120 },
+    /* sh: the application-trace writer (ins_mpi.h) read back with otf2-print: known calls,
+       communicators, threads with flushes, an existing directory, abandon (issue 25) */
+    { "trace_mpi_app",         TST_SH, NULL, "sh tests/mpi/ins-mpi-trace.sh",          NULL, 0, 180 },
     /* sh: bin/papbench (Proficz 2018 Fig. 9): every algorithm and source checked against
        MPI_Allreduce at np 3-4, tables and CSV, a planted wrong element, refused pathmaps,
        --trace through papanalyze, bad options; about 20 s, 9 mpirun launches */
