@@ -534,8 +534,9 @@ static const tst_entry_t tst_list[] = {
     { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
-    /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks and
-       from 2 threads at once, checked line for line; sites named without addr2line */
+    /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks, from
+       2 threads at once, with no calls, at a site in libc, checked line for line; sites
+       named with and without addr2line */
     { "ip_report",             TST_SH, NULL, "sh tests/mpi/ip-report.sh",              NULL, 0, 120 },
     /* sh: the application-trace writer (ins_mpi.h) read back with otf2-print: known calls,
        communicators, threads with flushes, an existing directory, abandon (issue 25) */
