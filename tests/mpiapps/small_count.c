@@ -1,11 +1,13 @@
 /*
  * small_count.c - an MPI program as a user writes it (only <mpi.h>):
- * allreduces of 1, 2 and 3 elements, fewer than some algorithms accept
- * (Rabenseifner needs count >= the largest power of two <= P, 4 at np 4).
- * Under such a rule (tests/interpose/small-count.sh) the library must fall
- * back to Open MPI and say so, and never fail the call.  Every result is
- * checked against Open MPI's own (PMPI_Allreduce) and its closed form.
- * Prints the number of MPI_Allreduce calls (all ranks).
+ * 10 rounds of allreduces of 1 to 5 elements, int and double, from two
+ * call sites; 1 to 3 are fewer than some algorithms accept (Rabenseifner
+ * needs count >= the largest power of two <= P, 4 at np 4).  Under such a
+ * rule (tests/interpose/small-count.sh) the library must fall back to Open
+ * MPI and say so (30 fallbacks per site and rank at np 4), and never fail
+ * the call.  Every result is checked against Open MPI's own
+ * (PMPI_Allreduce) and its closed form.  Prints the number of
+ * MPI_Allreduce calls (all ranks).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -18,9 +20,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int it = 0; it < 10; it++)
-        for (int n = 1; n <= 3; n++) {
-            int x[3], y[3] = { 0 }, z[3] = { 0 };
-            double a[3], b[3] = { 0 };
+        for (int n = 1; n <= 5; n++) {
+            int x[5], y[5] = { 0 }, z[5] = { 0 };
+            double a[5], b[5] = { 0 };
             for (int j = 0; j < n; j++) {
                 x[j] = rank * 10 + j + it;
                 a[j] = rank + j * 0.5;

@@ -1,0 +1,50 @@
+# shellcheck shell=sh
+# apps-lib.sh - sourced by the tests that run tests/mpiapps/'s programs
+# under bin/paprun (coll-matrix.sh, trace-apps.sh, fortran.sh, ...); not
+# a test itself.  Run from the repository root, after tests/lib.sh.
+#
+# apps_setup: checks that the library, paprun and the programs are built,
+#   makes $tmp (removed at exit), clears the library's environment.
+# papp SECS NP OUT PAPRUN-ARGS... -- PROGRAM ARGS...: runs the program
+#   under paprun on NP ranks (the project's mpirun line) with a timeout,
+#   output (stdout and stderr) into OUT; returns mpirun's status (124:
+#   killed by the timeout).
+# trace_counts DIR OUT: otf2-print DIR/traces.otf2 into OUT.print and, per
+#   line of OUT, "WHAT N": the number of ENTER events of each region
+#   ("ENTER:MPI_Allreduce N") and of each event kind ("MPI_COLLECTIVE_END N").
+# want_count OUT KEY N WHAT: OUT's KEY is N, or the test fails.
+# calls_of OUT FUNC: the count FUNC=N of the "calls" line a program printed.
+
+apps_setup() {
+  for f in lib/libpaptree-mpi.so bin/paprun build/mpiapps/coll_matrix build/mpiapps/fcoll; do
+    [ -e "$f" ] || fail "$f is missing (make)"
+  done
+  unset PAPTREE_DEBUG PAPTREE_TRACE PAPTREE_ALGO PAPTREE_REPORT PAPTREE_FORCE \
+        PAPTREE_TRACE_MEM PAPTREE_LIB LD_PRELOAD
+  tmp=$(mktemp -d) || exit 1
+  trap 'rm -rf "$tmp"' EXIT
+}
+
+papp() {
+  _secs=$1 _np=$2 _out=$3
+  shift 3
+  paptree_mpirun -t "$_secs" "$_np" -- bin/paprun "$@" > "$_out" 2>&1
+}
+
+trace_counts() {
+  [ -f "$1/traces.otf2" ] || fail "no trace at $1/traces.otf2"
+  otf2-print "$1/traces.otf2" > "$2.print" 2> "$2.err" ||
+    { cat "$2.err" >&2; fail "otf2-print $1/traces.otf2 failed"; }
+  awk '$1 == "ENTER" { if (match($0, /Region: "[^"]*"/)) n["ENTER:" substr($0, RSTART + 9, RLENGTH - 10)]++ }
+       $1 ~ /^[A-Z_]+$/ && NF >= 3 { n[$1]++ }
+       END { for (k in n) print k, n[k] }' "$2.print" | sort > "$2"
+}
+
+want_count() {
+  _got=$(awk -v k="$2" '$1 == k { print $2 }' "$1")
+  [ "${_got:-0}" -eq "$3" ] || { cat "$1" >&2; fail "$4: $2 is ${_got:-0}, expected $3"; }
+}
+
+calls_of() {
+  sed -n 's/.*: calls.* '"$2"'=\([0-9]*\).*/\1/p' "$1" | head -n 1
+}
