@@ -163,9 +163,13 @@ cm_status_t ins__archive_set_props(OTF2_Archive *ar, const ins_prop_t *props, si
 {
     cm_status_t st = CM_OK;
 
+    /* OTF2 3.0.2 takes an empty value as "remove the property", which fails
+       for one never set: an empty property is not written (absent = empty). */
     for (size_t i = 0; st == CM_OK && i < n; i++)
-        st = otf2_check(OTF2_Archive_SetProperty(ar, props[i].name, props[i].value, false),
-                        "OTF2_Archive_SetProperty", err);
+        if (props[i].value[0] != '\0')
+            st = otf2_check(OTF2_Archive_SetProperty(ar, props[i].name, props[i].value,
+                                                     false),
+                            "OTF2_Archive_SetProperty", err);
     return st;
 }
 

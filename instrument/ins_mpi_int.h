@@ -98,6 +98,8 @@ typedef struct ins_mpi_strs {
     char       **text;     /* index -> text */
     uint32_t     n, cap;
     uint32_t     dtype[256], op[256], fallback[INS_FB_NREASONS];  /* index + 1, 0: not yet */
+    uint64_t     last_site, last_algo;    /* the last call site and algorithm pointer */
+    uint32_t     last_site_i, last_algo_i; /* looked up, and their indices + 1 (0: none) */
 } ins_mpi_strs_t;
 
 struct ins_mpi {

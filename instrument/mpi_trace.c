@@ -334,12 +334,12 @@ cm_status_t ins_mpi_open(const ins_mpi_opts_t *opts, MPI_Comm comm, ins_mpi_t **
         st = ins__fs_prepare_all(tr->comm, tr->dir, tr->partial, opts->force, err);
     if (st == CM_OK)
         st = mpi_open_archive(tr, err);
-    if (st == CM_OK && ins__sync_offset(tr->comm, &tr->off0) != 0)
-        st = CM_ERR(err, CM_ERR_MPI, "clock offset measurement failed");
     if (st == CM_OK) {
         tr->gen = __atomic_add_fetch(&mpi_gen, 1, __ATOMIC_RELAXED);
+        if (ins__sync_offset(tr->comm, &tr->off0) != 0)
+            st = CM_ERR(err, CM_ERR_MPI, "clock offset measurement failed");
         /* The opening thread is location 0 (the COMM_LOCATIONS group's member). */
-        if (loc_attach(tr) == NULL)
+        else if (loc_attach(tr) == NULL)
             st = CM_ERR(err, CM_ERR_NOMEM, "out of memory for trace buffers (%zu bytes)",
                         tr->mem);
         st = rt_mpi_agree(tr->comm, st, err);

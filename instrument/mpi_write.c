@@ -116,12 +116,30 @@ static uint32_t strs_callsite(ins_mpi_t *tr, uint64_t addr)
     char key[1 + sizeof(addr)], name[1024];
     uint32_t v;
 
+    /* A loop's calls come from one site: its last lookup is kept. */
+    if (tr->strs.last_site_i != 0 && tr->strs.last_site == addr)
+        return tr->strs.last_site_i - 1;
     key[0] = 'c';
     memcpy(key + 1, &addr, sizeof(addr));
-    if ((v = strs_find(&tr->strs, key, sizeof(key))) != UINT32_MAX)
-        return v;
-    return strs_ptr(tr, 'c', addr, cm_site_name((const void *)(uintptr_t)addr, name,
-                                                sizeof(name)));
+    if ((v = strs_find(&tr->strs, key, sizeof(key))) == UINT32_MAX)
+        v = strs_ptr(tr, 'c', addr, cm_site_name((const void *)(uintptr_t)addr, name,
+                                                 sizeof(name)));
+    tr->strs.last_site = addr;
+    tr->strs.last_site_i = v + 1;
+    return v;
+}
+
+static uint32_t strs_algo(ins_mpi_t *tr, const char *algo)
+{
+    uint64_t p = (uint64_t)(uintptr_t)algo;
+    uint32_t v;
+
+    if (tr->strs.last_algo_i != 0 && tr->strs.last_algo == p)
+        return tr->strs.last_algo_i - 1;
+    v = strs_ptr(tr, 'a', p, algo != NULL ? algo : "");
+    tr->strs.last_algo = p;
+    tr->strs.last_algo_i = v + 1;
+    return v;
 }
 
 /* A cached small id's index (cache holds index + 1). */
@@ -153,8 +171,7 @@ static OTF2_ErrorCode call_attrs(ins_mpi_loc_t *loc, const ins_mpi_rec_t *r)
     if (rc == OTF2_SUCCESS)
         rc = OTF2_AttributeList_AddStringRef(
             a, INS_ATTR_ALGO_ID,
-            str_ref(tr, strs_ptr(tr, 'a', (uint64_t)(uintptr_t)r->algo,
-                                 r->algo != NULL ? r->algo : "")));
+            str_ref(tr, strs_algo(tr, r->algo)));
     if (rc == OTF2_SUCCESS)
         rc = OTF2_AttributeList_AddStringRef(
             a, INS_ATTR_FALLBACK_ID,

@@ -242,7 +242,10 @@
 #define INS_PROP_KIND           "PAPTREE::KIND"            /* INS_KIND_MPI | INS_KIND_TREE */
 #define INS_KIND_MPI            "mpi"
 #define INS_KIND_TREE           "tree"
-#define INS_PROP_RULES          "PAPTREE::RULES"           /* the --algo rules, as given; "" */
+#define INS_PROP_RULES          "PAPTREE::RULES"           /* the --algo rules, as given;
+                                                              absent when none (OTF2 writes
+                                                              no empty property; so for
+                                                              every property: absent = "") */
 #define INS_PROP_RANKS          "PAPTREE::RANKS"           /* MPI_COMM_WORLD's size, decimal */
 #define INS_GROUP_MPI_LOCATIONS "paptree MPI locations"
 /* Communicator ids (ins_mpi_comm_def_t.id): MPI_COMM_WORLD's is 0; 1 is

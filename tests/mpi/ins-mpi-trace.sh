@@ -8,8 +8,9 @@
 #     offset is `nm`'s address of ins_mpi_write_site_a plus the call's k;
 #     the regions (paradigm MPI, roles), the COMM_LOCATIONS group, the
 #     communicators and their groups, the archive's properties;
-#   - threads: three locations per rank, 4 events per call, one flush for
+#   - threads: the rules from PAPTREE_ALGO; three locations per rank, 4 events per call, one flush for
 #     each of the two threads that recorded 1000 calls in 819 records;
+#   - no rules and no command: those properties absent, the others there;
 #   - an existing directory without force: refused, untouched;
 #   - abandon: neither the directory nor its .partial remains.
 set -eu
@@ -119,8 +120,11 @@ done
 echo "calls: 80 events, regions, locations, groups, communicators, properties as expected"
 
 # ---- two threads more per rank, flushing ---------------------------------------------
-timeout 120 $MPIRUN -np 2 $PROG "$tmp/t" threads > "$tmp/t.out" 2>&1 ||
+PAPTREE_ALGO='bcast:*=binomial' timeout 120 $MPIRUN -np 2 $PROG "$tmp/t" threads > "$tmp/t.out" 2>&1 ||
   { cat "$tmp/t.out" >&2; fail "threads: ins_mpi_write failed"; }
+otf2-print -A "$tmp/t/traces.otf2" | awk '$1 == "Property" && $2 == "name" && $3 == "PAPTREE::RULES" {
+  getline; sub(/^ *Property value */, ""); print }' | grep -qx 'bcast:\*=binomial' ||
+  fail "threads: PAPTREE::RULES is not the environment's PAPTREE_ALGO"
 otf2-print -G "$tmp/t/traces.otf2" 2> "$tmp/t.err" | awk '{ $1 = $1; print }' |
   sed -E 's/ <[0-9]+>//g' | grep -E '^LOCATION(_PROPERTY)? ' > "$tmp/t.got"
 [ ! -s "$tmp/t.err" ] || { cat "$tmp/t.err" >&2; fail "threads: otf2-print -G wrote to stderr"; }
@@ -141,6 +145,15 @@ for l in 0 1 2 65536 65537 65538; do
 done | sort > "$tmp/t.evwant"
 diff "$tmp/t.ev" "$tmp/t.evwant" || fail "threads: events per location (<) differ from the expected (>)"
 echo "threads: 3 locations per rank, 1000 calls each on two threads with one flush each"
+
+# ---- no rules, no command: their properties are absent (OTF2 writes none empty) -------
+PAPTREE_ALGO='bcast:*=binomial' timeout 60 $MPIRUN -np 2 $PROG "$tmp/n" empty > "$tmp/n.out" 2>&1 ||
+  { cat "$tmp/n.out" >&2; fail "empty: ins_mpi_write failed"; }
+otf2-print -A "$tmp/n/traces.otf2" > "$tmp/n.A" 2>&1 || { cat "$tmp/n.A" >&2; fail "empty: otf2-print -A"; }
+awk '$1 == "Property" && $2 == "name" { print $3 }' "$tmp/n.A" > "$tmp/n.props"
+printf '%s\n' PAPTREE::KIND PAPTREE::SCHEMA_VERSION PAPTREE::RANKS PAPTREE::CLOCK |
+  diff "$tmp/n.props" - || fail "empty: properties (<) differ from the expected (>)"
+echo "empty: no rules and no command properties"
 
 # ---- an existing directory, no force ---------------------------------------------------
 mkdir "$tmp/e"; echo mine > "$tmp/e/mine"

@@ -4,19 +4,23 @@
  * archives back with otf2-print and checks them.
  *
  *   ins_mpi_write DIR calls     np 2: communicators world (0), self (1) and
- *                               the split by rank parity (2, parent 0); per
- *                               rank the calls below, one of them with four
- *                               observer messages
- *   ins_mpi_write DIR threads   np 2: the main thread 1 allreduce, two more
- *                               threads 1000 each, 64 KiB per location (819
+ *                               a split with each rank alone (2 + rank,
+ *                               parent 0); per rank the ten calls of
+ *                               mode_calls, the first with four observer
+ *                               messages
+ *   ins_mpi_write DIR threads   np 2, rules from PAPTREE_ALGO: the main thread
+ *                               records 1 barrier, two more threads 1000
+ *                               allreduces each, 64 KiB per location (819
  *                               records), so the threads flush while recording
+ *   ins_mpi_write DIR empty     np 2: no rules (none in the environment
+ *                               either) and no command; one barrier
  *   ins_mpi_write DIR exists    opening must fail (DIR exists, no force)
  *   ins_mpi_write DIR abandon   records 20000 calls (24 flushes), says whether
  *                               this rank's event file exists, abandons, never
  *                               closes
  *
- * The call sites are the addresses site_a + 1, site_b + 2 ... (site(): a
- * function of this program, so `nm` gives the offset the trace must name).
+ * Call k's site is the address ins_mpi_write_site_a + k (site(k)): a
+ * function of this program, so `nm` gives the offset the trace must name.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -43,9 +47,12 @@ static void die(const char *what, const cm_err_t *err)
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-static ins_mpi_t *open_trace(const char *dir, size_t mem)
+/* The trace of the abandon mode, kept reachable: it is never freed (LeakSanitizer). */
+static ins_mpi_t *abandoned;
+
+static ins_mpi_t *open_trace(const char *dir, size_t mem, const char *rules)
 {
-    ins_mpi_opts_t o = { dir, 0, "ins_mpi_write test", mem, "allreduce:*=ring" };
+    ins_mpi_opts_t o = { dir, 0, rules != NULL ? "ins_mpi_write test" : NULL, mem, rules };
     ins_mpi_t *tr;
     cm_err_t err;
 
@@ -88,7 +95,7 @@ static void user_fn(void *in, void *inout, int *len, MPI_Datatype *t)
 
 static void mode_calls(const char *dir, int rank, int size)
 {
-    ins_mpi_t *tr = open_trace(dir, 0);
+    ins_mpi_t *tr = open_trace(dir, 0, "allreduce:*=ring");
     int32_t world[2] = { 0, 1 }, self[1] = { rank }, split[1] = { rank };
     ins_mpi_comm_def_t defs[3] = {
         { INS_COMM_WORLD_ID, "MPI_COMM_WORLD", 2, world, UINT32_MAX },
@@ -184,7 +191,7 @@ static void *thread_main(void *trp)
 
 static void mode_threads(const char *dir)
 {
-    ins_mpi_t *tr = open_trace(dir, (size_t)128 << 10);
+    ins_mpi_t *tr = open_trace(dir, (size_t)128 << 10, NULL);   /* rules: PAPTREE_ALGO's */
     pthread_t th[2];
     ins_mpi_call_t c = call(INS_MPI_BARRIER, 0, UINT32_MAX, 0, MPI_DATATYPE_NULL, MPI_OP_NULL,
                             0, 0);
@@ -196,6 +203,20 @@ static void mode_threads(const char *dir)
         if (pthread_create(&th[t], NULL, thread_main, tr) != 0 || pthread_join(th[t], NULL) != 0)
             die("pthread", NULL);
     }
+    if (ins_mpi_close(tr, &err) != CM_OK)
+        die("ins_mpi_close", &err);
+}
+
+static void mode_empty(const char *dir)
+{
+    ins_mpi_t *tr;
+    ins_mpi_call_t c = call(INS_MPI_BARRIER, 0, UINT32_MAX, 0, MPI_DATATYPE_NULL, MPI_OP_NULL,
+                            0, 0);
+    cm_err_t err;
+
+    unsetenv("PAPTREE_ALGO");
+    tr = open_trace(dir, 0, NULL);
+    record(tr, &c, 12);
     if (ins_mpi_close(tr, &err) != CM_OK)
         die("ins_mpi_close", &err);
 }
@@ -214,7 +235,7 @@ static void mode_exists(const char *dir, int rank)
 
 static void mode_abandon(const char *dir, int rank)
 {
-    ins_mpi_t *tr = open_trace(dir, 64 << 10);
+    ins_mpi_t *tr = abandoned = open_trace(dir, 64 << 10, "allreduce:*=ring");
     char path[4096];
     struct stat sb;
 
@@ -240,13 +261,15 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc != 3) {
-        fprintf(stderr, "usage: ins_mpi_write DIR calls|threads|exists|abandon\n");
+        fprintf(stderr, "usage: ins_mpi_write DIR calls|threads|empty|exists|abandon\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     if (strcmp(argv[2], "calls") == 0)
         mode_calls(argv[1], rank, size);
     else if (strcmp(argv[2], "threads") == 0)
         mode_threads(argv[1]);
+    else if (strcmp(argv[2], "empty") == 0)
+        mode_empty(argv[1]);
     else if (strcmp(argv[2], "exists") == 0)
         mode_exists(argv[1], rank);
     else if (strcmp(argv[2], "abandon") == 0)
