@@ -25,12 +25,8 @@
  * TYPE(MPI_Status) as the integer status array; only their IERROR is
  * OPTIONAL (NULL when absent), which every function here honours.  So the
  * f08 names are aliases of the same functions.  Not intercepted: the
- * mpi_f08 profiling names (pmpi_*_f08_), the `use mpi` module's
- * procedures other than these external names (Open MPI's `use mpi` with
- * ignore-TKR calls the mpif.h symbols), and the other Wait/Test variants
- * (waitany, waitsome, testall, ...): those go to Open MPI directly, which
- * for a request the library traces means that its completion is not
- * recorded (the C interceptors have the same list).
+ * profiling names (pmpi_*_, pmpi_*_f08_), which a program calls to bypass
+ * tools, as in C.
  *
  * MPI_IN_PLACE and MPI_BOTTOM are, in Fortran, the addresses of Open MPI's
  * common blocks mpi_fortran_in_place_ and mpi_fortran_bottom_ (the only
@@ -44,9 +40,15 @@
  * Init: Open MPI's ompi_init_f is PMPI_Init(&argc = 0, &argv = NULL) and
  * ompi_init_thread_f the same with the required level (disassembly of
  * libmpi_mpifh.so 4.1.4); we do exactly that, then ip_after_init, as the
- * C MPI_Init interceptor does.  Finalize and the completions call the
- * library's C MPI_Finalize, MPI_Wait, MPI_Waitall and MPI_Test, which
- * complete (and record) the nonblocking collectives the library started.
+ * C MPI_Init interceptor does.  Finalize and abort do what the C wrappers
+ * (ip_wrap.c) do; the completions (wait, waitall, waitany, waitsome and
+ * the four tests) and request_free call the library's entry points, which
+ * record the completion of the nonblocking collectives it started, with
+ * the Fortran caller as the site.  Indices go back 1-based, as Fortran's.
+ *
+ * Compiled, as every file of the library but ip_wrap.c, with
+ * ip_pmpi_int.h forced in: an MPI_ name of an intercepted function here
+ * would be its PMPI_ one; this file calls none, only the entry points.
  *
  * Thread safety: as the C bindings; nothing here has state.
  */
@@ -56,7 +58,7 @@
 #include "interpose/ip_entry_int.h"
 
 #define IP_F_EXPORT __attribute__((visibility("default")))
-#define IP_F_STATUS_ON_STACK 16
+#define IP_F_ON_STACK 16
 
 /* Fortran's MPI_STATUS_SIZE (mpif-config.h: 6 in Open MPI 4.1, whose mpi.h
    has no MPI_F_STATUS_SIZE): the C status is MPI_SOURCE, MPI_TAG,
@@ -100,6 +102,16 @@ typedef void ip_f_wait_fn_t(MPI_Fint *req, MPI_Fint *status, MPI_Fint *ierr);
 typedef void ip_f_waitall_fn_t(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *statuses,
                                MPI_Fint *ierr);
 typedef void ip_f_test_fn_t(MPI_Fint *req, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr);
+typedef void ip_f_testall_fn_t(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *flag,
+                               MPI_Fint *statuses, MPI_Fint *ierr);
+typedef void ip_f_waitany_fn_t(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *index,
+                               MPI_Fint *status, MPI_Fint *ierr);
+typedef void ip_f_testany_fn_t(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *index,
+                               MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr);
+typedef void ip_f_some_fn_t(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *outcount,
+                            MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierr);
+typedef void ip_f_request_free_fn_t(MPI_Fint *req, MPI_Fint *ierr);
+typedef void ip_f_abort_fn_t(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
 
 /* ---- conversions --------------------------------------------------------- */
 
@@ -122,6 +134,12 @@ static void set_ierr(MPI_Fint *ierr, int rc)
 static int status_ignored(const MPI_Fint *status)
 {
     return status == NULL || status == MPI_F_STATUS_IGNORE;
+}
+
+/* gfortran's .TRUE. is 1 (Open MPI's OMPI_FORTRAN_VALUE_TRUE). */
+static MPI_Fint f_logical(int b)
+{
+    return b ? 1 : 0;
 }
 
 /* ---- init, finalize -------------------------------------------------------- */
@@ -154,10 +172,19 @@ void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
     set_ierr(ierr, rc);
 }
 
+/* As the C MPI_Finalize: the trace is closed by MPI_COMM_SELF's attribute
+   delete callback, which PMPI_Finalize runs first (ip_init.c). */
 IP_F_EXPORT ip_f_finalize_fn_t mpi_finalize_;
 void mpi_finalize_(MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Finalize());
+    set_ierr(ierr, PMPI_Finalize());
+}
+
+IP_F_EXPORT ip_f_abort_fn_t mpi_abort_;
+void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+    ip_before_abort();
+    set_ierr(ierr, PMPI_Abort(MPI_Comm_f2c(*comm), (int)*errorcode));
 }
 
 /* ---- blocking collectives -------------------------------------------------- */
@@ -257,12 +284,70 @@ void mpi_ibcast_(void *buf, MPI_Fint *count, MPI_Fint *dtype, MPI_Fint *root, MP
 
 /* ---- completion ---------------------------------------------------------------- */
 
+/*
+ * The C side of a Fortran array of requests (and of statuses, unless
+ * MPI_STATUSES_IGNORE): on the stack up to IP_F_ON_STACK, else allocated.
+ */
+typedef struct {
+    MPI_Request *req;
+    MPI_Status  *st;      /* MPI_STATUSES_IGNORE when ignored */
+    MPI_Request  rbuf[IP_F_ON_STACK];
+    MPI_Status   sbuf[IP_F_ON_STACK];
+} f_reqs_t;
+
+/* MPI_SUCCESS, or MPI_ERR_NO_MEM with nothing to release. */
+static int f_reqs_open(f_reqs_t *a, int n, const MPI_Fint *freqs, const MPI_Fint *fstatuses)
+{
+    int ignore = fstatuses == NULL || fstatuses == MPI_F_STATUSES_IGNORE;
+
+    a->req = a->rbuf;
+    a->st = ignore ? MPI_STATUSES_IGNORE : a->sbuf;
+    if (n > IP_F_ON_STACK) {
+        a->req = malloc((size_t)n * sizeof *a->req);
+        if (!ignore)
+            a->st = malloc((size_t)n * sizeof *a->st);
+        if (!a->req || !a->st) {
+            free(a->req != a->rbuf ? a->req : NULL);
+            free(a->st != a->sbuf && a->st != MPI_STATUSES_IGNORE ? a->st : NULL);
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        a->req[i] = MPI_Request_f2c(freqs[i]);
+    return MPI_SUCCESS;
+}
+
+/* Hands the n requests back to Fortran, and the first nst statuses. */
+static void f_reqs_close(f_reqs_t *a, int n, MPI_Fint *freqs, int nst, MPI_Fint *fstatuses)
+{
+    for (int i = 0; i < n; i++)
+        freqs[i] = MPI_Request_c2f(a->req[i]);
+    if (a->st != MPI_STATUSES_IGNORE)
+        for (int i = 0; i < nst; i++)
+            MPI_Status_c2f(&a->st[i], fstatuses + (size_t)i * IP_F_STATUS_SIZE);
+}
+
+static void f_reqs_free(f_reqs_t *a)
+{
+    if (a->req != a->rbuf)
+        free(a->req);
+    if (a->st != a->sbuf && a->st != MPI_STATUSES_IGNORE)
+        free(a->st);
+}
+
+/* A C index back to Fortran (1-based; MPI_UNDEFINED stays). */
+static MPI_Fint f_index(int i)
+{
+    return (MPI_Fint)(i == MPI_UNDEFINED ? MPI_UNDEFINED : i + 1);
+}
+
 IP_F_EXPORT ip_f_wait_fn_t mpi_wait_;
 void mpi_wait_(MPI_Fint *req, MPI_Fint *status, MPI_Fint *ierr)
 {
     MPI_Request creq = MPI_Request_f2c(*req);
     MPI_Status cstatus;
-    int rc = MPI_Wait(&creq, status_ignored(status) ? MPI_STATUS_IGNORE : &cstatus);
+    int rc = ip_wait(&creq, status_ignored(status) ? MPI_STATUS_IGNORE : &cstatus,
+                     __builtin_return_address(0));
 
     if (rc == MPI_SUCCESS) {
         *req = MPI_Request_c2f(creq);
@@ -278,11 +363,11 @@ void mpi_test_(MPI_Fint *req, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr)
     MPI_Request creq = MPI_Request_f2c(*req);
     MPI_Status cstatus;
     int cflag = 0;
-    int rc = MPI_Test(&creq, &cflag, status_ignored(status) ? MPI_STATUS_IGNORE : &cstatus);
+    int rc = ip_test(&creq, &cflag, status_ignored(status) ? MPI_STATUS_IGNORE : &cstatus,
+                     __builtin_return_address(0));
 
     if (rc == MPI_SUCCESS) {
-        /* gfortran's .TRUE. is 1 (Open MPI's OMPI_FORTRAN_VALUE_TRUE). */
-        *flag = cflag ? 1 : 0;
+        *flag = f_logical(cflag);
         if (cflag) {
             *req = MPI_Request_c2f(creq);
             if (!status_ignored(status))
@@ -295,39 +380,155 @@ void mpi_test_(MPI_Fint *req, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierr)
 IP_F_EXPORT ip_f_waitall_fn_t mpi_waitall_;
 void mpi_waitall_(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *statuses, MPI_Fint *ierr)
 {
-    int n = (int)*count, ignore = statuses == NULL || statuses == MPI_F_STATUSES_IGNORE;
-    MPI_Request rbuf[IP_F_STATUS_ON_STACK], *creqs = rbuf;
-    MPI_Status sbuf[IP_F_STATUS_ON_STACK], *cst = sbuf;
+    int n = (int)*count, rc;
+    f_reqs_t a;
 
-    if (n < 0) {
-        /* Open MPI's MPI_Waitall says what is wrong (MPI_ERR_ARG). */
-        set_ierr(ierr, MPI_Waitall(n, rbuf, MPI_STATUSES_IGNORE));
+    if (n < 0 || (rc = f_reqs_open(&a, n, reqs, statuses)) != MPI_SUCCESS) {
+        /* n < 0: Open MPI's own check says what is wrong. */
+        set_ierr(ierr, n < 0 ? ip_waitall(n, NULL, MPI_STATUSES_IGNORE,
+                                          __builtin_return_address(0)) : rc);
         return;
     }
-    if (n > IP_F_STATUS_ON_STACK) {
-        creqs = malloc((size_t)n * sizeof *creqs);
-        cst = ignore ? NULL : malloc((size_t)n * sizeof *cst);
-        if (!creqs || (!ignore && !cst)) {
-            free(creqs);
-            free(cst);
-            set_ierr(ierr, MPI_ERR_NO_MEM);
-            return;
-        }
-    }
-    for (int i = 0; i < n; i++)
-        creqs[i] = MPI_Request_f2c(reqs[i]);
-    int rc = MPI_Waitall(n, creqs, ignore ? MPI_STATUSES_IGNORE : cst);
+    rc = ip_waitall(n, a.req, a.st, __builtin_return_address(0));
     /* MPI_ERR_IN_STATUS: every status says what happened to its request. */
     if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
-        for (int i = 0; i < n; i++) {
-            reqs[i] = MPI_Request_c2f(creqs[i]);
-            if (!ignore)
-                MPI_Status_c2f(&cst[i], statuses + (size_t)i * IP_F_STATUS_SIZE);
-        }
-    if (creqs != rbuf)
-        free(creqs);
-    if (cst != sbuf)
-        free(cst);
+        f_reqs_close(&a, n, reqs, n, statuses);
+    f_reqs_free(&a);
+    set_ierr(ierr, rc);
+}
+
+IP_F_EXPORT ip_f_testall_fn_t mpi_testall_;
+void mpi_testall_(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *flag, MPI_Fint *statuses,
+                  MPI_Fint *ierr)
+{
+    int n = (int)*count, cflag = 0, rc;
+    f_reqs_t a;
+
+    if (n < 0 || (rc = f_reqs_open(&a, n, reqs, statuses)) != MPI_SUCCESS) {
+        set_ierr(ierr, n < 0 ? ip_testall(n, NULL, &cflag, MPI_STATUSES_IGNORE,
+                                          __builtin_return_address(0)) : rc);
+        return;
+    }
+    rc = ip_testall(n, a.req, &cflag, a.st, __builtin_return_address(0));
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        *flag = f_logical(cflag);
+        if (cflag)
+            f_reqs_close(&a, n, reqs, n, statuses);
+    }
+    f_reqs_free(&a);
+    set_ierr(ierr, rc);
+}
+
+IP_F_EXPORT ip_f_waitany_fn_t mpi_waitany_;
+void mpi_waitany_(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *index, MPI_Fint *status,
+                  MPI_Fint *ierr)
+{
+    int n = (int)*count, cindex = MPI_UNDEFINED, rc;
+    MPI_Status cstatus;
+    f_reqs_t a;
+
+    if (n < 0 || (rc = f_reqs_open(&a, n, reqs, NULL)) != MPI_SUCCESS) {
+        set_ierr(ierr, n < 0 ? ip_waitany(n, NULL, &cindex, MPI_STATUS_IGNORE,
+                                          __builtin_return_address(0)) : rc);
+        return;
+    }
+    rc = ip_waitany(n, a.req, &cindex, status_ignored(status) ? MPI_STATUS_IGNORE : &cstatus,
+                    __builtin_return_address(0));
+    if (rc == MPI_SUCCESS) {
+        f_reqs_close(&a, n, reqs, 0, NULL);
+        *index = f_index(cindex);
+        if (!status_ignored(status))
+            MPI_Status_c2f(&cstatus, status);
+    }
+    f_reqs_free(&a);
+    set_ierr(ierr, rc);
+}
+
+IP_F_EXPORT ip_f_testany_fn_t mpi_testany_;
+void mpi_testany_(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *index, MPI_Fint *flag,
+                  MPI_Fint *status, MPI_Fint *ierr)
+{
+    int n = (int)*count, cindex = MPI_UNDEFINED, cflag = 0, rc;
+    MPI_Status cstatus;
+    f_reqs_t a;
+
+    if (n < 0 || (rc = f_reqs_open(&a, n, reqs, NULL)) != MPI_SUCCESS) {
+        set_ierr(ierr, n < 0 ? ip_testany(n, NULL, &cindex, &cflag, MPI_STATUS_IGNORE,
+                                          __builtin_return_address(0)) : rc);
+        return;
+    }
+    rc = ip_testany(n, a.req, &cindex, &cflag,
+                    status_ignored(status) ? MPI_STATUS_IGNORE : &cstatus,
+                    __builtin_return_address(0));
+    if (rc == MPI_SUCCESS) {
+        f_reqs_close(&a, n, reqs, 0, NULL);
+        *index = f_index(cindex);
+        *flag = f_logical(cflag);
+        if (cflag && !status_ignored(status))
+            MPI_Status_c2f(&cstatus, status);
+    }
+    f_reqs_free(&a);
+    set_ierr(ierr, rc);
+}
+
+/* Waitsome and testsome: the same arguments and the same conversions. */
+typedef int ip_some_fn_t(int n, MPI_Request reqs[], int *outcount, int indices[],
+                         MPI_Status statuses[], const void *site);
+
+static void f_some(ip_some_fn_t *fn, MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *outcount,
+                   MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierr, const void *site)
+{
+    int n = (int)*count, cout = MPI_UNDEFINED, rc;
+    int ibuf[IP_F_ON_STACK], *cind = ibuf;
+    f_reqs_t a;
+
+    if (n < 0 || (rc = f_reqs_open(&a, n, reqs, statuses)) != MPI_SUCCESS) {
+        set_ierr(ierr, n < 0 ? fn(n, NULL, &cout, NULL, MPI_STATUSES_IGNORE, site) : rc);
+        return;
+    }
+    if (n > IP_F_ON_STACK && !(cind = malloc((size_t)n * sizeof *cind))) {
+        f_reqs_free(&a);
+        set_ierr(ierr, MPI_ERR_NO_MEM);
+        return;
+    }
+    rc = fn(n, a.req, &cout, cind, a.st, site);
+    if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) {
+        int done = cout == MPI_UNDEFINED ? 0 : cout;
+        f_reqs_close(&a, n, reqs, done, statuses);
+        *outcount = (MPI_Fint)cout;
+        for (int i = 0; i < done; i++)
+            indices[i] = f_index(cind[i]);
+    }
+    if (cind != ibuf)
+        free(cind);
+    f_reqs_free(&a);
+    set_ierr(ierr, rc);
+}
+
+IP_F_EXPORT ip_f_some_fn_t mpi_waitsome_;
+void mpi_waitsome_(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *outcount, MPI_Fint *indices,
+                   MPI_Fint *statuses, MPI_Fint *ierr)
+{
+    f_some(ip_waitsome, count, reqs, outcount, indices, statuses, ierr,
+           __builtin_return_address(0));
+}
+
+IP_F_EXPORT ip_f_some_fn_t mpi_testsome_;
+void mpi_testsome_(MPI_Fint *count, MPI_Fint *reqs, MPI_Fint *outcount, MPI_Fint *indices,
+                   MPI_Fint *statuses, MPI_Fint *ierr)
+{
+    f_some(ip_testsome, count, reqs, outcount, indices, statuses, ierr,
+           __builtin_return_address(0));
+}
+
+IP_F_EXPORT ip_f_request_free_fn_t mpi_request_free_;
+void mpi_request_free_(MPI_Fint *req, MPI_Fint *ierr)
+{
+    MPI_Request creq = MPI_Request_f2c(*req);
+    int rc = ip_request_free(&creq);
+
+    if (rc == MPI_SUCCESS)
+        *req = MPI_Request_c2f(creq);
     set_ierr(ierr, rc);
 }
 
@@ -398,3 +599,32 @@ IP_F_EXPORT ip_f_test_fn_t mpi_test __attribute__((alias("mpi_test_")));
 IP_F_EXPORT ip_f_test_fn_t mpi_test__ __attribute__((alias("mpi_test_")));
 IP_F_EXPORT ip_f_test_fn_t MPI_TEST __attribute__((alias("mpi_test_")));
 IP_F_EXPORT ip_f_test_fn_t mpi_test_f08_ __attribute__((alias("mpi_test_")));
+IP_F_EXPORT ip_f_abort_fn_t mpi_abort __attribute__((alias("mpi_abort_")));
+IP_F_EXPORT ip_f_abort_fn_t mpi_abort__ __attribute__((alias("mpi_abort_")));
+IP_F_EXPORT ip_f_abort_fn_t MPI_ABORT __attribute__((alias("mpi_abort_")));
+IP_F_EXPORT ip_f_abort_fn_t mpi_abort_f08_ __attribute__((alias("mpi_abort_")));
+IP_F_EXPORT ip_f_testall_fn_t mpi_testall __attribute__((alias("mpi_testall_")));
+IP_F_EXPORT ip_f_testall_fn_t mpi_testall__ __attribute__((alias("mpi_testall_")));
+IP_F_EXPORT ip_f_testall_fn_t MPI_TESTALL __attribute__((alias("mpi_testall_")));
+IP_F_EXPORT ip_f_testall_fn_t mpi_testall_f08_ __attribute__((alias("mpi_testall_")));
+IP_F_EXPORT ip_f_waitany_fn_t mpi_waitany __attribute__((alias("mpi_waitany_")));
+IP_F_EXPORT ip_f_waitany_fn_t mpi_waitany__ __attribute__((alias("mpi_waitany_")));
+IP_F_EXPORT ip_f_waitany_fn_t MPI_WAITANY __attribute__((alias("mpi_waitany_")));
+IP_F_EXPORT ip_f_waitany_fn_t mpi_waitany_f08_ __attribute__((alias("mpi_waitany_")));
+IP_F_EXPORT ip_f_testany_fn_t mpi_testany __attribute__((alias("mpi_testany_")));
+IP_F_EXPORT ip_f_testany_fn_t mpi_testany__ __attribute__((alias("mpi_testany_")));
+IP_F_EXPORT ip_f_testany_fn_t MPI_TESTANY __attribute__((alias("mpi_testany_")));
+IP_F_EXPORT ip_f_testany_fn_t mpi_testany_f08_ __attribute__((alias("mpi_testany_")));
+IP_F_EXPORT ip_f_some_fn_t mpi_waitsome __attribute__((alias("mpi_waitsome_")));
+IP_F_EXPORT ip_f_some_fn_t mpi_waitsome__ __attribute__((alias("mpi_waitsome_")));
+IP_F_EXPORT ip_f_some_fn_t MPI_WAITSOME __attribute__((alias("mpi_waitsome_")));
+IP_F_EXPORT ip_f_some_fn_t mpi_waitsome_f08_ __attribute__((alias("mpi_waitsome_")));
+IP_F_EXPORT ip_f_some_fn_t mpi_testsome __attribute__((alias("mpi_testsome_")));
+IP_F_EXPORT ip_f_some_fn_t mpi_testsome__ __attribute__((alias("mpi_testsome_")));
+IP_F_EXPORT ip_f_some_fn_t MPI_TESTSOME __attribute__((alias("mpi_testsome_")));
+IP_F_EXPORT ip_f_some_fn_t mpi_testsome_f08_ __attribute__((alias("mpi_testsome_")));
+IP_F_EXPORT ip_f_request_free_fn_t mpi_request_free __attribute__((alias("mpi_request_free_")));
+IP_F_EXPORT ip_f_request_free_fn_t mpi_request_free__ __attribute__((alias("mpi_request_free_")));
+IP_F_EXPORT ip_f_request_free_fn_t MPI_REQUEST_FREE __attribute__((alias("mpi_request_free_")));
+IP_F_EXPORT ip_f_request_free_fn_t mpi_request_free_f08_
+    __attribute__((alias("mpi_request_free_")));
