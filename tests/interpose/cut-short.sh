@@ -72,6 +72,8 @@ start_loop() {
     sleep 0.1
   done
   sleep 0.3
+  # The trace is being written: its absence afterwards means something.
+  [ -d "$tmp/$1.partial" ] || { kill -KILL $mpid; ls -la "$tmp" >&2; fail "$1: no $tmp/$1.partial while the ranks loop"; }
 }
 
 # wait_end NAME: mpirun ($mpid) ends within 30 s.

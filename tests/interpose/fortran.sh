@@ -27,6 +27,22 @@ check() {
   done
   grep -q "mpiapps/$prog+0x" "$tmp/counts.print" ||
     { grep -m 3 'paptree::callsite' "$tmp/counts.print" >&2; fail "$prog: no call site in the Fortran executable"; }
+  # Every site, the completions' too, is the Fortran program's own.
+  if grep -o '"paptree::callsite" <[0-9]*>; STRING; "[^"]*"' "$tmp/counts.print" |
+     grep -v "mpiapps/$prog+0x" | grep -q .; then
+    grep -o '"paptree::callsite" <[0-9]*>; STRING; "[^"]*"' "$tmp/counts.print" |
+      grep -v "mpiapps/$prog+0x" | sort | uniq -c | head -n 5 >&2
+    fail "$prog: call sites outside the Fortran executable (above)"
+  fi
+}
+
+# ran_rules PROG: under rules, Fortran's predefined types (MPI_INTEGER,
+# MPI_DOUBLE_PRECISION: int32 and double) ran the rules' algorithms; no call
+# fell back for its datatype.
+ran_rules() {
+  n=$(grep -c '"paptree::fallback" <[0-9]*>; STRING; "datatype"' "$tmp/counts.print" || true)
+  [ "$n" -eq 0 ] || { grep -m 2 '"paptree::fallback" <[0-9]*>; STRING; "datatype"' "$tmp/counts.print" >&2
+                      fail "$1: $n calls fell back for their datatype (Fortran's MPI_INTEGER or MPI_DOUBLE_PRECISION)"; }
 }
 
 F77="MPI_Allreduce MPI_Reduce MPI_Bcast MPI_Barrier MPI_Allgather MPI_Reduce_scatter_block MPI_Iallreduce MPI_Ireduce MPI_Ibcast"
@@ -45,12 +61,14 @@ for np in 2 3; do
   for a in rd ring 'chain(segments=2)' binomial; do
     grep -F '"paptree::algo"' "$tmp/counts.print" | grep -qF "\"$a\"" || fail "fcoll np $np: '$a' never ran"
   done
+  ran_rules fcoll
   echo "ok - fcoll np $np, rules, traced"
 done
 papp 90 3 "$tmp/c.out" --trace "$tmp/c" --algo 'allreduce:*=rabenseifner; reduce:*=binomial' -- build/mpiapps/fcoll08 ||
   { cat "$tmp/c.out" >&2; fail "fcoll08 np 3, rules: failed"; }
 # shellcheck disable=SC2086
 check fcoll08 "$tmp/c.out" "$tmp/c" $F08
+ran_rules fcoll08
 echo "ok - fcoll08 (use mpi_f08) np 3, rules, traced"
 papp 90 2 "$tmp/d.out" --report -- build/mpiapps/fcoll08 ||
   { cat "$tmp/d.out" >&2; fail "fcoll08 np 2 --report: failed"; }
