@@ -211,7 +211,7 @@ $(IP_LIB): $(IP_OBJ) $(PIC_LIB) interpose/ip_exports.map
 all: build/tests/ip_smoke
 build/tests/ip_smoke: tests/interpose/ip_smoke.c
 	@mkdir -p build/tests
-	$(CC) -O2 -g -Wall -Wextra -Werror $(MPI_CFLAGS) -o $@ $< $(MPI_LIBS)
+	$(CC) -O2 -g -Wall -Wextra -Werror -pthread $(MPI_CFLAGS) -o $@ $< $(MPI_LIBS)
 
 $(ANA_LIB): $(ANA_OBJ)
 	@mkdir -p lib
