@@ -521,6 +521,7 @@ static const tst_entry_t tst_list[] = {
     { "app_coll_matrix_np4",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 4",    NULL, 0, 180 },
     { "app_coll_matrix_trace", TST_SH, NULL, "sh tests/interpose/coll-matrix-trace.sh", NULL, 0, 180 },
     { "app_small_count",       TST_SH, NULL, "sh tests/interpose/small-count.sh",      NULL, 0, 120 },
+    { "app_nonblocking",       TST_SH, NULL, "sh tests/interpose/nonblocking.sh",      NULL, 0, 120 },
     { "app_threads",           TST_SH, NULL, "sh tests/interpose/threads.sh",          NULL, 0, 180 },
     { "app_errhandler",        TST_SH, NULL, "sh tests/interpose/errhandler.sh",       NULL, 0, 120 },
     { "app_fortran",           TST_SH, NULL, "sh tests/interpose/fortran.sh",          NULL, 0, 180 },

@@ -9,7 +9,8 @@
 #   under paprun on NP ranks (the project's mpirun line) with a timeout,
 #   output (stdout and stderr) into OUT; returns mpirun's status (124:
 #   killed by the timeout).
-# trace_counts DIR OUT: otf2-print DIR/traces.otf2 into OUT.print (failing
+# trace_counts DIR OUT [LOG]: (no trace at DIR: fails, showing the run's LOG)
+#   otf2-print DIR/traces.otf2 into OUT.print (failing
 #   on any message of otf2-print's on stderr) and, per
 #   line of OUT, "WHAT N": the number of ENTER events of each region
 #   ("ENTER:MPI_Allreduce N") and of each event kind ("MPI_COLLECTIVE_END N").
@@ -33,7 +34,7 @@ papp() {
 }
 
 trace_counts() {
-  [ -f "$1/traces.otf2" ] || fail "no trace at $1/traces.otf2"
+  [ -f "$1/traces.otf2" ] || { [ -z "${3:-}" ] || cat "$3" >&2; fail "no trace at $1/traces.otf2"; }
   otf2-print "$1/traces.otf2" > "$2.print" 2> "$2.err" ||
     { cat "$2.err" >&2; fail "otf2-print $1/traces.otf2 failed"; }
   # A Score-P trace prints without a warning; so must ours.

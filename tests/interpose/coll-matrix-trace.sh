@@ -52,7 +52,7 @@ echo "ok 1 - a wrong MPI_Allreduce fails coll_matrix"
 
 # check_trace OUT DIR: the trace's counts against the calls coll_matrix printed.
 check_trace() {
-  trace_counts "$2" "$tmp/counts"
+  trace_counts "$2" "$tmp/counts" "$1"
   blocking=0 nonblocking=0
   for f in MPI_Allreduce MPI_Reduce MPI_Bcast MPI_Barrier MPI_Allgather MPI_Reduce_scatter_block \
            MPI_Iallreduce MPI_Ireduce MPI_Ibcast; do

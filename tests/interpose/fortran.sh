@@ -19,7 +19,7 @@ check() {
   prog=$1 out=$2 dir=$3
   shift 3
   grep -q "^ *$prog: 0 failures" "$out" || { cat "$out" >&2; fail "$prog: no summary line"; }
-  trace_counts "$dir" "$tmp/counts"
+  trace_counts "$dir" "$tmp/counts" "$out"
   for f in "$@"; do
     c=$(calls_of "$out" $f)
     [ -n "$c" ] || { cat "$out" >&2; fail "$prog printed no count of $f"; }

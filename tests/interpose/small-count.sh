@@ -21,7 +21,7 @@ n=$(grep -c 'count: 30' "$tmp/out" || true)
 grep -q 'small_count.c:' "$tmp/out" || { cat "$tmp/out" >&2; fail "the report names no line of small_count.c"; }
 echo "ok 1 - counts under Rabenseifner's minimum fall back, right results, the report counts them"
 
-trace_counts "$tmp/t" "$tmp/counts"
+trace_counts "$tmp/t" "$tmp/counts" "$tmp/out"
 want_count "$tmp/counts" ENTER:MPI_Allreduce 400 "ENTER events of MPI_Allreduce"
 fb=$(grep -c '"paptree::fallback" <[0-9]*>; STRING; "count"' "$tmp/counts.print" || true)
 [ "$fb" -eq 240 ] || fail "the trace has $fb calls with fallback \"count\", expected 240 (4 ranks x 60)"

@@ -15,7 +15,7 @@ papp 120 2 "$tmp/a.out" --trace "$tmp/t" -- build/mpiapps/threads 200 ||
   { cat "$tmp/a.out" >&2; fail "threads np 2, traced, no rules: failed"; }
 grep -q '^threads: 200 iterations x 2 threads, 4000 collective calls, 0 failures' "$tmp/a.out" ||
   { cat "$tmp/a.out" >&2; fail "threads np 2: no summary line"; }
-trace_counts "$tmp/t" "$tmp/counts"
+trace_counts "$tmp/t" "$tmp/counts" "$tmp/a.out"
 want_count "$tmp/counts" MPI_COLLECTIVE_END 4000 "MpiCollectiveEnd events (2 ranks x 2 threads x 200 x 5)"
 # The main thread, which made no collective, may have a location of its own
 # without events (the rank's first); the two threads must have theirs.
