@@ -1,7 +1,8 @@
 ! fcoll.f90 - an MPI program as a Fortran user writes it (`use mpi` only),
 ! run under bin/paprun by tests/interpose/fortran.sh: allreduce, reduce,
 ! bcast, barrier, allgather, reduce_scatter_block, iallreduce / ireduce /
-! ibcast completed by mpi_wait, mpi_waitall and an mpi_test loop, with
+! ibcast completed by mpi_wait, mpi_waitall, an mpi_test loop, mpi_waitany,
+! mpi_waitsome, mpi_testall, mpi_testany and mpi_testsome, with
 ! and without MPI_IN_PLACE, in integer and double precision.  Every result
 ! is checked against its value computed by hand here (the inputs are
 ! integers and halves, so double sums are exact in any order).  Prints the
@@ -14,7 +15,8 @@ program fcoll
   integer :: ierr, rank, np, i, root, nfail, allfail, it
   integer :: iv(n), ir(n), ig(n * 4)
   double precision :: dv(n), dr(n), dg(n * 4)
-  integer :: req, reqs(2), st(MPI_STATUS_SIZE)
+  integer :: req, reqs(2), st(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2)
+  integer :: idx, outc, inds(2), done, mode
   logical :: flag
   integer :: calls(12), total(12)
 
@@ -160,6 +162,58 @@ program fcoll
     end do
     do i = 1, n
       call check_d('mpi_iallreduce in place', dr(i), np * (np - 1) / 2 + 0.5d0 * np, i)
+    end do
+    ! two nonblocking collectives completed by mpi_waitany, mpi_waitsome,
+    ! mpi_testall, mpi_testany, mpi_testsome (indices are 1-based)
+    do mode = 1, 5
+      do i = 1, n
+        iv(i) = rank + i + mode
+        dg(i) = -1
+        if (rank == mod(mode, np)) dg(i) = i + 0.5d0 * mode
+      end do
+      call mpi_iallreduce(iv, ir, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, reqs(1), ierr)
+      call mpi_ibcast(dg, n, MPI_DOUBLE_PRECISION, mod(mode, np), MPI_COMM_WORLD, reqs(2), ierr)
+      calls(7) = calls(7) + 1
+      calls(9) = calls(9) + 1
+      done = 0
+      do while (done < 2)
+        select case (mode)
+        case (1)
+          call mpi_waitany(2, reqs, idx, st, ierr)
+          if (idx /= 1 .and. idx /= 2) call fail_msg('mpi_waitany: index not 1 or 2')
+          done = done + 1
+        case (2)
+          call mpi_waitsome(2, reqs, outc, inds, sts, ierr)
+          if (outc < 1 .or. outc > 2) call fail_msg('mpi_waitsome: outcount not 1 or 2')
+          do i = 1, outc
+            if (inds(i) /= 1 .and. inds(i) /= 2) call fail_msg('mpi_waitsome: index not 1 or 2')
+          end do
+          done = done + outc
+        case (3)
+          call mpi_testall(2, reqs, flag, MPI_STATUSES_IGNORE, ierr)
+          if (flag) done = 2
+        case (4)
+          call mpi_testany(2, reqs, idx, flag, MPI_STATUS_IGNORE, ierr)
+          if (flag .and. idx /= MPI_UNDEFINED) then
+            if (idx /= 1 .and. idx /= 2) call fail_msg('mpi_testany: index not 1 or 2')
+            done = done + 1
+          end if
+        case default
+          call mpi_testsome(2, reqs, outc, inds, MPI_STATUSES_IGNORE, ierr)
+          if (outc /= MPI_UNDEFINED) then
+            do i = 1, outc
+              if (inds(i) /= 1 .and. inds(i) /= 2) call fail_msg('mpi_testsome: index not 1 or 2')
+            end do
+            done = done + outc
+          end if
+        end select
+      end do
+      if (reqs(1) /= MPI_REQUEST_NULL .or. reqs(2) /= MPI_REQUEST_NULL) &
+        call fail_msg('a completion function left a request set')
+      do i = 1, n
+        call check_i('mpi_iallreduce (any/some/all)', ir(i), np * (np - 1) / 2 + np * (i + mode), i)
+        call check_d('mpi_ibcast (any/some/all)', dg(i), i + 0.5d0 * mode, i)
+      end do
     end do
   end do
 
