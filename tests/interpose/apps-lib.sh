@@ -30,8 +30,35 @@ apps_setup() {
 papp() {
   _secs=$1 _np=$2 _out=$3
   shift 3
-  paptree_mpirun -t "$_secs" "$_np" -- bin/paprun "$@" < /dev/null > "$_out" 2>&1
+  if [ "${PAPTREE_SANITIZER:-}" = address ]; then
+    papp_asan "$@" < /dev/null > "$_out" 2>&1
+  else
+    paptree_mpirun -t "$_secs" "$_np" -- bin/paprun "$@" < /dev/null > "$_out" 2>&1
+  fi
 }
+
+# Under ASan (make check-asan) the library is built with ASan, whose
+# runtime must come first in the initial library list, and paprun puts the
+# library first in LD_PRELOAD: so there the library is preloaded with the
+# runtime before it, and paprun's options are given as the environment
+# paprun would set (docs/paprun.md, "Environment"); paprun itself is tested
+# in the plain tier (paprun_args).
+papp_asan() (
+  _x=""
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    case $1 in
+      --trace) PAPTREE_TRACE="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
+               export PAPTREE_TRACE; _x="$_x -x PAPTREE_TRACE"; shift 2 ;;
+      --algo) PAPTREE_ALGO=$2; export PAPTREE_ALGO; _x="$_x -x PAPTREE_ALGO"; shift 2 ;;
+      --report) PAPTREE_REPORT=1; export PAPTREE_REPORT; _x="$_x -x PAPTREE_REPORT"; shift ;;
+      *) fail "papp: no ASan form of paprun option $1" ;;
+    esac
+  done
+  shift
+  # shellcheck disable=SC2086 # $_x is a word list
+  paptree_mpirun -t "$_secs" "$_np" $_x \
+    -x LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so) $PWD/lib/libpaptree-mpi.so" -- "$@"
+)
 
 trace_counts() {
   [ -f "$1/traces.otf2" ] || { [ -z "${3:-}" ] || cat "$3" >&2; fail "no trace at $1/traces.otf2"; }

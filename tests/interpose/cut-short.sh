@@ -60,9 +60,17 @@ done
 # background (mpirun's pid in $mpid), once every rank has written its pid.
 start_loop() {
   mkdir "$tmp/$1.d"
-  # shellcheck disable=SC2046 # mpirun_cmd's words
-  $(mpirun_cmd) -np 3 bin/paprun --trace "$tmp/$1" -- build/mpiapps/sigterm "$tmp/$1.d" 60 ${2:-} \
-    > "$tmp/$1.out" 2>&1 &
+  if [ "${PAPTREE_SANITIZER:-}" = address ]; then
+    # apps-lib.sh's papp_asan says why; mpirun must be $! here.
+    # shellcheck disable=SC2046 # mpirun_cmd's words
+    PAPTREE_TRACE="$tmp/$1" $(mpirun_cmd) -np 3 -x PAPTREE_TRACE \
+      -x LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so) $PWD/lib/libpaptree-mpi.so" \
+      build/mpiapps/sigterm "$tmp/$1.d" 60 ${2:-} < /dev/null > "$tmp/$1.out" 2>&1 &
+  else
+    # shellcheck disable=SC2046 # mpirun_cmd's words
+    $(mpirun_cmd) -np 3 bin/paprun --trace "$tmp/$1" -- build/mpiapps/sigterm "$tmp/$1.d" 60 ${2:-} \
+      < /dev/null > "$tmp/$1.out" 2>&1 &
+  fi
   mpid=$!
   i=0
   while [ ! -s "$tmp/$1.d/pid.0" ] || [ ! -s "$tmp/$1.d/pid.1" ] || [ ! -s "$tmp/$1.d/pid.2" ]; do
