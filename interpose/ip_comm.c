@@ -14,7 +14,8 @@
  * communicator; MPI_COMM_WORLD's and those the application never frees are
  * freed at MPI_Finalize (ip_comm_shutdown).
  *
- * Ids: MPI_COMM_WORLD is 0.  Another communicator's is its rank 0's world
+ * Ids: MPI_COMM_WORLD is 0, MPI_COMM_SELF 1 on every rank (ins_schema.h:
+ * the trace has one definition of it).  Another communicator's is its rank 0's world
  * rank in the low ip_lib.rank_bits bits and that rank's count of
  * communicators above them, broadcast on the duplicate: unique in the run,
  * the same on every member.  An intercommunicator is never run by an
@@ -28,6 +29,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "instrument/api/ins_schema.h"
 #include "interpose/ip_int.h"
 
 typedef struct comm_cache {
@@ -183,6 +185,8 @@ static int state_init(ip_comm_t *c, MPI_Comm comm)
     c->rank = rank;
     if (comm == MPI_COMM_WORLD) {
         c->id = 0;
+    } else if (comm == MPI_COMM_SELF) {
+        c->id = INS_COMM_SELF_ID;
     } else if (flag || size == 1) {
         c->id = next_id();
     } else {

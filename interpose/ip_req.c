@@ -88,10 +88,17 @@ static int busy(void)
     return atomic_load_explicit(&ip_req_count, memory_order_relaxed) != 0;
 }
 
-/* Records the completions among before[0..n) that after[] shows. */
+/*
+ * Records the completions among before[0..n) that after[] shows.  A
+ * location's events must not go back in time: the first completion spans
+ * the call, each further one (MPI_Waitall completing several) starts where
+ * the one before it ended.
+ */
 static void completions(const MPI_Request *before, const MPI_Request *after, int n,
                         ins_mpi_func_t func, const ip_clock_t *clk, const void *site)
 {
+    ip_clock_t at = *clk;
+
     for (int i = 0; i < n; i++) {
         ins_mpi_call_t call;
 
@@ -99,7 +106,8 @@ static void completions(const MPI_Request *before, const MPI_Request *after, int
             !req_take(before[i], &call))
             continue;
         call.func = func;
-        ip_record(&call, clk, site, 0);
+        ip_record(&call, &at, site, 0);
+        at.tick0 = call.leave;
     }
 }
 
