@@ -8,7 +8,9 @@
  *   MPI_Testall, MPI_Testany, MPI_Testsome loops
  *
  * Each round issues an MPI_Iallreduce (int sum) and an MPI_Ibcast (double,
- * root rotating), or an MPI_Ireduce in place, checked against closed forms.
+ * root rotating), or an MPI_Ireduce in place, checked against closed forms;
+ * then pairs of collectives with nothing to do (count 0, MPI_COMM_SELF),
+ * which share one request handle in Open MPI.
  * Prints the number of nonblocking calls (all ranks).  Exit status 1 on a
  * wrong result or index.
  */
@@ -130,6 +132,23 @@ int main(int argc, char **argv)
                     bad(mode_names[mode], "MPI_Ibcast element", (long)d[j], j);
             }
         }
+    /* Collectives with nothing to do (count 0; a communicator of one rank):
+       Open MPI 4.1.4 returns one shared, already complete request handle for
+       each, so two in flight have the same handle. */
+    for (int round = 0; round < 2; round++) {
+        MPI_Request req[2];
+        int a = 1, b = 0, c = 0;
+        MPI_Iallreduce(&a, &b, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[0]);
+        MPI_Iallreduce(&a, &c, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[1]);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        MPI_Iallreduce(&a, &b, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &req[0]);
+        MPI_Iallreduce(&a, &c, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF, &req[1]);
+        MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+        MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+        calls += 4;
+        if (b != 1 || c != 1)
+            bad("MPI_Wait", "MPI_Iallreduce on MPI_COMM_SELF", b * 10 + c, 11);
+    }
     long all = 0;
     int any = 0;
     PMPI_Reduce(&calls, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
