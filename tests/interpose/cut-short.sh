@@ -39,7 +39,7 @@ for run in "abort:" "abort:allreduce:*=ring; bcast:*=binomial" "nofinalize:" \
   prog=${run%%:*} rules=${run#*:}
   t0=$(date +%s)
   set +e
-  papp 60 3 "$tmp/out" --trace "$tmp/$prog" ${rules:+--algo "$rules"} -- build/mpiapps/$prog
+  papp 60 3 "$tmp/out" --trace "$tmp/$prog" ${rules:+--algo "$rules"} -- "build/mpiapps/$prog"
   st=$?
   set -e
   [ $st -ne 124 ] || { cat "$tmp/out" >&2; fail "$prog (rules '$rules') hung"; }

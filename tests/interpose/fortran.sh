@@ -21,7 +21,7 @@ check() {
   grep -q "^ *$prog: 0 failures" "$out" || { cat "$out" >&2; fail "$prog: no summary line"; }
   trace_counts "$dir" "$tmp/counts" "$out"
   for f in "$@"; do
-    c=$(calls_of "$out" $f)
+    c=$(calls_of "$out" "$f")
     [ -n "$c" ] || { cat "$out" >&2; fail "$prog printed no count of $f"; }
     want_count "$tmp/counts" "ENTER:$f" "$c" "$prog: ENTER events of region $f"
   done
