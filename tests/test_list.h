@@ -516,9 +516,9 @@ static const tst_entry_t tst_list[] = {
        result, once per rule set covering each algorithm, at np 2, 3, 4; the trace's events
        against the calls made, the report; threads, MPI_Abort, no MPI_Finalize, signals, error
        handlers, small counts, Fortran (use mpi, use mpi_f08) (issue 25) */
-    { "app_coll_matrix_np2",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 2",    NULL, 0, 180 },
-    { "app_coll_matrix_np3",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 3",    NULL, 0, 180 },
-    { "app_coll_matrix_np4",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 4",    NULL, 0, 180 },
+    { "app_coll_matrix_np2",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 2",    NULL, 0, 300 },
+    { "app_coll_matrix_np3",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 3",    NULL, 0, 300 },
+    { "app_coll_matrix_np4",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 4",    NULL, 0, 300 },
     { "app_coll_matrix_trace", TST_SH, NULL, "sh tests/interpose/coll-matrix-trace.sh", NULL, 0, 180 },
     { "app_small_count",       TST_SH, NULL, "sh tests/interpose/small-count.sh",      NULL, 0, 120 },
     { "app_nonblocking",       TST_SH, NULL, "sh tests/interpose/nonblocking.sh",      NULL, 0, 120 },

@@ -9,6 +9,8 @@
 # runs the whole matrix (counts up to 100000, every collective); the others
 # the quick one (counts 0, 1, 3, 1000) on the collectives rules choose for.
 # A wrong result makes coll_matrix exit 1 with the case; a hang is killed.
+# Each run is traced, and each algorithm of its rules must have run without
+# a fallback on some call (check_ran).
 set -eu
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -17,6 +19,25 @@ np=${1:?usage: coll-matrix.sh NP}
 apps_setup
 
 rules_full='allreduce:*=rd; reduce:*=binomial; bcast:*=binomial'
+
+# check_ran RULES: in the trace at $tmp/t, each algorithm of RULES ran
+# without a fallback on some call (else the results would prove nothing).
+# At an odd NP, nap(ppn=2) runs on the split's two-rank half and falls back
+# on the world.
+check_ran() {
+  [ -f "$tmp/t/traces.otf2" ] || { cat "$tmp/out" >&2; fail "np $np, --algo '$1': no trace"; }
+  otf2-print "$tmp/t/traces.otf2" 2> /dev/null |
+    sed -n 's/.*"paptree::algo" <[0-9]*>; STRING; "\([^"]*\)" <[0-9]*>), ("paptree::fallback" <[0-9]*>; STRING; "\([^"]*\)".*/\1|\2/p' |
+    sort | uniq -c > "$tmp/algos"
+  echo "$1" | tr ';,' '\n\n' | sed -e 's/^[^:]*://' -e 's/^ *//' -e 's/^[<>]=*//' -e 's/^[^=]*=//' -e 's/ *$//' |
+  while IFS= read -r a; do
+    [ "$a" != native ] || continue
+    ran=$(awk -v a="$a" '{ c = $1; sub(/^ *[0-9]+ /, ""); split($0, f, "|") }
+                         f[1] == a && f[2] == "" { n += c } END { print n + 0 }' "$tmp/algos")
+    [ "$ran" -gt 0 ] || { cat "$tmp/algos" >&2
+      fail "np $np, --algo '$1': '$a' never ran without a fallback (above: calls per algorithm|fallback)"; }
+  done
+}
 n=0
 while IFS= read -r rules; do
   [ -n "$rules" ] || continue
@@ -26,13 +47,15 @@ while IFS= read -r rules; do
   else
     args="--quick --colls allreduce,reduce,bcast"
   fi
+  rm -rf "$tmp/t"
   # shellcheck disable=SC2086 # $args is a word list
-  if ! papp 150 "$np" "$tmp/out" --algo "$rules" -- build/mpiapps/coll_matrix $args; then
+  if ! papp 150 "$np" "$tmp/out" --trace "$tmp/t" --algo "$rules" -- build/mpiapps/coll_matrix $args; then
     cat "$tmp/out" >&2
     fail "np $np, --algo '$rules': coll_matrix failed (above)"
   fi
   grep -q '^coll_matrix: [0-9]* cases, 0 failures' "$tmp/out" ||
     { cat "$tmp/out" >&2; fail "np $np, --algo '$rules': no summary line"; }
+  check_ran "$rules"
   echo "ok $n - np $np --algo '$rules' $args"
 done <<'RULES'
 allreduce:*=rd; reduce:*=binomial; bcast:*=binomial
