@@ -367,7 +367,7 @@ TEST_JOBS ?= 2
 # waiting in the middle for the running tests to drain, then the longest
 # ones (docs/testing.md gives their times), so that -j 2 does not end on one
 # long test running beside an idle core.
-TEST_FIRST := mpi_watchdog mpi_netns_tcp exec_idle_demo exec_idle_pair_2x1 trace_interrupt \
+TEST_FIRST := mpi_watchdog mpi_netns_tcp exec_idle_demo exec_idle_pair_2x1 trace_interrupt app_cut_short \
               algo_run_np8 viz analyze_bad_input sweep_reduce_bcast trace_errors \
               trace_algo_samples e2e_readme gsum_mpmd algo_types_by_gsum build_header_deps \
               gsum_args gred_threads random_trees_traced trace_archive random_trees_tsan \
