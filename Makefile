@@ -194,6 +194,11 @@ build/pic/%.o: %.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC $(if $(filter interpose/%,$<),,-fvisibility=hidden) \
 	  $(if $(call ip_mpi,$<),$(MPI_CFLAGS) $(call ip_pmpi,$<)) -MMD -MP -c $< -o $@
 $(PIC_OBJ) $(IP_OBJ): interpose/ip_pmpi_int.h
+# interpose/ is built position-independent only: build/obj/ has no object of it
+# but paprun's rules (ip_rules.o) and the report's test copy (ip_report.c, in
+# build/obj/tests/), so the plain rule must not offer one (make -n, as
+# tests/infra/header-deps.sh asks it, would list objects nothing builds).
+$(filter-out build/obj/interpose/ip_rules.o build/obj/interpose/ip_report.o,$(IP_SRC:%.c=build/obj/%.o)): ;
 build/pic/runtime/exec/reduce.o: CFLAGS += -ftree-vectorize
 
 $(PIC_LIB): $(PIC_OBJ)

@@ -368,7 +368,7 @@ static OTF2_ErrorCode close_writers(ins_mpi_t *tr)
 /* Collective, once every rank drained its events: the rest of the archive. */
 static cm_status_t mpi_write(ins_mpi_t *tr, cm_err_t *err)
 {
-    OTF2_LocationRef *ids = malloc(((size_t)tr->nloc + 1) * sizeof(*ids));
+    OTF2_LocationRef *ids = calloc((size_t)tr->nloc + 1, sizeof(*ids));
     double rate;
     cm_status_t st;
 

@@ -173,6 +173,7 @@ static void trace_open(const char *dir)
     opts.dir = dir;
     opts.force = env_on("PAPTREE_FORCE");
     opts.command = getenv("PAPTREE_COMMAND");
+    opts.rules = getenv("PAPTREE_ALGO");
     opts.mem = (size_t)trace_mem;
     cm_err_clear(&err);
     if (ins_mpi_open(&opts, ip_lib.world, &ip_lib.trace, &err) != CM_OK) {

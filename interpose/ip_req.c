@@ -105,6 +105,7 @@ static void completions(const MPI_Request *before, const MPI_Request *after, int
         if (before[i] == MPI_REQUEST_NULL || after[i] != MPI_REQUEST_NULL ||
             !req_take(before[i], &call))
             continue;
+        call.completed = call.func;
         call.func = func;
         ip_record(&call, &at, site, 0);
         at.tick0 = call.leave;
