@@ -9,6 +9,7 @@
 #     reduces and bcasts binomial;
 #   - rabenseifner at np 4: its count-1 calls fall back (count), the
 #     larger ones run it, every result still Open MPI's;
+#   - prr and clv+binomial with arrival=history at np 4;
 #   - a bad PAPTREE_ALGO: one line `paptree: PAPTREE_ALGO:1:COL: error:`,
 #     exit 2, before main (the program prints nothing);
 #   - ranks given different rules: the job stops with one message;
@@ -59,6 +60,17 @@ done
 log=$tmp/raben.log
 run 4 "$log" -x PAPTREE_ALGO='allreduce:*=rabenseifner' -x PAPTREE_REPORT=1
 expect_count "$log" 1 "count: "
+
+# PAP-aware, arrival=history (the ranks' previous times gathered between calls): prr for
+# allreduce, a reduce completed by a broadcast from the same tree.
+log=$tmp/prr.log
+run 4 "$log" -x PAPTREE_ALGO='allreduce:<=64=prr(arrival=history),>64=clv+binomial(arrival=history)' \
+  -x PAPTREE_REPORT=1
+grep -Eq 'MPI_Allreduce +[0-9]+ +[0-9]+ +prr\(arrival=history\)' "$log" ||
+  { cat "$log" >&2; fail "no allreduce row that ran prr(arrival=history)"; }
+if grep -Eq 'count: |datatype: |args: |other: ' "$log"; then
+  cat "$log" >&2; fail "arrival=history: a fallback other than the user op's"
+fi
 
 # A bad rule stops the program before main, without mpirun.
 set +e
