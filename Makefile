@@ -323,6 +323,19 @@ build/tests/%: build/obj/tests/oracles/%.o $(LIB)
 build/tests/trace_check: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/trace_check/*.c))
 build/tests/synth_trace: $(patsubst %.c,build/obj/%.o,$(wildcard tests/oracles/synth_trace/*.c))
 
+# Programs as users write them (tests/mpiapps/, run under bin/paprun by
+# tests/interpose/*.sh): plain mpicc / mpifort, no paptree header or library.
+MPIAPP_C := $(wildcard tests/mpiapps/*.c)
+MPIAPP_F := $(wildcard tests/mpiapps/*.f90)
+MPIAPPS  := $(MPIAPP_C:tests/mpiapps/%.c=build/mpiapps/%) $(MPIAPP_F:tests/mpiapps/%.f90=build/mpiapps/%)
+all: $(MPIAPPS)
+build/mpiapps/%: tests/mpiapps/%.c
+	@mkdir -p build/mpiapps
+	mpicc -O2 -g -Wall -Wextra -Werror -pthread -o $@ $< -lm
+build/mpiapps/%: tests/mpiapps/%.f90
+	@mkdir -p build/mpiapps/mod
+	mpifort -O2 -g -Wall -Werror -J build/mpiapps/mod -o $@ $<
+
 # Reproducers of faults in OTF2 itself (tests/otf2/*.c: OTF2 only, no paptree
 # code): tests/otf2/NAME.c -> build/tests/NAME.
 OTF2R_SRC := $(wildcard tests/otf2/*.c)
@@ -361,11 +374,12 @@ TEST_JOBS ?= 2
 # waiting in the middle for the running tests to drain, then the longest
 # ones (docs/testing.md gives their times), so that -j 2 does not end on one
 # long test running beside an idle core.
-TEST_FIRST := mpi_watchdog mpi_netns_tcp exec_idle_demo exec_idle_pair_2x1 trace_interrupt \
+TEST_FIRST := mpi_watchdog mpi_netns_tcp exec_idle_demo exec_idle_pair_2x1 trace_interrupt app_cut_short \
               algo_run_np8 viz analyze_bad_input sweep_reduce_bcast trace_errors \
               trace_algo_samples e2e_readme gsum_mpmd algo_types_by_gsum build_header_deps \
               gsum_args gred_threads random_trees_traced trace_archive random_trees_tsan \
-              steps_estimate gsum_wrong_result mpi_job_errors
+              steps_estimate gsum_wrong_result mpi_job_errors \
+              app_coll_matrix_np4 app_coll_matrix_np3 app_coll_matrix_np2
 
 # test and demo install missing packages first, then build in a sub-make:
 # MPI_CFLAGS above is read when make starts, before deps could install MPI.

@@ -514,6 +514,22 @@ static const tst_entry_t tst_list[] = {
     { "bench_args",            TST_SH, NULL, "sh tests/algo/bench-args.sh",            NULL, 0, 120 },
     { "pathmap_check_args",    TST_SH, NULL, "sh tests/pathmap/check-args.sh",         NULL, 0, 60 },
     { "paprun_args",           TST_SH, NULL, "sh tests/interpose/paprun-args.sh",      NULL, 0, 120 },
+    /* sh: tests/mpiapps/'s programs (plain MPI, no paptree header) under bin/paprun: every
+       collective x type x op x in place x communicator x count against Open MPI's PMPI_
+       result, once per rule set covering each algorithm, at np 2, 3, 4; the trace's events
+       against the calls made, the report; threads, MPI_Abort, no MPI_Finalize, signals, error
+       handlers, small counts, Fortran (use mpi, use mpi_f08) (issue 25) */
+    { "app_coll_matrix_np2",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 2",    NULL, 0, 300 },
+    { "app_coll_matrix_np3",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 3",    NULL, 0, 300 },
+    { "app_coll_matrix_np4",   TST_SH, NULL, "sh tests/interpose/coll-matrix.sh 4",    NULL, 0, 300 },
+    { "app_coll_matrix_trace", TST_SH, NULL, "sh tests/interpose/coll-matrix-trace.sh", NULL, 0, 180 },
+    { "app_small_count",       TST_SH, NULL, "sh tests/interpose/small-count.sh",      NULL, 0, 120 },
+    { "app_nonblocking",       TST_SH, NULL, "sh tests/interpose/nonblocking.sh",      NULL, 0, 120 },
+    { "app_threads",           TST_SH, NULL, "sh tests/interpose/threads.sh",          NULL, 0, 180 },
+    { "app_errhandler",        TST_SH, NULL, "sh tests/interpose/errhandler.sh",       NULL, 0, 120 },
+    { "app_fortran",           TST_SH, NULL, "sh tests/interpose/fortran.sh",          NULL, 0, 180 },
+    /* exclusive: it signals mpirun and the ranks while they loop, and times their end */
+    { "app_cut_short",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/interpose/cut-short.sh", NULL, 0, 180 },
     /* gen: pathgen compare (tests/pathgen/) */
     { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
     { "pathgen_edit",          TST_SH, NULL, "sh tests/pathgen/edit.sh",               NULL, 0, 60 },
