@@ -30,6 +30,8 @@
 #    than that error (+ 1 us for the cores' clocks); the operation count
 #    Gsum's options imply, the events Gsum reported, every thread in every
 #    operation.
+# And netns_paprun: an unmodified MPI program under bin/paprun across the
+# hosts, its collectives on rules' algorithms, traced and analysed.
 # Without root, `ip`, `unshare` or the permission to create a namespace it
 # prints "netns-tcp: SKIP: <reason>" and exits 0 (a developer's machine, an
 # unprivileged container).  With CI=true (set by CI, which runs .ci/run as
@@ -225,7 +227,57 @@ netns_case() {
        "offsets to rank 0 within $(q "SELECT printf('%.1f', max(error_ns) / 1e3) FROM hosts") us)"
 }
 
+# netns_paprun NP: an unmodified MPI program (build/mpiapps/coll_matrix, every
+# result against Open MPI's own) under bin/paprun on NP hosts over TCP, its
+# allreduce, reduce and bcast on the rules' algorithms (from a file: the agent
+# hands the command line to a shell, and rules hold ';' and '*'), traced;
+# then every host received TCP traffic, the program's checks all passed,
+# papanalyze reads the trace (its ranks' clocks put on rank 0's by the
+# offsets measured; a rank without them is refused): every rank, every call
+# of the world's matched into complete operations, the rules' algorithms ran.
+netns_paprun() {
+  h=$1 name=paprun
+  hosts_up "$h"
+  i=0; : > "$tmp/$name.hosts"
+  while [ "$i" -lt "$h" ]; do
+    echo "$NET.$((i + 1)) slots=1" >> "$tmp/$name.hosts"
+    rx_bytes "$i" > "$tmp/$name.rx$i"
+    i=$((i + 1))
+  done
+  echo 'allreduce:<=64=rd,*=ring; reduce:*=binomial; bcast:*=chain' > "$tmp/$name.rules"
+  d=$tmp/$name.trace
+  # shellcheck disable=SC2086 # MPIRUN_NETNS is a word list
+  bounded "$GSUM_SECS" "$tmp/$name.out" "$AGENT" "$NET.1" exec $MPIRUN_NETNS \
+    --mca plm_rsh_agent "$AGENT" --hostfile "$tmp/$name.hosts" -np "$h" \
+    bin/paprun --trace "$d" --algo "@$tmp/$name.rules" -- \
+    build/mpiapps/coll_matrix --quick --colls allreduce,reduce,bcast ||
+    { cat "$tmp/$name.out" >&2; fail "$name: coll_matrix under paprun over TCP failed"; }
+  grep -q '^coll_matrix: [0-9]* cases, 0 failures' "$tmp/$name.out" ||
+    { cat "$tmp/$name.out" >&2; fail "$name: coll_matrix's summary line is missing"; }
+  i=0
+  while [ "$i" -lt "$h" ]; do
+    got=$(( $(rx_bytes "$i") - $(cat "$tmp/$name.rx$i") ))
+    [ "$got" -gt 0 ] || fail "$name: host $i received nothing on its veth"
+    i=$((i + 1))
+  done
+  bounded "$ANALYZE_SECS" "$tmp/$name.pa" bin/papanalyze "$d/traces.otf2" ||
+    { cat "$tmp/$name.pa" >&2; fail "$name: papanalyze failed"; }
+  q() { sqlite3 "$d/traces.db" "$1"; }
+  [ "$(q "SELECT COUNT(DISTINCT rank) FROM mpi_calls")" = "$h" ] ||
+    fail "$name: mpi_calls: expected $h ranks"
+  bad=$(q "SELECT COUNT(*) FROM mpi_ops WHERE comm = 0 AND NOT complete")
+  [ "$bad" -eq 0 ] || fail "$name: $bad operations on the world are incomplete"
+  for a in rd ring binomial chain; do
+    [ "$(q "SELECT COUNT(*) FROM mpi_calls WHERE algorithm = '$a' AND fallback IS NULL")" -gt 0 ] ||
+      fail "$name: algorithm $a never ran"
+  done
+  echo "netns-tcp: $name: ok ($h hosts over TCP, coll_matrix under paprun," \
+       "$(q "SELECT COUNT(*) FROM mpi_calls") calls traced)"
+}
+
 netns_case pathmaps/local/gateway-3x2.pathmap -n 2000 -s 4,256
 # an algorithm node (SLT, arrival times from the previous operation) over TCP
 netns_case pathmaps/local/algo/slt-3x2.pathmap -n 2000 -s 4,256
+# an unmodified MPI program under paprun, its collectives on the rules' algorithms
+netns_paprun 3
 echo "netns-tcp: ok"
