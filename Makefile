@@ -65,7 +65,8 @@ ADV_LIB  := lib/libpapadvise.a
 
 # tools/foo.c -> bin/foo (the programs users run); bench/foo.c -> bin/foo
 TOOL_SRC    := $(wildcard tools/*.c)
-BENCH_SRC   := $(wildcard bench/*.c)
+# bench/mpicall.c is a plain MPI program (no paptree), built by mpicc alone (below).
+BENCH_SRC   := $(filter-out bench/mpicall.c,$(wildcard bench/*.c))
 TOOL_PROGS  := $(TOOL_SRC:tools/%.c=bin/%)
 BENCH_PROGS := $(BENCH_SRC:bench/%.c=bin/%)
 # examples/foo.c -> bin/foo: programs that use paptree as a user would (the
@@ -83,7 +84,7 @@ PATHGEN_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/pathgen/*.c))
 GSUM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/gsum/*.c))
 # bin/papsim too: tools/papsim/*.c (options, one run and its lines).
 PAPSIM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papsim/*.c))
-PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
+PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS) bin/mpicall
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
 TEST_SRC := tests/run_tests.c $(wildcard tests/unit/*/*.c)
@@ -222,6 +223,12 @@ all: bin/sweep
 bin/sweep: tools/sweep
 	@mkdir -p bin
 	ln -sfn ../tools/sweep $@
+
+# bin/mpicall times collectives as a user's program would (bench/paprun-*.sh run it
+# plainly and under bin/paprun): mpicc and nothing of paptree.
+bin/mpicall: bench/mpicall.c
+	@mkdir -p bin
+	mpicc -O2 -g -std=c11 -D_GNU_SOURCE $(WARN) -o $@ $<
 
 # The analyser (no MPI); advise/ and gen/ for --advise.
 bin/papanalyze: $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)
