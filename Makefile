@@ -242,9 +242,15 @@ bin/pathgen: $(PATHGEN_OBJ) $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)
 bin/pathgen: PROG_LIBS = $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 # The pathmap checker needs neither MPI nor OTF2.
 bin/pathmap-check: PROG_LIBS = $(LIB) $(LDLIBS)
+# paprun, the per-rank launcher of the profiling library, is no MPI program:
+# it checks the --algo rules (interpose/ip_rules.o, pure C) before its exec.
+IP_RULES_OBJ := build/obj/interpose/ip_rules.o
+ALL_OBJ      += $(IP_RULES_OBJ)
+bin/paprun: $(IP_RULES_OBJ)
+bin/paprun: PROG_LIBS = $(LIB) $(LDLIBS)
 
-$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(ADV_LIB) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(ADV_LIB) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
+$(RUNNER): $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(IP_RULES_OBJ) $(ADV_LIB) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(GEN_OBJ) $(BRIDGE_OBJ) $(IP_RULES_OBJ) $(ADV_LIB) $(PGEN_LIB) $(VIZ_LIB) $(ANA_LIB) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 
 build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 	@mkdir -p build/tests
@@ -253,6 +259,16 @@ build/tests/%: build/obj/tests/mpi/%.o $(LIB)
 # The random-trees test also links the generator; the generator's own
 # program needs nothing else.
 build/tests/exec_random: build/obj/tests/mpi/exec_random.o $(GEN_OBJ) $(LIB)
+	@mkdir -p build/tests
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
+
+# The report of paprun --report (interpose/ip_report.c) compiled into its test, apart
+# from the library's own object (tests/mpi/ip-report.sh).
+build/obj/tests/interpose/ip_report.o: interpose/ip_report.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+ALL_OBJ += build/obj/tests/interpose/ip_report.o
+build/tests/ip_report: build/obj/tests/mpi/ip_report.o build/obj/tests/interpose/ip_report.o $(LIB)
 	@mkdir -p build/tests
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LIB) $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS)
 

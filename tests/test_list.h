@@ -153,6 +153,15 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_algo_none_in_core_tree, 10) \
     X(pathmap_algo_arrival_sources,  10) \
     X(pathmap_algo_tuple_bytes,      10) \
+    /* interpose: the --algo rules (tests/unit/interpose/) */ \
+    X(ip_rules_match_order,          10) \
+    X(ip_rules_match_sizes,          10) \
+    X(ip_rules_match_np,             10) \
+    X(ip_rules_names,                10) \
+    X(ip_rules_params,               10) \
+    X(ip_rules_empty,                10) \
+    X(ip_rules_errors,               10) \
+    X(ip_rules_hash,                 10) \
     /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
@@ -523,6 +532,9 @@ static const tst_entry_t tst_list[] = {
     { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
+    /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks and
+       from 2 threads at once, checked line for line; sites named without addr2line */
+    { "ip_report",             TST_SH, NULL, "sh tests/mpi/ip-report.sh",              NULL, 0, 120 },
     /* sh: bin/papbench (Proficz 2018 Fig. 9): every algorithm and source checked against
        MPI_Allreduce at np 3-4, tables and CSV, a planted wrong element, refused pathmaps,
        --trace through papanalyze, bad options; about 20 s, 9 mpirun launches */

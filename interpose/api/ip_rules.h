@@ -12,22 +12,33 @@
  *     RULES := RULE { ';' RULE }              (blank rules and spaces ignored)
  *     RULE  := COLL [ '@' NP ] ':' CASE { ',' CASE }
  *     COLL  := allreduce | reduce | bcast
- *     NP    := communicator sizes: N | N-M | N- | -M
+ *     NP    := communicator sizes: N | N-M | N- | -M   (1..2147483647, inclusive)
  *     CASE  := SIZE '=' ALGO
- *     SIZE  := '*' | '<' B | '<=' B | '>' B | '>=' B | B '-' B     (bytes, cm_opt sizes:
- *              4K = 4096; a rank's message: count x the datatype's size)
+ *     SIZE  := '*' | '<' B | '<=' B | '>' B | '>=' B | B '-' B | B   (bytes, cm_opt sizes:
+ *              4K = 4096, up to 1024T; B-B includes both ends, B alone is exactly B;
+ *              a rank's message: count x the datatype's size)
  *     ALGO  := native | NAME [ '+' BCAST ] [ '(' KEY=VALUE { ' ' KEY=VALUE } ')' ]
+ *
+ * Spaces, tabs and line breaks may stand between any two tokens (a rules
+ * file may spread a rule over lines), '#' starts a comment that runs to
+ * the end of the line, and commas may separate parameters too.
  *
  * NAME is a row of runtime/algo's table whose collective fits COLL (for
  * reduce and bcast the suffix may be left out: `binomial` is
  * binomial-reduce or binomial-bcast); for allreduce, a reduce NAME needs
- * '+' BCAST.  KEY=VALUE are the pathmap's algo parameters (root is not
- * one: the call gives it) with the same ranges, and each must be read by
- * the chosen generators.  `native` is Open MPI's own algorithm.
+ * '+' BCAST (both may be short: `binomial+chain`).  KEY=VALUE are the
+ * pathmap's algo parameters with the same ranges, and each must be read by
+ * the chosen generators (rt_algo_takes): segments=N (1..16777216),
+ * segsize=B (in BYTES here, 1..1T: the element size comes with each call),
+ * round=T (ns, or with a unit: 5us, 2ms, 1s; 1 ns..1 s; default 5000),
+ * ppn=N (2..4096), port=u|b, shape=heap|ompi, arrival=equal|history.
+ * Refused: root= (the call gives the root) and arrival=edge (it needs the
+ * program's edge() calls).  `native` is Open MPI's own algorithm.
  *
  * Matching: the rules are tried in order; the first rule for the
  * collective whose NP holds the communicator size and one of whose cases
  * holds the bytes decides (its first such case).  Nothing matches: native.
+ * Overlaps are allowed: the earlier rule or case wins.
  * The match depends only on what every rank of a communicator shares
  * (collective, communicator size, bytes), so every rank decides alike.
  *
@@ -61,16 +72,24 @@ typedef struct ip_choice {
 typedef struct ip_rules ip_rules_t;
 
 /*
- * Parses `text`.  Errors are located in `origin` ("--algo",
- * "PAPTREE_ALGO", a file name) at line 1, the column of the offending
- * character: `origin:1:COL: error: ...`.  An empty or all-blank text is a
- * valid empty rule set (everything native).
+ * Parses `text` (NULL is taken as "").  Errors are located in `origin`
+ * ("--algo", "PAPTREE_ALGO", a file name) at the line (1 unless the text
+ * has line breaks) and column (in bytes, from 1) of the offending
+ * character: `origin:1:COL: error: ...`; the codes are CM_ERR_SYNTAX,
+ * CM_ERR_RANGE, CM_ERR_NAME (unknown collective, algorithm or parameter),
+ * CM_ERR_INVALID (an algorithm of another collective, root=),
+ * CM_ERR_UNSUPPORTED (arrival=edge, greedy with port=b) and CM_ERR_NOMEM.
+ * An empty or all-blank text is a valid empty rule set (everything
+ * native).  On success *rules_p is the caller's, freed with
+ * ip_rules_free; on failure it is untouched.  The parsed rules are
+ * read-only: any number of threads may match at once.
  */
 cm_status_t ip_rules_parse(const char *text, const char *origin, ip_rules_t **rules_p,
                            cm_err_t *err);
 void ip_rules_free(ip_rules_t *rules);
 
-/* The choice for one call; NULL when no rule matches (native). */
+/* The choice for one call; NULL when no rule matches (native).  rules
+   may be NULL (no rules).  The choice lives as long as the rules. */
 const ip_choice_t *ip_rules_match(const ip_rules_t *rules, ip_rule_coll_t coll,
                                   int32_t comm_size, uint64_t bytes);
 
@@ -79,6 +98,12 @@ const ip_choice_t *ip_rules_match(const ip_rules_t *rules, ip_rule_coll_t coll,
  * library compares across ranks at MPI_Init. */
 uint32_t ip_rules_count(const ip_rules_t *rules);
 uint64_t ip_rules_hash(const ip_rules_t *rules);
+
+/* The normalised rule set that ip_rules_hash hashes: full algorithm
+ * names, sizes as byte ranges, every parameter the generators read with
+ * its value (defaults included), e.g.
+ * "allreduce@1-2147483647:0-65536=rd,65537-*=ring".  Owned by rules. */
+const char *ip_rules_normal(const ip_rules_t *rules);
 
 /* "allreduce", "reduce", "bcast". */
 const char *ip_rule_coll_name(ip_rule_coll_t coll);

@@ -194,6 +194,16 @@ static inline const rt_node_t *rt_tree_algo(const rt_tree_t *tree)
    node's communicator), or -1 if the node does not span it. */
 int32_t rt_algo_host_index(const rt_algo_spec_t *spec, rt_host_id_t host);
 
+/*
+ * 1 if spec's run or bcast generator reads the algo-line parameter `key`
+ * ("root", "segments", "segsize", "round", "ppn", "port", "shape",
+ * "arrival"), as the `params` words of runtime/algo's table say; 0 for any
+ * other key and for native.  The rule that makes the pathmap refuse a
+ * parameter its algorithm ignores; the --algo rules of the profiling
+ * library (interpose/api/ip_rules.h) apply it too.
+ */
+int rt_algo_takes(const rt_algo_spec_t *spec, const char *key);
+
 /* Names for printing: "core", "gred", "proxy", "algo" (cm_kind_name); "int32", ...; "sum", ... */
 /*
  * The bytes of tuple buffers that rt_exec_create allocates on `host` for

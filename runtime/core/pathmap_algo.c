@@ -61,6 +61,11 @@ static bool pm_algo_takes(const rt_algo_spec_t *spec, const char *key)
     return false;
 }
 
+int rt_algo_takes(const rt_algo_spec_t *spec, const char *key)
+{
+    return pm_algo_takes(spec, key);
+}
+
 /* "root, segments, segsize" (the keys run and bcast read) or "none". */
 static void pm_algo_taken(const rt_algo_spec_t *spec, char *buf, size_t size)
 {
