@@ -173,6 +173,47 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# ---- lib/libpaptree-mpi.so: the MPI profiling library (interpose/) -------
+# Position-independent objects of their own (build/pic/): interpose/ and, in
+# an archive from which the link takes only what it needs, common/,
+# runtime/ and instrument/.  Every object that calls MPI but the wrappers
+# (interpose/ip_wrap.c) is compiled with interpose/ip_pmpi_int.h forced in,
+# which calls the intercepted functions by their PMPI_ names (that header
+# says why).  The version script exports only the MPI_* and mpi_* names.
+IP_SRC   := $(wildcard interpose/*.c)
+IP_OBJ   := $(IP_SRC:%.c=build/pic/%.o)
+IP_LIB   := lib/libpaptree-mpi.so
+PIC_OBJ  := $(LIB_SRC:%.c=build/pic/%.o)
+PIC_LIB  := build/pic/libpaptree-pic.a
+ALL_OBJ  += $(IP_OBJ) $(PIC_OBJ)
+all: $(IP_LIB)
+ip_mpi    = $(filter runtime/exec/% instrument/% interpose/%,$1)
+ip_pmpi   = $(if $(filter-out interpose/ip_wrap.c,$(call ip_mpi,$1)),-include interpose/ip_pmpi_int.h)
+
+build/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC $(if $(filter interpose/%,$<),,-fvisibility=hidden) \
+	  $(if $(call ip_mpi,$<),$(MPI_CFLAGS) $(call ip_pmpi,$<)) -MMD -MP -c $< -o $@
+$(PIC_OBJ) $(IP_OBJ): interpose/ip_pmpi_int.h
+build/pic/runtime/exec/reduce.o: CFLAGS += -ftree-vectorize
+
+$(PIC_LIB): $(PIC_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(IP_LIB): $(IP_OBJ) $(PIC_LIB) interpose/ip_exports.map
+	@mkdir -p lib
+	$(CC) $(CFLAGS) -shared -o $@ $(IP_OBJ) $(PIC_LIB) -Wl,--version-script=interpose/ip_exports.map \
+	  -Wl,-z,defs $(MPI_LIBS) $(OTF2_LIBS) $(LDLIBS) -ldl
+
+# The library's smoke test: a plain MPI program, built with MPI's flags alone
+# (no paptree header or library), run with the library preloaded
+# (tests/mpi/ip-smoke.sh).
+all: build/tests/ip_smoke
+build/tests/ip_smoke: tests/interpose/ip_smoke.c
+	@mkdir -p build/tests
+	$(CC) -O2 -g -Wall -Wextra -Werror $(MPI_CFLAGS) -o $@ $< $(MPI_LIBS)
+
 $(ANA_LIB): $(ANA_OBJ)
 	@mkdir -p lib
 	rm -f $@

@@ -111,6 +111,16 @@ cm_status_t an_db_create(const char *path, int force, an_db_t **out, cm_err_t *e
     return CM_OK;
 }
 
+sqlite3 *an__db_conn(an_db_t *db)
+{
+    return an__db_writer_sync(db) == CM_OK ? db->db : NULL;
+}
+
+const char *an__db_schema_version(void)
+{
+    return AN_DB_SCHEMA_VERSION;
+}
+
 cm_status_t an_db_meta(an_db_t *db, const char *key, const char *value)
 {
     if (an__db_writer_sync(db) != CM_OK)
@@ -442,7 +452,7 @@ static cm_status_t finish_sql(an_db_t *db)
     if (sqlite3_prepare_v2(db->db, "UPDATE locations SET visits = ? WHERE location = ?", -1,
                            &st, NULL) != SQLITE_OK)
         return CM_ERR_IO;
-    for (int i = 0; i < d->nlocs && rc == SQLITE_DONE; i++) {
+    for (int i = 0; d != NULL && i < d->nlocs && rc == SQLITE_DONE; i++) {   /* NULL: an application trace */
         sqlite3_bind_int64(st, 1, (int64_t)d->locs[i].visits);
         sqlite3_bind_int64(st, 2, (int64_t)d->locs[i].id);
         rc = sqlite3_step(st);

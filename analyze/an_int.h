@@ -207,6 +207,11 @@ typedef struct an_db an_db_t;
  */
 cm_status_t an_db_create(const char *path, int force, an_db_t **out, cm_err_t *err);
 cm_status_t an_db_meta(an_db_t *db, const char *key, const char *value);
+/* The connection, for the tables of application traces (an_mpi_db.c), once
+ * the writer has written everything; NULL if it failed.  And the schema
+ * version every database of this papanalyze has (meta schema_version). */
+struct sqlite3 *an__db_conn(an_db_t *db);
+const char *an__db_schema_version(void);
 cm_status_t an_db_defs(an_db_t *db, const an_defs_t *d);
 cm_status_t an_db_visit(an_db_t *db, const an_visit_t *v, int64_t t2, int64_t t3, int have_t23,
                         int arrival, int departure, int64_t arrival_wait, int64_t departure_wait);

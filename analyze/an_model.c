@@ -18,6 +18,7 @@
 #include "analyze/an_int.h"
 #include "analyze/api/an_model.h"
 #include "analyze/an_model_int.h"
+#include "analyze/an_mpi_int.h"
 
 /* One cached on-demand result. */
 typedef struct cache {
@@ -380,7 +381,11 @@ cm_status_t an_model_open(const char *db, an_model_t **m_p, cm_err_t *err)
         return nomem(err);
     m->db = an_model_strdup(m, db);
     /* the same checks and messages as the report's (an_db_read.c) */
-    if (an_db_open_read(db, &P(m)->db, err) != CM_OK || load_tree(m, err) != CM_OK
+    cm_status_t st = an_db_open_read(db, &P(m)->db, err);
+    if (st == CM_OK && an_mpi_db_is_mpi(P(m)->db))
+        st = CM_ERR_AT(err, CM_ERR_INVALID, db, 0, 0, "an application trace's database: "
+                       "papanalyze DB reports it, papviz arrivals-by-site draws it");
+    if (st != CM_OK || load_tree(m, err) != CM_OK
         || load_sizes(m, err) != CM_OK) {
         an_model_close(m);
         return err->status;

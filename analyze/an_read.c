@@ -31,6 +31,12 @@ static OTF2_ErrorCode on_otf2_error(void *ud, const char *file, uint64_t line,
     return code;
 }
 
+void an__read_errors_catch(void)
+{
+    otf2_msg[0] = '\0';
+    OTF2_Error_RegisterCallback(on_otf2_error, NULL);
+}
+
 const char *an__read_why(OTF2_ErrorCode rc)
 {
     static char buf[384];

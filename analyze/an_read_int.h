@@ -90,6 +90,8 @@ OTF2_CallbackCode an__read_fail(an_reader_t *r, cm_status_t st, const char *fmt,
     __attribute__((format(printf, 3, 4)));
 /* OTF2's description of rc, with the first message OTF2 reported since open. */
 const char *an__read_why(OTF2_ErrorCode rc);
+/* Keeps OTF2's first error message for an__read_why (and off stderr). */
+void an__read_errors_catch(void);
 /*
  * Lets OTF2 load the anchor in a child process under address-space and time
  * limits; refuses (CM_ERR_INVALID) an anchor that crashes or exceeds them

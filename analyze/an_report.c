@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "analyze/an_int.h"
+#include "analyze/an_mpi_int.h"
 #include "analyze/api/an_analyze.h"
 
 #define REP_COLS    64
@@ -738,6 +739,11 @@ cm_status_t an_report(const char *path, const an_report_opts_t *opts, FILE *out,
     /* the same checks and messages as papviz's model (an_db_read.c) */
     if ((ret = an_db_open_read(path, &r.db, err)) != CM_OK)
         return ret;
+    if (an_mpi_db_is_mpi(r.db)) {          /* an application trace's (an_mpi_report.c) */
+        ret = an_mpi_report(r.db, path, opts, out, err);
+        sqlite3_close(r.db);
+        return ret;
+    }
     if (sqlite3_prepare_v2(r.db, "SELECT DISTINCT bytes FROM ops WHERE used ORDER BY bytes",
                            -1, &st, NULL) != SQLITE_OK) {
         ret = an_db_is_busy(sqlite3_errcode(r.db))

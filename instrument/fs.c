@@ -282,3 +282,50 @@ char *ins__fs_fmt(const char *fmt, ...)
     va_end(ap);
     return s;
 }
+
+/* ---- collective steps ------------------------------------------------------ */
+
+/* Rank 0's outcome (rc, msg) to every rank of comm, as a status. */
+static cm_status_t fs_share(MPI_Comm comm, int rank, int rc, char *msg, size_t msglen,
+                            cm_err_t *err)
+{
+    MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
+    if (rc == 0)
+        return CM_OK;
+    MPI_Bcast(msg, (int)msglen, MPI_CHAR, 0, comm);
+    return CM_ERR(err, CM_ERR_IO, "%s%s", rank == 0 ? "" : "rank 0: ", msg);
+}
+
+cm_status_t ins__fs_prepare_all(MPI_Comm comm, const char *dir, const char *partial, int force,
+                                cm_err_t *err)
+{
+    char msg[INS_ERR_LEN] = "";
+    int rank, rc = 0;
+
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0)
+        rc = ins__fs_prepare(dir, partial, force, msg, sizeof(msg));
+    return fs_share(comm, rank, rc, msg, sizeof(msg), err);
+}
+
+cm_status_t ins__fs_commit_all(MPI_Comm comm, const char *dir, const char *partial,
+                               cm_err_t *err)
+{
+    char msg[INS_ERR_LEN] = "";
+    int rank, rc = 0;
+
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0)
+        rc = ins__fs_commit(dir, partial, msg, sizeof(msg));
+    return fs_share(comm, rank, rc, msg, sizeof(msg), err);
+}
+
+void ins__fs_discard_all(MPI_Comm comm, const char *partial)
+{
+    int rank;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Barrier(comm);
+    if (rank == 0 && ins__fs_remove_tree(partial) != 0)
+        fprintf(stderr, "paptree: rank 0: cannot remove '%s': %s\n", partial, strerror(errno));
+}

@@ -6,8 +6,12 @@
  *   collect.c  the hot path: per-location buffers and the hooks
  *   archive.c  OTF2: the archive, its callbacks and errors, event writing
  *   defs.c     OTF2 definitions: global (rank 0) and local (clock offsets)
+ *   gdefs.c    definitions every archive writes alike (the string table,
+ *              clock, hosts, clock offsets), shared with the application trace
  *   signals.c  removing the partial archive on SIGINT / SIGTERM
  *   clock.c    the event clock;  sync.c  clock offsets;  fs.c  directories
+ * The application trace (ins_mpi.h) is mpi_*.c, with ins_mpi_int.h; it
+ * shares the archive, files, clock, offsets and definitions above.
  */
 #ifndef INS_INT_H
 #define INS_INT_H
@@ -20,6 +24,8 @@
 #include <x86intrin.h>
 #endif
 #include <otf2/otf2.h>
+#include "common/cm_arena.h"
+#include "common/cm_strmap.h"
 #include "instrument/api/ins_schema.h"
 #include "instrument/api/ins_trace.h"
 
@@ -203,6 +209,25 @@ void ins__collect_write(ins_loc_t *loc);
 /* Forwards OTF2's error messages to ours; once, before the archive opens. */
 void ins__archive_register_errors(void);
 
+/*
+ * Opens `partial` as an OTF2 archive for writing, collective over comm,
+ * with our flush, memory, collective and locking callbacks.  *ar_p is the
+ * archive as soon as it exists (the caller closes it, also on failure).
+ */
+cm_status_t ins__archive_create(const char *partial, MPI_Comm comm, OTF2_Archive **ar_p,
+                                cm_err_t *err);
+
+/* An archive property (string). */
+typedef struct ins_prop {
+    const char *name, *value;
+} ins_prop_t;
+
+cm_status_t ins__archive_set_props(OTF2_Archive *ar, const ins_prop_t *props, size_t n,
+                                   cm_err_t *err);
+
+/* OTF2_Archive_OpenEvtFiles, checked. */
+cm_status_t ins__archive_open_evt_files(OTF2_Archive *ar, cm_err_t *err);
+
 /* Opens tr->partial as an OTF2 archive and sets its properties. */
 cm_status_t ins__archive_open(ins_trace_t *tr, cm_err_t *err);
 
@@ -227,8 +252,74 @@ OTF2_ErrorCode ins__archive_close_events(ins_trace_t *tr, uint64_t *events,
  * Folds one writing step into st: it failed if OTF2 returned an error or
  * reported one through the error callback since the previous step.
  */
-cm_status_t ins__archive_check(ins_trace_t *tr, OTF2_ErrorCode rc, const char *what,
+cm_status_t ins__archive_check(const char *dir, OTF2_ErrorCode rc, const char *what,
                                cm_status_t st, cm_err_t *err);
+
+/*
+ * An archive abandoned after a failed event write: never closed (OTF2
+ * 3.0.2 crashes flushing a writer again after a failed write), its memory
+ * kept until exit (and marked so for LeakSanitizer).
+ */
+void ins__archive_leave_open(OTF2_Archive *ar);
+
+/* ---- definitions every archive has (gdefs.c) ------------------------------ */
+
+/* The global definition writer, with each string written once. */
+typedef struct ins_gw {
+    OTF2_GlobalDefWriter *w;
+    OTF2_StringRef        next;       /* the next String id */
+    OTF2_ErrorCode        rc;         /* the first error */
+    cm_strmap_t           strings;    /* text -> its String id */
+    cm_arena_t           *arena;      /* the keys' copies */
+} ins_gw_t;
+
+OTF2_ErrorCode ins__gw_open(ins_gw_t *g, OTF2_Archive *ar);
+/* Closes the writer; the first error of the whole writing, if any. */
+OTF2_ErrorCode ins__gw_close(ins_gw_t *g, OTF2_Archive *ar);
+/* The String id of s, written the first time. */
+OTF2_StringRef ins__gw_str(ins_gw_t *g, const char *s);
+/* Keeps rc as the writer's error if it is the first. */
+void ins__gw_check(ins_gw_t *g, OTF2_ErrorCode rc);
+
+static inline OTF2_AttributeValue ins__av_u64(uint64_t v)
+{
+    OTF2_AttributeValue a;
+    a.uint64 = v;
+    return a;
+}
+
+static inline OTF2_AttributeValue ins__av_str(OTF2_StringRef s)
+{
+    OTF2_AttributeValue a;
+    a.stringRef = s;
+    return a;
+}
+
+/* Host-wide facts rank 0 gathers. */
+typedef struct ins_host_info {
+    char    hostname[256];
+    int64_t min_ts, max_ts;     /* in rank 0's ticks; INT64_MAX/MIN if no events */
+} ins_host_info_t;
+
+/* This host's name, no events yet. */
+void ins__host_info_init(ins_host_info_t *me);
+/* One location's first and last event, local ticks, into the host's span. */
+void ins__host_info_span(ins_host_info_t *me, uint64_t first_ts, uint64_t last_ts,
+                         const ins_offset_t *off0, const ins_offset_t *off1);
+/* Widens the span by the offsets' drift and error, once all are in. */
+void ins__host_info_pad(ins_host_info_t *me, const ins_offset_t *off0, const ins_offset_t *off1);
+
+/* ClockProperties spanning every host's events (hosts[0..nhosts)). */
+void ins__gw_clock(ins_gw_t *g, double rate, const ins_host_info_t *hosts, int nhosts,
+                   const ins_clock_pair_t *clk0);
+/* System tree node 0, the machine, named after rank 0's host. */
+void ins__gw_machine(ins_gw_t *g, const char *hostname);
+/* Host r: system tree node 1+r named `host`, location group r (ins_schema.h). */
+void ins__gw_host(ins_gw_t *g, int r, const char *host, const char *hostname);
+
+/* Each location's definitions: the two clock offsets (all of this rank's). */
+OTF2_ErrorCode ins__defs_write_offsets(OTF2_Archive *ar, const OTF2_LocationRef *ids, uint32_t n,
+                                       const ins_offset_t *off0, const ins_offset_t *off1);
 
 /* ---- definitions (defs.c) ------------------------------------------------ */
 
@@ -266,6 +357,18 @@ int ins__fs_write(const char *path, const void *data, size_t len, char *msg, siz
 /* Removes a directory tree (partial archives only); 0 or -1 with errno. */
 int ins__fs_remove_tree(const char *path);
 
+/*
+ * Collective over comm: rank 0 runs ins__fs_prepare / ins__fs_commit and
+ * every rank gets its outcome (err on every rank).
+ */
+cm_status_t ins__fs_prepare_all(MPI_Comm comm, const char *dir, const char *partial, int force,
+                                cm_err_t *err);
+cm_status_t ins__fs_commit_all(MPI_Comm comm, const char *dir, const char *partial,
+                               cm_err_t *err);
+
+/* Collective over comm: after every rank is done with it, rank 0 removes partial. */
+void ins__fs_discard_all(MPI_Comm comm, const char *partial);
+
 /* A string formatted into malloc'd memory, or NULL. */
 char *ins__fs_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -285,6 +388,13 @@ cm_status_t ins__signals_plan(ins_trace_t *tr, cm_err_t *err);
  * only says so); ins__signals_disarm restores the previous handlers.
  */
 void ins__signals_arm(char **files, const char *msg, const char *done_msg);
+
+/*
+ * Async-signal-safe: unlinks files[0..n) (stopping at a NULL), removing
+ * those that are directories if empty: the handler's work, shared with
+ * ins_mpi_abandon.
+ */
+void ins__signals_unlink(char *const *files, size_t n);
 void ins__signals_done(void);
 void ins__signals_disarm(void);
 

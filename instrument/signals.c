@@ -61,16 +61,20 @@ static const char       *sig_msg, *sig_done_msg;
 static volatile sig_atomic_t sig_done;
 static struct sigaction  sig_old_int, sig_old_term;
 
+void ins__signals_unlink(char *const *files, size_t n)
+{
+    for (size_t i = 0; files != NULL && i < n && files[i] != NULL; i++) {
+        if (unlink(files[i]) != 0)
+            (void)rmdir(files[i]);
+    }
+}
+
 static void on_signal(int signo)
 {
     const char *m = sig_done ? sig_done_msg : sig_msg;
 
-    if (!sig_done) {
-        for (char **f = sig_files; f != NULL && *f != NULL; f++) {
-            if (unlink(*f) != 0)
-                (void)rmdir(*f);
-        }
-    }
+    if (!sig_done)
+        ins__signals_unlink(sig_files, SIZE_MAX);
     if (m != NULL)
         (void)!write(STDERR_FILENO, m, strlen(m));
     signal(signo, SIG_DFL);

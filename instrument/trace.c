@@ -18,9 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/lsan_interface.h>
-#endif
 #include "instrument/ins_int.h"
 #include "runtime/api/rt_exec.h"   /* rt_mpi_agree, rt_exec_check_size */
 
@@ -172,21 +169,6 @@ static cm_status_t trace_alloc(ins_trace_t *tr, size_t mem, cm_err_t *err)
     return ins__signals_plan(tr, err);
 }
 
-/* Rank 0 prepares the directory; every rank learns the outcome. */
-static cm_status_t trace_prepare_dir(ins_trace_t *tr, int force, cm_err_t *err)
-{
-    char msg[INS_ERR_LEN] = "";
-    int rc = 0;
-
-    if (tr->rank == 0)
-        rc = ins__fs_prepare(tr->dir, tr->partial, force, msg, sizeof(msg));
-    MPI_Bcast(&rc, 1, MPI_INT, 0, tr->comm);
-    if (rc == 0)
-        return CM_OK;
-    MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, tr->comm);
-    return CM_ERR(err, CM_ERR_IO, "%s%s", tr->rank == 0 ? "" : "rank 0: ", msg);
-}
-
 /*
  * Collective: the clock, the archive and its event writers.  On failure
  * nothing is left on disk.
@@ -207,9 +189,7 @@ static cm_status_t trace_open_archive(ins_trace_t *tr, cm_err_t *err)
         if (tr->ar != NULL)
             OTF2_Archive_Close(tr->ar);
         ins__signals_disarm();
-        MPI_Barrier(tr->comm);
-        if (tr->rank == 0)
-            (void)ins__fs_remove_tree(tr->partial);
+        ins__fs_discard_all(tr->comm, tr->partial);
     }
     return st;
 }
@@ -260,7 +240,7 @@ cm_status_t ins_trace_open(const rt_pathmap_t *pm, const char *tree, unsigned ni
     ins__archive_register_errors();
     st = trace_init(tr, pm, tree, ninstances, opts, err);
     if ((st = rt_mpi_agree(tr->comm, st, err)) == CM_OK)
-        st = trace_prepare_dir(tr, opts->force, err);
+        st = ins__fs_prepare_all(tr->comm, tr->dir, tr->partial, opts->force, err);
     if (st == CM_OK)
         st = trace_open_archive(tr, err);
     if (st == CM_OK && ins__sync_offset(tr->comm, &tr->off0) != 0)
@@ -314,51 +294,20 @@ static cm_status_t trace_write(ins_trace_t *tr, uint64_t *events, uint64_t *flus
 {
     cm_status_t st;
 
-    st = ins__archive_check(tr, ins__archive_close_events(tr, events, flushes), "events",
+    st = ins__archive_check(tr->dir, ins__archive_close_events(tr, events, flushes), "events",
                             CM_OK, err);
     if (ins__sync_offset(tr->comm, &tr->off1) != 0 && st == CM_OK)
         st = CM_ERR(err, CM_ERR_MPI, "clock offset measurement failed");
     ins__clock_pair(&tr->clk1);
     *rate = ins__clock_rate(&tr->clk0, &tr->clk1);
     MPI_Bcast(rate, 1, MPI_DOUBLE, 0, tr->comm);   /* one resolution: rank 0's */
-    st = ins__archive_check(tr, ins__defs_write_locals(tr), "local definitions", st, err);
-    st = ins__archive_check(tr, ins__defs_write_globals(tr, *rate), "global definitions",
+    st = ins__archive_check(tr->dir, ins__defs_write_locals(tr), "local definitions", st, err);
+    st = ins__archive_check(tr->dir, ins__defs_write_globals(tr, *rate), "global definitions",
                             st, err);
-    st = ins__archive_check(tr, OTF2_Archive_Close(tr->ar), "closing the archive", st, err);
+    st = ins__archive_check(tr->dir, OTF2_Archive_Close(tr->ar), "closing the archive", st, err);
     if (st == CM_OK)
         st = ins__archive_write_pathmap(tr, err);
     return rt_mpi_agree(tr->comm, st, err);
-}
-
-/* Rank 0 renames the archive into place; every rank learns the outcome. */
-static cm_status_t trace_commit(ins_trace_t *tr, cm_err_t *err)
-{
-    char msg[INS_ERR_LEN] = "";
-    int rc = 0;
-
-    if (tr->rank == 0)
-        rc = ins__fs_commit(tr->dir, tr->partial, msg, sizeof(msg));
-    MPI_Bcast(&rc, 1, MPI_INT, 0, tr->comm);
-    if (rc == 0) {
-        ins__signals_done();
-        return CM_OK;
-    }
-    MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, tr->comm);
-    return CM_ERR(err, CM_ERR_IO, "%s%s", tr->rank == 0 ? "" : "rank 0: ", msg);
-}
-
-/*
- * The archive left open on purpose (ins_trace_close): its objects stay
- * allocated until exit.  Under LeakSanitizer they are marked as not leaked,
- * here, where the choice is made, rather than by a suppression of OTF2's
- * allocations that would hide a forgotten close too (tests/sanitizers/lsan.supp).
- */
-static void trace_abandon(ins_trace_t *tr)
-{
-#if defined(__SANITIZE_ADDRESS__)
-    __lsan_ignore_object(tr->ar);
-#endif
-    tr->ar = NULL;
 }
 
 cm_status_t ins_trace_close(ins_trace_t *tr, ins_trace_summary_t *sum, cm_err_t *err)
@@ -376,19 +325,17 @@ cm_status_t ins_trace_close(ins_trace_t *tr, ins_trace_summary_t *sum, cm_err_t 
      * writer again after a failed write (seen in OTF2 3.0.2 as SIGSEGV in
      * OTF2_Buffer_Delete), so the archive is abandoned, not closed.
      */
-    st = ins__archive_check(tr, ins__archive_drain(tr), "events", st, err);
+    st = ins__archive_check(tr->dir, ins__archive_drain(tr), "events", st, err);
     if ((st = rt_mpi_agree(tr->comm, st, err)) == CM_OK)
         st = trace_write(tr, &events, &flushes, &rate, err);
-    else
-        trace_abandon(tr);
-    if (st == CM_OK)
-        st = trace_commit(tr, err);
-    if (st != CM_OK) {
-        MPI_Barrier(tr->comm);
-        if (tr->rank == 0 && ins__fs_remove_tree(tr->partial) != 0)
-            fprintf(stderr, "paptree: rank 0: cannot remove '%s': %s\n", tr->partial,
-                    strerror(errno));
+    else {
+        ins__archive_leave_open(tr->ar);
+        tr->ar = NULL;
     }
+    if (st == CM_OK && (st = ins__fs_commit_all(tr->comm, tr->dir, tr->partial, err)) == CM_OK)
+        ins__signals_done();
+    if (st != CM_OK)
+        ins__fs_discard_all(tr->comm, tr->partial);
     ins__signals_disarm();
     if (st == CM_OK)
         trace_summary(tr, events, flushes, rate, sum);

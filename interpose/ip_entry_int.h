@@ -35,4 +35,26 @@ int ip_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dtype
 int ip_ibcast(void *buf, int count, MPI_Datatype dtype, int root, MPI_Comm comm,
               MPI_Request *req, const void *site);
 
+/*
+ * The completion of the nonblocking collectives above (ip_req.c): each is
+ * its PMPI_ function, and records the completion of every tracked request
+ * it completed (a request of ip_iallreduce, ip_ireduce or ip_ibcast).
+ * Nothing is tracked (no trace): the PMPI_ call and nothing else.
+ */
+int ip_wait(MPI_Request *req, MPI_Status *status, const void *site);
+int ip_waitall(int n, MPI_Request reqs[], MPI_Status statuses[], const void *site);
+int ip_waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status, const void *site);
+int ip_waitsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[],
+                const void *site);
+int ip_test(MPI_Request *req, int *flag, MPI_Status *status, const void *site);
+int ip_testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[], const void *site);
+int ip_testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status,
+               const void *site);
+int ip_testsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[],
+                const void *site);
+int ip_request_free(MPI_Request *req);
+
+/* Before PMPI_Abort (C or Fortran): abandons the trace (ins_mpi_abandon). */
+void ip_before_abort(void);
+
 #endif /* IP_ENTRY_INT_H */

@@ -68,9 +68,12 @@ struct ip_report {
 static atomic_uint_least64_t ip_report_gen_next = 1;
 
 /* The calling thread's table and the generation of the report it
-   belongs to (0: none yet). */
-static __thread ip_report_tab_t *ip_report_tl_tab;
-static __thread uint64_t ip_report_tl_gen;
+   belongs to (0: none yet).  initial-exec: the library is preloaded, so
+   its TLS is in the static block and each access is one load, not a call
+   to __tls_get_addr (the add is on the path of every intercepted call). */
+#define IP_REPORT_TLS __thread __attribute__((tls_model("initial-exec")))
+static IP_REPORT_TLS ip_report_tab_t *ip_report_tl_tab;
+static IP_REPORT_TLS uint64_t ip_report_tl_gen;
 
 enum { IP_REPORT_TAB_CAP0 = 16 };
 
@@ -485,7 +488,8 @@ static long join_rows(ip_report_rrow_t *rows, long nrows, ip_report_line_t **lin
 
     if (lines == NULL)
         return -1;
-    qsort(rows, (size_t)nrows, sizeof(*rows), rrow_cmp);
+    if (nrows > 0)
+        qsort(rows, (size_t)nrows, sizeof(*rows), rrow_cmp);
     for (long i = 0; i < nrows; i++) {
         ip_report_rrow_t acc = rows[i];
         while (i + 1 < nrows && rrow_cmp(&rows[i + 1], &acc) == 0)

@@ -975,7 +975,8 @@ static void normal_choice(strbuf_t *b, const ip_choice_t *ch)
         sb_add(b, ")");
 }
 
-/* "allreduce@1-2147483647:0-65536=rd,65537-*=ring;bcast@...". */
+/* "allreduce@1-2147483647:0-65536=rd,>=65537=ring;bcast@...": rules text
+   itself, which parses back to the same normal form. */
 static void normal_rules(strbuf_t *b, const ip_rules_t *rs)
 {
     sb_add(b, "%s", "");
@@ -987,11 +988,13 @@ static void normal_rules(strbuf_t *b, const ip_rules_t *rs)
         for (uint32_t j = 0; j < r->ncases; j++) {
             const ip_case_t *c = &r->cases[j];
 
-            sb_add(b, "%s%llu-", j ? "," : "", (unsigned long long)c->lo);
-            if (c->hi == UINT64_MAX)
+            sb_add(b, "%s", j ? "," : "");
+            if (c->lo == 0 && c->hi == UINT64_MAX)
                 sb_add(b, "*=");
+            else if (c->hi == UINT64_MAX)
+                sb_add(b, ">=%llu=", (unsigned long long)c->lo);
             else
-                sb_add(b, "%llu=", (unsigned long long)c->hi);
+                sb_add(b, "%llu-%llu=", (unsigned long long)c->lo, (unsigned long long)c->hi);
             normal_choice(b, &c->choice);
         }
     }

@@ -162,6 +162,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(ip_rules_empty,                10) \
     X(ip_rules_errors,               10) \
     X(ip_rules_hash,                 10) \
+    X(ip_rules_normal_reparses,      10) \
     /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
@@ -509,6 +510,7 @@ static const tst_entry_t tst_list[] = {
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
     { "bench_args",            TST_SH, NULL, "sh tests/algo/bench-args.sh",            NULL, 0, 120 },
     { "pathmap_check_args",    TST_SH, NULL, "sh tests/pathmap/check-args.sh",         NULL, 0, 60 },
+    { "paprun_args",           TST_SH, NULL, "sh tests/interpose/paprun-args.sh",      NULL, 0, 120 },
     /* gen: pathgen compare (tests/pathgen/) */
     { "pathgen_compare",       TST_SH, NULL, "sh tests/pathgen/compare.sh",            NULL, 0, 60 },
     { "pathgen_edit",          TST_SH, NULL, "sh tests/pathgen/edit.sh",               NULL, 0, 60 },
@@ -532,9 +534,13 @@ static const tst_entry_t tst_list[] = {
     { "trace_links",           TST_SH, NULL, "sh tests/mpi/trace-links.sh",            NULL, 0, 300 },
     { "trace_algo",            TST_SH, NULL, "sh tests/mpi/trace-algo.sh",             NULL, 0, 120 },
     { "trace_algo_samples",    TST_SH, NULL, "sh tests/mpi/trace-algo-samples.sh",     NULL, 0, 300 },
-    /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks and
-       from 2 threads at once, checked line for line; sites named without addr2line */
+    /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks, from
+       2 threads at once, with no calls, at a site in libc, checked line for line; sites
+       named with and without addr2line */
     { "ip_report",             TST_SH, NULL, "sh tests/mpi/ip-report.sh",              NULL, 0, 120 },
+    /* sh: the application-trace writer (ins_mpi.h) read back with otf2-print: known calls,
+       communicators, threads with flushes, an existing directory, abandon (issue 25) */
+    { "trace_mpi_app",         TST_SH, NULL, "sh tests/mpi/ins-mpi-trace.sh",          NULL, 0, 180 },
     /* sh: bin/papbench (Proficz 2018 Fig. 9): every algorithm and source checked against
        MPI_Allreduce at np 3-4, tables and CSV, a planted wrong element, refused pathmaps,
        --trace through papanalyze, bad options; about 20 s, 9 mpirun launches */
@@ -565,6 +571,8 @@ static const tst_entry_t tst_list[] = {
     { "analyze_bad_input",     TST_SH, NULL, "sh tests/analyze/bad-input.sh",          NULL, 0, 600 },
     /* a damaged anchor: refused after a check in a child process (issue 24) */
     { "analyze_anchor",        TST_SH, NULL, "sh tests/analyze/anchor.sh",             NULL, 0, 120 },
+    /* application traces (issue 25): hand-timed synth_mpi archives, symbols, damage, chart */
+    { "analyze_mpi",           TST_SH, NULL, "sh tests/analyze/mpi.sh",                NULL, 0, 120 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
     { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },

@@ -23,7 +23,8 @@ static void usage(FILE *fp)
     fprintf(fp,
 "usage: papanalyze [options] TRACE/traces.otf2\n"
 "       papanalyze [options] DATABASE.db\n"
-"Reads a trace written by `gsum --trace TRACE` into an SQLite database\n"
+"Reads a trace written by `gsum --trace TRACE` (or by `paprun --trace TRACE`:\n"
+"an application's collectives, reported by call site) into an SQLite database\n"
 "(default TRACE/traces.db, replaced atomically) with every metric of the\n"
 "PATHS/EventSpace paper (section 4) and the arrival-pattern metrics, then\n"
 "prints a report.  Given a database, prints its report only.\n"
@@ -40,7 +41,9 @@ static void usage(FILE *fp)
 "      --advise         the reconfigurations the hotspots point at, as pathgen\n"
 "                       edits (docs/pathgen.md, \"Advice\"): after the report of\n"
 "                       a trace (alone with --no-report), instead of the report\n"
-"                       of a database; text or csv (same as pathgen advise DB)\n"
+"                       of a database; text or csv (same as pathgen advise DB).\n"
+"                       An application trace's advice (--algo rules) is part of\n"
+"                       its report: --advise prints that report\n"
 "  -h, --help           this text\n"
 "Exit status: 0 done, 1 bad input or failure (an existing database is left\n"
 "intact), 2 usage error.\n");
@@ -164,6 +167,10 @@ int main(int argc, char **argv)
     }
     if (quiet || (!report && !advise))
         return 0;
+    if (advise && an_is_mpi_database(res.db)) {
+        advise = 0;                 /* the report of an application trace advises */
+        report = 1;
+    }
     if (report && !(advise && is_db) && an_report(res.db, &ropts, stdout, &err) != CM_OK) {
         fflush(stdout);
         cm_err_print(stderr, "papanalyze: ", &err);

@@ -163,6 +163,9 @@ static cm_status_t from_env(cm_opt_t *ctx, paprun_opts_t *o)
     if (o->trace == NULL && (o->trace_mem != NULL || o->force))
         return cm_opt_fail(ctx, CM_ERR_INVALID, NULL,
                            "--trace-mem and --force need --trace DIR (or PAPTREE_TRACE)");
+    /* The library's reading of a flag: set, and neither "" nor "0". */
+    if ((v = getenv("PAPTREE_FORCE")) != NULL && *v != '\0' && strcmp(v, "0") != 0)
+        o->force = 1;
     return CM_OK;
 }
 
@@ -289,9 +292,9 @@ static int check_trace(const paprun_opts_t *o)
     if (stat(dir, &st) == 0) {
         snprintf(anchor, sizeof(anchor), "%s/traces.otf2", dir);
         if (!S_ISDIR(st.st_mode) || access(anchor, F_OK) != 0) {
-            fprintf(stderr, "paprun: %s: '%s' exists and is not a trace (no %s), expected a "
+            fprintf(stderr, "paprun: %s: '%s' exists and is not a trace (%s), expected a "
                     "new directory or a trace to replace\n", opt, o->trace,
-                    S_ISDIR(st.st_mode) ? "traces.otf2 in it" : "directory");
+                    S_ISDIR(st.st_mode) ? "no traces.otf2 in it" : "not a directory");
             return 2;
         }
         if (!o->force) {

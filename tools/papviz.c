@@ -9,6 +9,7 @@
  *   papviz schedule DB [--op N [--instance I] | --mean] [--wrapper NAME]
  *                      (default: the used operation of median span)
  *   papviz report DB -o DIR
+ *   papviz arrivals-by-site DB          (an application trace's database)
  *
  * The glue between the command line, analyze's model (an_model.h) and the
  * charts (viz/).  The only code here that knows a chart is the table of
@@ -57,6 +58,9 @@ static void usage(FILE *fp)
 "                   host, a bar per round, late-sender waits in red, messages as\n"
 "                   lines from send post to receive completion (where does it wait?)\n"
 "  report DB        all of them and DIR/index.html with papanalyze's report\n"
+"  arrivals-by-site DB  an application trace's (paprun --trace): a row per call\n"
+"                   site, each rank's mean arrival after the operation's earliest\n"
+"                   and its range, the site's spread (Faraj et al.)\n"
 "\n"
 "Options:\n"
 "  -o, --output F        the SVG (default: standard output); report: the directory\n"
@@ -321,6 +325,7 @@ static const command_t commands[] = {
     { "tree",       draw_tree,       1,          0, "Tree" },
     { "schedule",   draw_schedule,   1,          0, "Schedule" },
     { "report",     NULL,            1,          0, "Report" },
+    { "arrivals-by-site", NULL,      1,          0, "Arrivals by call site" },
 };
 
 /* Opens the models of a command: databases, or for tree a pathmap/--db. */
@@ -459,6 +464,30 @@ static int wrote_file(const char *path)
     return fstat(STDOUT_FILENO, &so) != 0 || so.st_dev != sb.st_dev || so.st_ino != sb.st_ino;
 }
 
+static cm_status_t write_arrivals(FILE *out, void *ctx, cm_err_t *err)
+{
+    return viz_arrivals_by_site(out, ctx, err);
+}
+
+/* papviz arrivals-by-site: an application trace's model, not the tree's. */
+static cm_status_t run_arrivals(const args_t *a, const command_t *c, cm_err_t *err)
+{
+    an_model_mpi_t *m = NULL;
+    cm_status_t ret = an_model_mpi_open(a->inputs[0], &m, err);
+
+    if (ret == CM_OK && a->output != NULL && strcmp(a->output, "-") != 0) {
+        ret = viz_write_file(a->output, write_arrivals, m, err);
+    } else if (ret == CM_OK) {
+        ret = viz_arrivals_by_site(stdout, m, err);
+        if (ret == CM_OK && fflush(stdout) != 0)
+            ret = CM_ERR(err, CM_ERR_IO, "writing standard output: %s", strerror(errno));
+    }
+    if (ret == CM_OK && !a->quiet && wrote_file(a->output))
+        printf("%s: %s\n", c->title, a->output);
+    an_model_mpi_close(m);
+    return ret;
+}
+
 /* papviz report: the text report into memory, then viz_report. */
 static cm_status_t run_report(const args_t *a, an_model_t *m, cm_err_t *err)
 {
@@ -506,6 +535,12 @@ int main(int argc, char **argv)
         return 2;
     if (check_inputs(&a) != 0)
         return 1;
+    if (strcmp(c->name, "arrivals-by-site") == 0) {
+        if (run_arrivals(&a, c, &err) == CM_OK)
+            return 0;
+        cm_err_print(stderr, "papviz: ", &err);
+        return 1;
+    }
     viz_opts_t o = {
         .bytes = a.bytes, .threads = a.threads, .nthreads = a.nthreads,
         .with_arrival_wait = a.with_wait, .wrapper = a.wrapper, .subtree = a.subtree,

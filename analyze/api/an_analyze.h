@@ -42,6 +42,11 @@ cm_status_t an_report(const char *db, const an_report_opts_t *opts, FILE *out,
  * one papanalyze wrote), 0 otherwise or if it cannot be read. */
 int an_is_database(const char *path);
 
+/* 1 if the file at path is a papanalyze database of an application trace
+ * (meta kind = 'mpi': the profiling library's archive), 0 otherwise or if it
+ * cannot be read.  Its report holds its advice (--algo rules). */
+int an_is_mpi_database(const char *path);
+
 /* Refuses path (CM_ERR_IO, message naming it) unless it exists and is a
  * regular file: a FIFO or device is refused before anything opens it (a
  * FIFO without a writer would block the reader).  dir_hint, if not NULL, is

@@ -331,4 +331,46 @@ cm_status_t an_model_tree_alloc(an_model_t *m, int nhosts, int nwrappers, int nt
 an_model_algo_t *an_model_algo_alloc(an_model_t *m, int nranks);
 const char *an_model_strdup(an_model_t *m, const char *s);
 
+/*
+ * ---- application traces (papanalyze of a profiling-library trace) -------
+ * The arrival pattern per call site (docs/analysis-db.md, "Application
+ * traces"): what `papviz arrivals-by-site` draws.  Sites in the report's
+ * order (time lost waiting, most first).  Per rank that called at the
+ * site: its arrival a (after the operation's earliest, ns) over the
+ * site's complete operations: mean, min and max.  an_model_mpi_open
+ * allocates everything (one block per array, owned by the model);
+ * an_model_mpi_close frees it.  A database of a tree trace is refused
+ * (CM_ERR_INVALID, "not an application trace's database").
+ */
+typedef struct an_model_mpi_rank {
+    int     rank;           /* world rank */
+    int64_t n;              /* calls with an arrival (in complete operations) */
+    double  mean_a, min_a, max_a;
+} an_model_mpi_rank_t;
+
+typedef struct an_model_mpi_site {
+    char   *label;          /* file:line, function or MODULE+0xOFF */
+    char   *name;           /* MODULE+0xOFF */
+    char   *collectives;    /* "allreduce", ... (comma-separated) */
+    char   *algorithms;
+    int64_t calls, ops;
+    double  mean_time;      /* ns per call */
+    double  spread;         /* mean worst case imbalance time, ns */
+    double  worst_factor;   /* mean worst case imbalance factor; NAN if none */
+    double  wait_pct;       /* % of the site's time lost waiting; NAN if none */
+    int     last_rank;      /* most often last; -1 if none */
+    int     nranks;
+    an_model_mpi_rank_t *ranks;   /* [nranks], by rank */
+} an_model_mpi_site_t;
+
+typedef struct an_model_mpi {
+    char                *db, *command;
+    int                  nranks;        /* MPI_COMM_WORLD's size */
+    int                  nsites;
+    an_model_mpi_site_t *sites;
+} an_model_mpi_t;
+
+cm_status_t an_model_mpi_open(const char *db, an_model_mpi_t **m_p, cm_err_t *err);
+void an_model_mpi_close(an_model_mpi_t *m);
+
 #endif /* AN_MODEL_H */

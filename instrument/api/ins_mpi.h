@@ -44,7 +44,12 @@ typedef struct ins_mpi_opts {
     const char *dir;      /* archive directory; the anchor is dir/traces.otf2 */
     int         force;    /* replace an existing archive at dir (only an OTF2 one) */
     const char *command;  /* the program's argv, space-joined; recorded; may be NULL */
-    size_t      mem;      /* bytes of event buffers per process; 0 = default */
+    size_t      mem;      /* bytes of event buffers per process; 0 = default (32 MiB):
+                             the first thread's buffer is half of it, each next
+                             thread's half of what is left, at least 64 KiB */
+    /* Added after the contract (issue 25): */
+    const char *rules;    /* the --algo rules as given, recorded as INS_PROP_RULES;
+                             NULL = the environment's PAPTREE_ALGO, or "" */
 } ins_mpi_opts_t;
 
 /*
@@ -120,6 +125,13 @@ typedef struct ins_mpi_call {
                                            kept until close (the writer interns it) */
     ins_mpi_fallback_t fallback;
     uint64_t           request;         /* nonblocking: the request's id; else 0 */
+    /* Added after the contract (issue 25): */
+    ins_mpi_func_t     completed;       /* INS_MPI_WAIT / INS_MPI_TEST: the nonblocking
+                                           function whose request completed
+                                           (INS_MPI_IALLREDUCE, ...); for the collective
+                                           op of NonBlockingCollectiveComplete.  Left 0,
+                                           the op is told by the record's fields: no op
+                                           = bcast, a root = reduce, else allreduce */
 } ins_mpi_call_t;
 
 /* Records one call on the calling thread's location.  Thread-safe, no lock

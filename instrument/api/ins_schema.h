@@ -242,9 +242,17 @@
 #define INS_PROP_KIND           "PAPTREE::KIND"            /* INS_KIND_MPI | INS_KIND_TREE */
 #define INS_KIND_MPI            "mpi"
 #define INS_KIND_TREE           "tree"
-#define INS_PROP_RULES          "PAPTREE::RULES"           /* the --algo rules, as given; "" */
+#define INS_PROP_RULES          "PAPTREE::RULES"           /* the --algo rules, as given;
+                                                              absent when none (OTF2 writes
+                                                              no empty property; so for
+                                                              every property: absent = "") */
 #define INS_PROP_RANKS          "PAPTREE::RANKS"           /* MPI_COMM_WORLD's size, decimal */
 #define INS_GROUP_MPI_LOCATIONS "paptree MPI locations"
+/* Communicator ids (ins_mpi_comm_def_t.id): MPI_COMM_WORLD's is 0; 1 is
+   MPI_COMM_SELF's, whose members differ by rank: it is written as Score-P
+   writes it, one Comm over a group of type COMM_SELF with no members. */
+#define INS_COMM_WORLD_ID       0u
+#define INS_COMM_SELF_ID        1u
 #define INS_ATTR_CALLSITE       "paptree::callsite"  /* STRING: "MODULE+0xOFFSET" of the return
                                                         address (MODULE the executable's or
                                                         shared object's path) */

@@ -102,7 +102,8 @@ uint64_t ip_rules_hash(const ip_rules_t *rules);
 /* The normalised rule set that ip_rules_hash hashes: full algorithm
  * names, sizes as byte ranges, every parameter the generators read with
  * its value (defaults included), e.g.
- * "allreduce@1-2147483647:0-65536=rd,65537-*=ring".  Owned by rules. */
+ * "allreduce@1-2147483647:0-65536=rd,>=65537=ring".  It is rules text
+ * itself and parses back to the same normal form.  Owned by rules. */
 const char *ip_rules_normal(const ip_rules_t *rules);
 
 /* "allreduce", "reduce", "bcast". */

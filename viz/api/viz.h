@@ -83,6 +83,11 @@ cm_status_t viz_pap(FILE *out, an_model_t *m, const viz_opts_t *o, cm_err_t *err
 cm_status_t viz_report(const char *dir, an_model_t *m, const char *report_text,
                        cm_err_t *err);
 
+/* Arrivals by call site (an application trace): a row per call site, each
+ * rank's mean arrival after the operation's earliest and its range, the
+ * site's spread (docs/papviz.md).  CM_ERR_INVALID if there is no site. */
+cm_status_t viz_arrivals_by_site(FILE *out, const an_model_mpi_t *m, cm_err_t *err);
+
 /* Writes the file at `path`; write(out, ctx, err) produces the content.  A
  * regular file (or a new one) is written as `path`.tmp and renamed over it;
  * a symbolic link is followed and its final target replaced that way, the

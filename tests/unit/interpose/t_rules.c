@@ -152,7 +152,8 @@ void t_ip_rules_names(void)
 void t_ip_rules_params(void)
 {
     ip_rules_t *r = parse_ok("allreduce:<=4=prr( arrival = history ,round=5us ),"
-                             "<=8=clv+binomial, <=16=rd, <=32=slt(segsize=64K), <=64=prr(round=2ms),"
+                             "<=8=clv+binomial, <=16=rd, <=32=slt(segsize=64K),"
+                             "<=64=prr(round=2ms),"
                              "<=128=prr(round=1s), <=256=prr(round=7ns), <=512=prr(round=7);"
                              "reduce:<=4=chain(segments=8 port=b), <=8=bintree(shape=ompi),"
                              "<=16=greedy(port=u); bcast:*=native");
@@ -383,7 +384,8 @@ static const bad_t bad_rules[] = {
     { "allreduce:*=slt(segsize=4X)", 1, 25, CM_ERR_SYNTAX,
       "segsize: '4X' is not a size, expected bytes 1..1TiB (K, M, G, T: powers of 1024)" },
     /* "bcast:*=chain(" 1-14, "segments=" 15-23, the value 24 */
-    { "bcast:*=chain(segments=0)", 1, 24, CM_ERR_RANGE, "segments=0 is out of range (1..16777216)" },
+    { "bcast:*=chain(segments=0)", 1, 24, CM_ERR_RANGE,
+      "segments=0 is out of range (1..16777216)" },
     { "bcast:*=chain(segments=x)", 1, 24, CM_ERR_SYNTAX,
       "invalid value 'x' for segments= (expected a number in 1..16777216)" },
     { "allreduce:*=nap(ppn=1)", 1, 21, CM_ERR_RANGE, "ppn=1 is out of range (2..4096)" },
@@ -456,8 +458,8 @@ void t_ip_rules_hash(void)
     ip_rules_t *r = parse_ok(base);
     uint64_t h = hash_of(base);
 
-    TST_EQ_STR(ip_rules_normal(r), "allreduce@1-2147483647:0-65536=rd,65537-*=ring;"
-                                   "bcast@1-2147483647:0-*=binomial-bcast");
+    TST_EQ_STR(ip_rules_normal(r), "allreduce@1-2147483647:0-65536=rd,>=65537=ring;"
+                                   "bcast@1-2147483647:*=binomial-bcast");
     ip_rules_free(r);
     for (size_t i = 0; i < sizeof(alike) / sizeof(alike[0]); i++)
         if (hash_of(alike[i]) != h)
@@ -468,12 +470,41 @@ void t_ip_rules_hash(void)
 
     /* Parameters: defaults spelt out, units, short names hash alike. */
     r = parse_ok("allreduce:*=prr");
-    TST_EQ_STR(ip_rules_normal(r), "allreduce@1-2147483647:0-*=prr(round=5000 arrival=equal)");
+    TST_EQ_STR(ip_rules_normal(r), "allreduce@1-2147483647:*=prr(round=5000 arrival=equal)");
     ip_rules_free(r);
-    TST_EQ_UINT(hash_of("allreduce:*=prr"), hash_of("allreduce:*=prr(round=5us, arrival=equal)"));
+    TST_EQ_UINT(hash_of("allreduce:*=prr"),
+                hash_of("allreduce:*=prr(round=5us, arrival=equal)"));
     TST_EQ_UINT(hash_of("reduce:*=chain(segments=8)"),
                 hash_of("reduce:*=chain-reduce(port=u segments=8)"));
     TST_TRUE(hash_of("allreduce:*=prr(round=5001)") != hash_of("allreduce:*=prr"));
     TST_TRUE(hash_of("allreduce:*=prr(arrival=history)") != hash_of("allreduce:*=prr"));
     TST_TRUE(hash_of("reduce:*=chain(segments=8)") != hash_of("reduce:*=chain(segsize=8)"));
+}
+
+/* The normal form is rules text that parses back to itself. */
+void t_ip_rules_normal_reparses(void)
+{
+    static const char *const texts[] = {
+        "allreduce@4-16:<=64K=rd,>64K=ring; bcast:*=binomial; reduce@-3:5=chain(segsize=1K)",
+        "allreduce:*=clv+chain(segments=4 arrival=history round=2us),>=1=native",
+        "reduce:<100=bintree(shape=ompi port=b); allreduce@8-:12-13=nap(ppn=4)",
+    };
+
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        ip_rules_t *a = parse_ok(texts[i]);
+        ip_rules_t *b = parse_ok(ip_rules_normal(a));
+
+        TST_EQ_STR(ip_rules_normal(b), ip_rules_normal(a));
+        TST_EQ_UINT(ip_rules_hash(b), ip_rules_hash(a));
+        TST_EQ_UINT(ip_rules_count(b), ip_rules_count(a));
+        ip_rules_free(b);
+        ip_rules_free(a);
+    }
+    {
+        ip_rules_t *a = parse_ok(texts[2]);
+
+        TST_EQ_STR(ip_rules_normal(a), "reduce@1-2147483647:0-99=bintree-reduce(port=b "
+                                       "shape=ompi);allreduce@8-2147483647:12-13=nap(ppn=4)");
+        ip_rules_free(a);
+    }
 }

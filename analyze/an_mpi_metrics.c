@@ -1,0 +1,179 @@
+/*
+ * an_mpi_metrics.c - an application trace's calls matched into operations,
+ * and each operation's process arrival pattern.
+ *
+ * Matching: MPI orders the collectives on one communicator: every member
+ * calls them in the same order (the MPI standard, "Correctness" of
+ * collective operations).  So the calls of one rank on one communicator,
+ * in the order it entered them, are numbered 0, 1, ... (seq), and the
+ * calls with the same (communicator, seq) on all members are one
+ * operation.  A nonblocking collective counts where it was started.
+ *
+ * The metrics are those of Faraj, Patarasuk and Yuan, "A Study of Process
+ * Arrival Patterns for MPI Collective Operations", section 2 (the process
+ * arrival pattern), with the notation of Proficz 2018, section 3: for the
+ * n = comm size calls of one operation, rank i arrives at a_i (its enter,
+ * taken from the earliest: min a_i = 0) and leaves at f_i;
+ *
+ *   e_i   = f_i - a_i                        elapsed time
+ *   ē     = (1/n) sum e_i                    average elapsed time
+ *   ā     = (1/n) sum a_i
+ *   α     = (1/n) sum |a_i - ā|              average case imbalance time
+ *   ω     = max a_i - min a_i = max a_i      worst case imbalance time
+ *
+ * The paper divides α and ω by the time of one point-to-point message of
+ * the operation's size to get its imbalance factors; an application trace
+ * has no such measurement, so they are divided by the operation's own time
+ * T instead, the elapsed time of the rank that arrived last (once it is
+ * there nobody waits any more: T is what the collective costs without the
+ * imbalance): α/T and ω/T, the average and worst case imbalance factors
+ * against the operation's own time.  Above 1, the ranks waited longer for
+ * each other than the collective itself took.
+ *
+ * Time lost waiting, per rank: w_i = min(ω - a_i, e_i), the time from its
+ * arrival until the last rank arrived (no longer than it stayed in the
+ * call: a broadcast's root may leave before).  Per operation, sum w_i.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/an_mpi_int.h"
+
+/* A call's place in a sort: by communicator, then k1, then k2, then index. */
+typedef struct key {
+    uint32_t comm;
+    int64_t  k1, k2, i;
+} mkey_t;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const mkey_t *x = a, *y = b;
+
+    if (x->comm != y->comm)
+        return x->comm < y->comm ? -1 : 1;
+    if (x->k1 != y->k1)
+        return x->k1 < y->k1 ? -1 : 1;
+    if (x->k2 != y->k2)
+        return x->k2 < y->k2 ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int an_mpi_algo_pap_aware(const char *algo)
+{
+    static const char *const pap[] = { "slt", "prr", "clv", "clv-linear", "greedy" };
+    size_t n = strcspn(algo, "+( ");
+
+    for (size_t i = 0; i < sizeof(pap) / sizeof(pap[0]); i++)
+        if (strncmp(algo, pap[i], n) == 0 && strlen(pap[i]) >= n
+            && (pap[i][n] == '\0' || pap[i][n] == '-'))
+            return 1;
+    return 0;
+}
+
+/* One complete operation's metrics, from its calls idx[0..n-1] (comm rank order). */
+static void measure(an_mpi_trace_t *tr, const int64_t *idx, int32_t n, an_mpi_op_t *op)
+{
+    int64_t t0 = INT64_MAX, spread = 0, sum_a = 0;
+    double abar, dev = 0, sum_e = 0;
+    int32_t last = 0;
+
+    for (int32_t i = 0; i < n; i++)
+        if (tr->calls[idx[i]].enter < t0)
+            t0 = tr->calls[idx[i]].enter;
+    for (int32_t i = 0; i < n; i++) {
+        an_mpi_call_t *c = &tr->calls[idx[i]];
+        c->a = c->enter - t0;
+        sum_a += c->a;
+        sum_e += (double)(c->leave - c->enter);
+        if (c->a > spread) {
+            spread = c->a;
+            last = i;
+        }
+    }
+    abar = (double)sum_a / n;
+    op->wait = 0;
+    for (int32_t i = 0; i < n; i++) {
+        an_mpi_call_t *c = &tr->calls[idx[i]];
+        int64_t e = c->leave - c->enter;
+        dev += (double)c->a - abar >= 0 ? (double)c->a - abar : abar - (double)c->a;
+        c->wait = spread - c->a < e ? spread - c->a : e;
+        if (c->wait < 0)
+            c->wait = 0;
+        op->wait += c->wait;
+    }
+    op->t0 = t0;
+    op->spread = spread;
+    op->avg_imb = dev / n;
+    op->avg_elapsed = sum_e / n;
+    op->op_time = tr->calls[idx[last]].leave - tr->calls[idx[last]].enter;
+    op->last_rank = tr->calls[idx[last]].rank;
+}
+
+static void make_op(an_mpi_trace_t *tr, const int64_t *idx, int32_t n, an_mpi_op_t *op)
+{
+    const an_mpi_call_t *first = &tr->calls[idx[0]];
+    int done = 1;
+
+    memset(op, 0, sizeof(*op));
+    op->comm = first->comm;
+    op->seq = first->seq;
+    op->func = first->func;
+    op->site = first->site;
+    op->nranks = n;
+    op->last_rank = -1;
+    for (int32_t i = 0; i < n; i++) {
+        const an_mpi_call_t *c = &tr->calls[idx[i]];
+        uint64_t b = c->sent > c->recv ? c->sent : c->recv;
+        if (b > op->bytes)
+            op->bytes = b;
+        done &= c->leave >= c->enter;
+    }
+    op->complete = done && n == tr->comms[first->comm].size;
+    if (op->complete)
+        measure(tr, idx, n, op);
+}
+
+cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err)
+{
+    mkey_t *key = malloc(((size_t)tr->ncalls + 1) * sizeof(*key));
+    int64_t *idx = malloc(((size_t)tr->ncalls + 1) * sizeof(*idx));
+    int64_t seq = 0;
+
+    free(tr->ops);
+    tr->ops = malloc(((size_t)tr->ncalls + 1) * sizeof(*tr->ops));
+    if (key == NULL || idx == NULL || tr->ops == NULL) {
+        free(key);
+        free(idx);
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    }
+    tr->nops = 0;
+    /* seq: by communicator, rank, enter */
+    for (int64_t i = 0; i < tr->ncalls; i++)
+        key[i] = (mkey_t){ tr->calls[i].comm, tr->calls[i].rank, tr->calls[i].enter, i };
+    qsort(key, (size_t)tr->ncalls, sizeof(*key), cmp_key);
+    for (int64_t i = 0; i < tr->ncalls; i++) {
+        an_mpi_call_t *c = &tr->calls[key[i].i];
+        if (i > 0 && (key[i - 1].comm != key[i].comm || key[i - 1].k1 != key[i].k1))
+            seq = 0;
+        c->seq = seq++;
+        c->a = c->wait = INT64_MIN;
+    }
+    /* the operations: by communicator, seq, rank in the communicator */
+    for (int64_t i = 0; i < tr->ncalls; i++)
+        key[i] = (mkey_t){ tr->calls[i].comm, tr->calls[i].seq, tr->calls[i].comm_rank, i };
+    qsort(key, (size_t)tr->ncalls, sizeof(*key), cmp_key);
+    for (int64_t i = 0; i < tr->ncalls; i++)
+        idx[i] = key[i].i;
+    for (int64_t i = 0, j; i < tr->ncalls; i = j) {
+        for (j = i + 1; j < tr->ncalls && key[j].comm == key[i].comm && key[j].k1 == key[i].k1;
+             j++)
+            ;
+        make_op(tr, idx + i, (int32_t)(j - i), &tr->ops[tr->nops]);
+        for (int64_t k = i; k < j; k++)
+            tr->calls[idx[k]].op_index = tr->nops;
+        tr->nops++;
+    }
+    free(key);
+    free(idx);
+    return CM_OK;
+}
