@@ -121,14 +121,16 @@ static int write_comms(sqlite3 *db, const an_mpi_trace_t *tr)
 
     for (int i = 0; !bad && i < tr->ncomms; i++) {
         const an_mpi_comm_t *c = &tr->comms[i];
-        size_t cap = (size_t)c->size * 12 + 1, len = 0;
+        size_t cap = (size_t)c->size * 12 + 8, len = 0;
         char *ranks = malloc(cap);
         if (ranks == NULL) {
             bad = 1;
             break;
         }
         ranks[0] = '\0';
-        for (int32_t k = 0; k < c->size; k++)
+        if (c->self)
+            snprintf(ranks, cap, "self");
+        for (int32_t k = 0; !c->self && k < c->size; k++)
             len += (size_t)snprintf(ranks + len, cap - len, "%s%d", k ? "," : "", c->world[k]);
         sqlite3_bind_int64(st, 1, c->id);
         sqlite3_bind_text(st, 2, c->name[0] ? c->name : NULL, -1, SQLITE_TRANSIENT);
@@ -204,7 +206,7 @@ static int write_call(sqlite3_stmt *st, const an_mpi_trace_t *tr, const an_mpi_c
     sqlite3_bind_text(st, 13, an_mpi_func_name(c->func), -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 14, an_mpi_coll_name(c->func), -1, SQLITE_STATIC);
     bind_int_if(st, 15, c->root != UINT32_MAX, c->root);
-    sqlite3_bind_int64(st, 16, (int64_t)(c->sent > c->recv ? c->sent : c->recv));
+    sqlite3_bind_int64(st, 16, (int64_t)c->msg);
     sqlite3_bind_int64(st, 17, (int64_t)c->sent);
     sqlite3_bind_int64(st, 18, (int64_t)c->recv);
     sqlite3_bind_int64(st, 19, c->count);

@@ -56,7 +56,9 @@ typedef struct an_mpi_comm {
     uint32_t  id;
     char     *name;
     int32_t   size;
-    int32_t  *world;          /* [size] world ranks, comm rank order */
+    int32_t  *world;          /* [size] world ranks, comm rank order; NULL for self */
+    int       self;           /* MPI_COMM_SELF (a COMM_SELF group): each rank's own, size 1;
+                                 its calls make no operation between ranks */
 } an_mpi_comm_t;
 
 typedef struct an_mpi_site {
@@ -80,7 +82,8 @@ typedef struct an_mpi_call {
     const char *algo, *fallback, *dtype, *op;   /* the trace's strings */
     int64_t     count;
     uint32_t    root;         /* UINT32_MAX: none */
-    uint64_t    sent, recv;
+    uint64_t    sent, recv;   /* as the trace counts them (Score-P's way) */
+    uint64_t    msg;          /* the rank's message, as the rules size it (an_mpi_msg_bytes) */
     uint64_t    request;      /* nonblocking: its id; else 0 */
     int64_t     enter, leave; /* ns on rank 0's time line from the first event;
                                  leave < 0: a nonblocking call never completed */
@@ -107,6 +110,13 @@ typedef struct an_mpi_op {
     int32_t  last_rank;       /* world rank of the last arrival (lowest if tied) */
 } an_mpi_op_t;
 
+/* A string definition (ids are sparse: the writer's need not start at 0). */
+typedef struct an_mpi_str {
+    uint32_t id;
+    int32_t  site;            /* the call site it names, or -1 */
+    char    *s;
+} an_mpi_str_t;
+
 typedef struct an_mpi_trace {
     char          *command, *rules, *clock, *version;
     int32_t        nranks;
@@ -118,8 +128,8 @@ typedef struct an_mpi_trace {
     int64_t        ncalls, nops;
     an_mpi_call_t *calls;
     an_mpi_op_t   *ops;
-    char         **strings;   /* the trace's string definitions, owned */
-    uint32_t       nstrings;
+    struct an_mpi_str *strs;  /* the trace's string definitions, by id, owned */
+    uint32_t       nstrs, capstrs;
 } an_mpi_trace_t;
 
 /* 1 if the archive at anchor says INS_PROP_KIND = INS_KIND_MPI, 0 if it
@@ -139,6 +149,17 @@ void an_mpi_symbolise(an_mpi_trace_t *tr);
 
 /* Numbers, matches and measures (fills seq, op_index, a, wait, ops). */
 cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err);
+
+/*
+ * A call's message in bytes as the --algo rules size it (interpose/api/
+ * ip_rules.h: count x the datatype's size): count x the size of a
+ * predefined datatype known by name; else (a derived or unknown datatype)
+ * derived from the bytes sent and received as the library counts them
+ * (Score-P's way: an allreduce sends and receives (size - in place) x the
+ * message, a bcast's root sends size x it, ...), taking the call as not in
+ * place.
+ */
+uint64_t an_mpi_msg_bytes(const an_mpi_call_t *c, int32_t comm_size);
 
 /* Whether an algorithm name (as the rules spell it) reads arrival times. */
 int an_mpi_algo_pap_aware(const char *algo);

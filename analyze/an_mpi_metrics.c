@@ -58,6 +58,44 @@ static int cmp_key(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
+/* MPI_Type_size of the predefined datatypes, by the names the library records. */
+static const struct { const char *name; unsigned size; } dtype_sizes[] = {
+    { "MPI_BYTE", 1 }, { "MPI_CHAR", 1 }, { "MPI_SIGNED_CHAR", 1 }, { "MPI_UNSIGNED_CHAR", 1 },
+    { "MPI_INT8_T", 1 }, { "MPI_UINT8_T", 1 }, { "MPI_C_BOOL", 1 }, { "MPI_CHARACTER", 1 },
+    { "MPI_SHORT", 2 }, { "MPI_UNSIGNED_SHORT", 2 }, { "MPI_INT16_T", 2 }, { "MPI_UINT16_T", 2 },
+    { "MPI_INT", 4 }, { "MPI_UNSIGNED", 4 }, { "MPI_INT32_T", 4 }, { "MPI_UINT32_T", 4 },
+    { "MPI_FLOAT", 4 }, { "MPI_WCHAR", 4 }, { "MPI_INTEGER", 4 }, { "MPI_REAL", 4 },
+    { "MPI_LOGICAL", 4 }, { "MPI_2INT", 8 }, { "MPI_FLOAT_INT", 8 }, { "MPI_SHORT_INT", 6 },
+    { "MPI_LONG", 8 }, { "MPI_UNSIGNED_LONG", 8 }, { "MPI_LONG_LONG", 8 },
+    { "MPI_LONG_LONG_INT", 8 }, { "MPI_UNSIGNED_LONG_LONG", 8 }, { "MPI_INT64_T", 8 },
+    { "MPI_UINT64_T", 8 }, { "MPI_DOUBLE", 8 }, { "MPI_DOUBLE_PRECISION", 8 }, { "MPI_REAL8", 8 },
+    { "MPI_INTEGER8", 8 }, { "MPI_COMPLEX", 8 }, { "MPI_C_FLOAT_COMPLEX", 8 },
+    { "MPI_DOUBLE_INT", 12 }, { "MPI_LONG_INT", 12 }, { "MPI_LONG_DOUBLE", 16 },
+    { "MPI_DOUBLE_COMPLEX", 16 }, { "MPI_C_DOUBLE_COMPLEX", 16 },
+};
+
+uint64_t an_mpi_msg_bytes(const an_mpi_call_t *c, int32_t comm_size)
+{
+    uint64_t p = comm_size > 0 ? (uint64_t)comm_size : 1;
+
+    if (c->func == AN_MPI_BARRIER)
+        return 0;
+    for (size_t i = 0; c->dtype != NULL && c->count >= 0
+                       && i < sizeof(dtype_sizes) / sizeof(dtype_sizes[0]); i++)
+        if (strcmp(c->dtype, dtype_sizes[i].name) == 0)
+            return (uint64_t)c->count * dtype_sizes[i].size;
+    switch (c->func) {
+    case AN_MPI_REDUCE: case AN_MPI_IREDUCE:
+        return c->sent > 0 ? c->sent : p > 1 ? c->recv / (p - 1) : c->recv;
+    case AN_MPI_BCAST: case AN_MPI_IBCAST:
+        return c->recv > 0 ? c->recv : c->sent / p;
+    case AN_MPI_ALLGATHER:
+        return c->recv / p;
+    default:                    /* allreduce, iallreduce, reduce_scatter_block */
+        return c->sent / p;
+    }
+}
+
 int an_mpi_algo_pap_aware(const char *algo)
 {
     static const char *const pap[] = { "slt", "prr", "clv", "clv-linear", "greedy" };
@@ -123,9 +161,8 @@ static void make_op(an_mpi_trace_t *tr, const int64_t *idx, int32_t n, an_mpi_op
     op->last_rank = -1;
     for (int32_t i = 0; i < n; i++) {
         const an_mpi_call_t *c = &tr->calls[idx[i]];
-        uint64_t b = c->sent > c->recv ? c->sent : c->recv;
-        if (b > op->bytes)
-            op->bytes = b;
+        if (c->msg > op->bytes)
+            op->bytes = c->msg;
         done &= c->leave >= c->enter;
     }
     op->complete = done && n == tr->comms[first->comm].size;
@@ -149,6 +186,8 @@ cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err)
     tr->nops = 0;
     /* seq: by communicator, rank, enter */
     for (int64_t i = 0; i < tr->ncalls; i++)
+        tr->calls[i].msg = an_mpi_msg_bytes(&tr->calls[i], tr->comms[tr->calls[i].comm].size);
+    for (int64_t i = 0; i < tr->ncalls; i++)
         key[i] = (mkey_t){ tr->calls[i].comm, tr->calls[i].rank, tr->calls[i].enter, i };
     qsort(key, (size_t)tr->ncalls, sizeof(*key), cmp_key);
     for (int64_t i = 0; i < tr->ncalls; i++) {
@@ -159,14 +198,18 @@ cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err)
         c->a = c->wait = INT64_MIN;
     }
     /* the operations: by communicator, seq, rank in the communicator */
-    for (int64_t i = 0; i < tr->ncalls; i++)
-        key[i] = (mkey_t){ tr->calls[i].comm, tr->calls[i].seq, tr->calls[i].comm_rank, i };
-    qsort(key, (size_t)tr->ncalls, sizeof(*key), cmp_key);
-    for (int64_t i = 0; i < tr->ncalls; i++)
+    /* (a call on MPI_COMM_SELF is no operation between ranks: left out) */
+    int64_t n = 0;
+    for (int64_t i = 0; i < tr->ncalls; i++) {
+        tr->calls[i].op_index = -1;
+        if (!tr->comms[tr->calls[i].comm].self)
+            key[n++] = (mkey_t){ tr->calls[i].comm, tr->calls[i].seq, tr->calls[i].comm_rank, i };
+    }
+    qsort(key, (size_t)n, sizeof(*key), cmp_key);
+    for (int64_t i = 0; i < n; i++)
         idx[i] = key[i].i;
-    for (int64_t i = 0, j; i < tr->ncalls; i = j) {
-        for (j = i + 1; j < tr->ncalls && key[j].comm == key[i].comm && key[j].k1 == key[i].k1;
-             j++)
+    for (int64_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && key[j].comm == key[i].comm && key[j].k1 == key[i].k1; j++)
             ;
         make_op(tr, idx + i, (int32_t)(j - i), &tr->ops[tr->nops]);
         for (int64_t k = i; k < j; k++)

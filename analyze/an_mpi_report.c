@@ -129,7 +129,7 @@ static void text_row(FILE *out, sqlite3_stmt *st)
         snprintf(fb, sizeof(fb), "0");
     else
         snprintf(fb, sizeof(fb), "%d (%s)", sqlite3_column_int(st, C_FB), text(st, C_FBWHY));
-    fprintf(out, "%-24s %-10s %6d %-17s %-14s %10s %9s %9s %6s %6s %10s %7s  %-14s %s\n",
+    fprintf(out, "%-24s %-20s %6d %-17s %-14s %10s %9s %9s %6s %6s %10s %7s  %-14s %s\n",
             text(st, C_LABEL), text(st, C_COLLS), sqlite3_column_int(st, C_CALLS), bytes,
             text(st, C_ALGOS), mean, spread, maxs, af, wf, wait, pct, last, fb);
 }
@@ -205,7 +205,7 @@ static cm_status_t report_text(sqlite3 *db, sqlite3_stmt *st, FILE *out)
     fputs("\nCollectives by call site, ranked by time lost waiting (times in us; spread = "
           "worst case\nimbalance time, mean/max; factors = average/worst case imbalance "
           "over the operation's own time)\n", out);
-    fprintf(out, "%-24s %-10s %6s %-17s %-14s %10s %9s %9s %6s %6s %10s %7s  %-14s %s\n",
+    fprintf(out, "%-24s %-20s %6s %-17s %-14s %10s %9s %9s %6s %6s %10s %7s  %-14s %s\n",
             "site", "collective", "calls", "bytes", "algorithm", "mean time", "spread",
             "max", "avg f", "worst", "lost wait", "wait %", "last rank", "fallbacks");
     while (sqlite3_step(st) == SQLITE_ROW) {

@@ -28,6 +28,10 @@
 #                               advise/: the advice reads analyze's public
 #                               API (no SQL of its own) and makes gen's
 #                               edits; nothing below includes it
+#   interpose/                  libc, mpi.h, common/, runtime/api/,
+#                               instrument/api/, interpose/ (its api/ too):
+#                               the MPI profiling library, above the runtime
+#                               and the trace writer; nothing below includes it
 #   examples/                   libc, mpi.h, common/, runtime/api/,
 #                               instrument/api/, its own program's files:
 #                               programs written as a user would, against
@@ -54,7 +58,7 @@
 # what a header pulls in is checked where that header lives.
 set -eu
 
-LAYER_DIRS="common runtime instrument analyze viz bridge gen advise examples tools bench"
+LAYER_DIRS="common runtime instrument analyze viz bridge gen advise interpose examples tools bench"
 # Top-level directories that may hold C files without a rule: the tests
 # (which may include anything) and the build's own output (build/san/ holds
 # links to the sources).
@@ -102,7 +106,8 @@ function area(t,    n, a) {
     n = split(t, a, "/")
     if (n == 1) return t
     if (n > 2 && (a[1] == "runtime" ||
-                  (a[2] == "api" && (a[1] == "instrument" || a[1] == "analyze" || a[1] == "gen"))))
+                  (a[2] == "api" && (a[1] == "instrument" || a[1] == "analyze" || a[1] == "gen" ||
+                                     a[1] == "interpose"))))
         return a[1] "/" a[2] "/"
     return a[1] "/"
 }
@@ -148,6 +153,9 @@ function allowed(l, z, f, t) {
     if (l == "advise")
         return z == "common/" || z == "analyze/api/" || z == "analyze/api/an_model.h" ||
                z == "gen/api/" || z == "advise/"
+    if (l == "interpose")
+        return z == "common/" || z ~ /^runtime\/api\// || z == "instrument/api/" ||
+               z == "interpose/" || z == "interpose/api/" || z == "mpi.h"
     if (l == "examples")
         return z == "common/" || z == "runtime/api/" || z == "runtime/api/rt_pathmap.h" ||
                z == "instrument/api/" || z == "mpi.h" || own(f, t)
@@ -288,7 +296,7 @@ instrument/api/ins.h instrument/api/ins_schema.h instrument/ins_int.h
 analyze/api/an_model.h analyze/api/an_other.h analyze/an_load_int.h
 viz/viz_svg_int.h viz/api/viz_x.h bridge/br_x_int.h tests/tst.h
 examples/ex/ex_int.h gen/api/gen_x.h tools/tl/tl_int.h bench/bb/bb_int.h
-gen/gen_x_int.h advise/api/adv_x.h advise/adv_int.h"
+gen/gen_x_int.h advise/api/adv_x.h advise/adv_int.h interpose/api/ip_x.h interpose/ip_x_int.h"
 
 # file|include line: everything a layer may include.
 ALLOWED='common/ok.c|#include <stdio.h>
@@ -342,6 +350,14 @@ advise/ok.c|#include "gen/api/gen_x.h"
 advise/ok.c|#include "advise/api/adv_x.h"
 advise/ok.c|#include "advise/adv_int.h"
 bridge/ok.c|#include "common/cm_err.h"
+interpose/ok.c|#include <mpi.h>
+interpose/ok.c|#include <pthread.h>
+interpose/ok.c|#include "common/cm_err.h"
+interpose/ok.c|#include "runtime/api/rt.h"
+interpose/ok.c|#include "runtime/api/rt_pathmap.h"
+interpose/ok.c|#include "instrument/api/ins.h"
+interpose/ok.c|#include "interpose/api/ip_x.h"
+interpose/ok.c|#include "interpose/ip_x_int.h"
 examples/ok.c|#include <mpi.h>
 examples/ok.c|#include <pthread.h>
 examples/ok.c|#include "common/cm_err.h"
@@ -375,6 +391,18 @@ bench/ok.c|#include "tests/tst.h"'
 
 # file|include line|name as written|layer|what it may not include
 FORBIDDEN='common/bad.c|#include <mpi.h>|mpi.h|common|mpi.h
+interpose/bad.c|#include <otf2/OTF2_Archive.h>|otf2/OTF2_Archive.h|interpose|otf2/
+interpose/bad.c|#include <sqlite3.h>|sqlite3.h|interpose|sqlite3.h
+interpose/bad.c|#include "runtime/exec/exec_int.h"|runtime/exec/exec_int.h|interpose|runtime/exec/
+interpose/bad.c|#include "runtime/core/pathmap_int.h"|runtime/core/pathmap_int.h|interpose|runtime/core/
+interpose/bad.c|#include "instrument/ins_int.h"|instrument/ins_int.h|interpose|instrument/
+interpose/bad.c|#include "analyze/api/an_other.h"|analyze/api/an_other.h|interpose|analyze/api/
+interpose/bad.c|#include "tests/tst.h"|tests/tst.h|interpose|tests/
+runtime/exec/bad.c|#include "interpose/ip_x_int.h"|interpose/ip_x_int.h|runtime|interpose/
+instrument/bad.c|#include "interpose/api/ip_x.h"|interpose/api/ip_x.h|instrument|interpose/api/
+analyze/bad.c|#include "interpose/api/ip_x.h"|interpose/api/ip_x.h|analyze|interpose/api/
+examples/bad.c|#include "interpose/api/ip_x.h"|interpose/api/ip_x.h|examples|interpose/api/
+tools/bad.c|#include "interpose/ip_x_int.h"|interpose/ip_x_int.h|tools|interpose/
 common/bad.c|#include <otf2/OTF2_Archive.h>|otf2/OTF2_Archive.h|common|otf2/
 common/bad.h|#include <sqlite3.h>|sqlite3.h|common|sqlite3.h
 common/bad.h|#include "runtime/api/rt.h"|runtime/api/rt.h|common|runtime/api/
@@ -458,7 +486,7 @@ bench/bad.c|#include "tools/tl/tl_int.h"|tools/tl/tl_int.h|bench|tools/tl/'
 # directory (common/ is all public: its headers are among TARGETS).
 MISNAMED="analyze/an_x.h runtime/core/core.h runtime/exec/exec.h runtime/algo/algo.h
 instrument/ins_x.h viz/viz.h viz/viz_chart.h bridge/br.h gen/gen_priv.h examples/ex/ex.h
-tools/tl/tl.h bench/bb/bb.h"
+tools/tl/tl.h bench/bb/bb.h interpose/ip_x.h"
 
 # file|include line|name as written: quoted includes that climb with "..",
 # refused in every layer wherever they point (includes are rooted).

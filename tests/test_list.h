@@ -538,6 +538,10 @@ static const tst_entry_t tst_list[] = {
        2 threads at once, with no calls, at a site in libc, checked line for line; sites
        named with and without addr2line */
     { "ip_report",             TST_SH, NULL, "sh tests/mpi/ip-report.sh",              NULL, 0, 120 },
+    /* sh: lib/libpaptree-mpi.so preloaded into a plain MPI program, its allreduce, reduce,
+       bcast and iallreduce results against PMPI_ at np 2 and 4 (pass-through, rd/binomial,
+       rabenseifner's count fallback), a bad PAPTREE_ALGO, ranks with different rules */
+    { "ip_smoke",              TST_SH, NULL, "sh tests/mpi/ip-smoke.sh",               NULL, 0, 240 },
     /* sh: the application-trace writer (ins_mpi.h) read back with otf2-print: known calls,
        communicators, threads with flushes, an existing directory, abandon (issue 25) */
     { "trace_mpi_app",         TST_SH, NULL, "sh tests/mpi/ins-mpi-trace.sh",          NULL, 0, 180 },

@@ -16,7 +16,8 @@
 #
 # Also: call sites symbolised with addr2line against a program compiled
 # here with -g (its function's address from nm), without debug information
-# and without addr2line; damaged archives refused in one line; the chart.
+# and without addr2line; damaged archives refused in one line; the chart;
+# and a trace written by the writer itself (build/tests/ins_mpi_write, np 2).
 # Environment: PAPANALYZE, PAPVIZ, SYNTH_MPI (defaults bin/..., build/tests/
 # synth_mpi), KEEP=1 keeps the temporary directory.
 set -eu
@@ -65,6 +66,11 @@ expect "SELECT group_concat(site || ':' || name || ':' || module || ':' || offse
         FROM (SELECT * FROM mpi_callsites ORDER BY site)" \
        "0:/nonexistent/app+0x1234:/nonexistent/app:4660:/nonexistent/app+0x1234 1:/nonexistent/app+0x2000:/nonexistent/app:8192:/nonexistent/app+0x2000 2:/nonexistent/app+0x3000:/nonexistent/app:12288:/nonexistent/app+0x3000"
 expect "SELECT COUNT(*) FROM mpi_calls" 13
+# bytes is the rank's message, count x the datatype's size (1 x 8, 131072 x 1, 2 x 8), not
+# what the trace counts as sent and received (Score-P's: the communicator's size times it)
+expect "SELECT group_concat(bytes || ':' || bytes_sent || ':' || bytes_recv, ' ')
+        FROM (SELECT DISTINCT bytes, bytes_sent, bytes_recv FROM mpi_calls ORDER BY bytes)" \
+       "8:24:24 16:48:48 131072:262144:262144"
 
 # Every call, by rank then enter: a = enter - the operation's earliest enter;
 # wait = min(largest a of the operation - a, elapsed).
@@ -120,9 +126,9 @@ site 2 "iallreduce|3|1|16|16|native|0|NULL|(800+600+800)/3|2200|300|100*300/2200
 CTX=report
 # ranked by time lost waiting: A (2700 ns), C (300), B (50); times in us
 cat > "$TMP/want.txt" <<'WANT'
-/nonexistent/app+0x1234  allreduce       6 8 B               native               0.75      0.75      0.90   1.22   3.00       2.70  60.0 %  2 (2 of 2)     0
-/nonexistent/app+0x3000  iallreduce      3 16 B              native               0.73      0.20      0.20   0.11   0.33       0.30  13.6 %  1 (1 of 1)     0
-/nonexistent/app+0x2000  allreduce       4 128.0 KiB         rd                   1.01      0.03      0.05   0.01   0.03       0.05   1.2 %  0 (1 of 2)     1 (datatype)
+/nonexistent/app+0x1234  allreduce                 6 8 B               native               0.75      0.75      0.90   1.22   3.00       2.70  60.0 %  2 (2 of 2)     0
+/nonexistent/app+0x3000  iallreduce                3 16 B              native               0.73      0.20      0.20   0.11   0.33       0.30  13.6 %  1 (1 of 1)     0
+/nonexistent/app+0x2000  allreduce                 4 128.0 KiB         rd                   1.01      0.03      0.05   0.01   0.03       0.05   1.2 %  0 (1 of 2)     1 (datatype)
 WANT
 grep '^/nonexistent' "$TMP/report.txt" > "$TMP/got.txt" || true
 diff "$TMP/want.txt" "$TMP/got.txt" >&2 || die "the report's call-site table differs (above: - expected, + got)"
@@ -241,5 +247,35 @@ NCHECKS=$((NCHECKS + 7))
 "$PAPANALYZE" --advise "$TMP/t/traces.db" > "$TMP/adv.txt" || die "papanalyze --advise DB failed"
 [ "$(grep -c "^  call site .*try --algo '" "$TMP/adv.txt")" = 2 ] || die "--advise: not the two advice lines"
 NCHECKS=$((NCHECKS + 1))
+
+# ---- a trace of the writer itself (instrument/api/ins_mpi.h) -----------------------------
+
+# build/tests/ins_mpi_write (tests/mpi/ins_mpi_write.c) records, at np 2, per rank:
+# allreduce (world), reduce (its own split, comm 2 + rank), bcast, barrier (self),
+# allgather, reduce_scatter_block (world), iallreduce and ibcast (world, completed by
+# MPI_Wait / MPI_Test), call k at ins_mpi_write_site_a + k
+CTX=writer
+WRITER=${INS_MPI_WRITE:-build/tests/ins_mpi_write}
+[ -x "$WRITER" ] || die "$WRITER is missing (make all)"
+. tests/lib.sh
+{
+    timeout 120 $(mpirun_cmd) -np 2 "$WRITER" "$TMP/w" calls > "$TMP/w.out" 2>&1 ||
+        { cat "$TMP/w.out" >&2; die "ins_mpi_write failed"; }
+    "$PAPANALYZE" -q "$TMP/w/traces.otf2" || die "papanalyze refused the writer's trace"
+    DB=$TMP/w/traces.db
+    line=$(grep -n '^__attribute__((noinline, used)) void ins_mpi_write_site_a(void) {' \
+           tests/mpi/ins_mpi_write.c | cut -d: -f1)
+    expect "SELECT COUNT(*), COUNT(DISTINCT site) FROM mpi_calls" "16|8"
+    expect "SELECT group_concat(comm || ':' || name || ':' || size || ':' || ranks, ' ')
+            FROM (SELECT * FROM mpi_comms ORDER BY comm)" \
+           "0:MPI_COMM_WORLD:2:0,1 1:MPI_COMM_SELF:1:self 2:comm 2:1:0 3:comm 3:1:1"
+    # 6 on world, one reduce on each rank's own split; the barriers on self make none
+    expect "SELECT COUNT(*), SUM(complete) FROM mpi_ops" "8|8"
+    expect "SELECT COUNT(*) FROM mpi_calls WHERE comm = 1 AND a IS NULL AND collective = 'barrier'" 2
+    expect "SELECT DISTINCT function || ' ' || label FROM mpi_callsites" \
+           "ins_mpi_write_site_a ins_mpi_write.c:$line"
+    expect "SELECT request, fallback FROM mpi_calls WHERE rank = 1 AND collective = 'ibcast'" "78|NULL"
+    expect "SELECT fallback FROM mpi_calls WHERE rank = 0 AND collective = 'bcast'" "datatype"
+}
 
 echo "$ME: $NCHECKS checks passed"

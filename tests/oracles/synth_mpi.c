@@ -108,6 +108,13 @@ static int is_damage(const char *what)
     return damage != NULL && strcmp(damage, what) == 0;
 }
 
+/* Bytes are counted as Score-P counts them: an allreduce sends and receives
+ * the communicator's size times its message (the message is `bytes`). */
+static uint64_t comm_size(uint32_t comm)
+{
+    return comm == 0 ? NRANKS : 2;
+}
+
 static uint64_t local(int rank, int64_t t)
 {
     return (uint64_t)(t - offset[rank]);
@@ -134,16 +141,19 @@ static OTF2_ErrorCode write_call(OTF2_EvtWriter *w, OTF2_AttributeList *al, cons
         rc = OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t1);
         if (rc == OTF2_SUCCESS)
             rc = OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t2, OTF2_COLLECTIVE_OP_ALLREDUCE,
-                                                 c->comm, OTF2_UNDEFINED_UINT32, c->bytes,
-                                                 c->bytes);
+                                                 c->comm, OTF2_UNDEFINED_UINT32,
+                                                 comm_size(c->comm) * c->bytes,
+                                                 comm_size(c->comm) * c->bytes);
     } else if (rc == OTF2_SUCCESS && c->region == R_IALLREDUCE) {
         rc = OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, t1, c->request);
     } else if (rc == OTF2_SUCCESS && c->kind == E_WAIT
                && !(c->rank == 2 && is_damage("no-complete"))) {
         rc = OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, t2,
                                                           OTF2_COLLECTIVE_OP_ALLREDUCE, c->comm,
-                                                          OTF2_UNDEFINED_UINT32, c->bytes,
-                                                          c->bytes, c->request);
+                                                          OTF2_UNDEFINED_UINT32,
+                                                          comm_size(c->comm) * c->bytes,
+                                                          comm_size(c->comm) * c->bytes,
+                                                          c->request);
     }
     if (rc == OTF2_SUCCESS && !(last && c->rank == 1 && is_damage("no-leave")))
         rc = OTF2_EvtWriter_Leave(w, NULL, t2, (uint32_t)c->region);
