@@ -143,7 +143,8 @@ help:
 	@echo "make check      unit tests only (no MPI), seconds"
 	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
 	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper,"
-	@echo "                algobench, algo-tree, schedgen, pathgen-paper, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce)"
+	@echo "                algobench, algo-tree, schedgen, pathgen-paper, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce),"
+	@echo "                paprun-overhead, paprun-osu (with OSU_DIR=dir of osu_allreduce, osu_bcast); bench/paprun-app.sh apart (apt-get hpcc)"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make pathmaps   write the sample pathmaps again from pathmaps/MANIFEST (bin/pathgen)"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
@@ -400,6 +401,9 @@ bench: all
 	@bash bench/pathgen-paper.sh
 	@if [ -n "$${OSU_ALLREDUCE:-}" ]; then bash bench/osu-compare.sh; \
 	 else echo "bench: OSU_ALLREDUCE unset: bench/osu-compare.sh skipped (docs/benchmarks.md, issue 15)"; fi
+	@bash bench/paprun-overhead.sh
+	@if [ -n "$${OSU_DIR:-}" ]; then bash bench/paprun-osu.sh "$$OSU_DIR"; \
+	 else echo "bench: OSU_DIR unset: bench/paprun-osu.sh skipped (docs/benchmarks.md, issue 25)"; fi
 
 check-layers:
 	@sh scripts/check-layers.sh
