@@ -4,17 +4,21 @@
  * (Makefile: bin/mpicall), so that bench/paprun-overhead.sh can run the
  * very same binary plainly and under bin/paprun (issue 25, point 8a).
  *
- *   mpirun -np 2 bin/mpicall [-c COLL] [-s BYTES] [-n CALLS] [-w WARMUP]
+ *   mpirun -np 2 bin/mpicall [-c COLL] [-s BYTES] [-n CALLS] [-w WARMUP] [-b BLOCKS]
  *   bin/mpicall --clock [-n READS]
  *
  * Collective mode: every rank makes WARMUP calls, a barrier, then CALLS
  * calls of COLL (allreduce, reduce or bcast of BYTES / 4 int32 elements,
- * MPI_SUM, root 0, on MPI_COMM_WORLD; or barrier) back to back, timed with
- * CLOCK_MONOTONIC around the whole loop.  Rank 0 prints one line,
+ * MPI_SUM, root 0, on MPI_COMM_WORLD; or barrier) back to back, in BLOCKS
+ * blocks of CALLS / BLOCKS calls (default 1 block), each block timed with
+ * CLOCK_MONOTONIC.  Rank 0 prints one line,
  *
- *   coll=allreduce bytes=4 np=2 calls=100000 ns_per_call=312.5
+ *   coll=allreduce bytes=4 np=2 calls=100000 blocks=100 ns_per_call=312.5 least_block=301.2
  *
- * where ns_per_call is the slowest rank's loop time / CALLS.  The result
+ * where a block's time is the slowest rank's, ns_per_call the median
+ * block's time / its calls, least_block the least block's.  On a shared
+ * machine a block during which a rank lost its core is an outlier the
+ * median of many short blocks leaves out (a whole loop would not).  The result
  * of the last call is checked on every rank that receives one (allreduce:
  * every element is 1 + 2 + ... + np; reduce at root 0 the same; bcast:
  * element i is i + 1 as rank 0 sent it): a wrong result prints
@@ -51,8 +55,9 @@
 #endif
 
 #define USAGE "usage: mpicall [-c allreduce|reduce|bcast|barrier] [-s BYTES] [-n CALLS] " \
-              "[-w WARMUP] | mpicall --clock [-n READS]"
+              "[-w WARMUP] [-b BLOCKS] | mpicall --clock [-n READS]"
 #define BYTES_MAX  (1L << 30)
+#define BLOCKS_MAX 100000L
 #define CALLS_MAX  1000000000L
 
 typedef enum { C_ALLREDUCE, C_REDUCE, C_BCAST, C_BARRIER } coll_t;
@@ -63,6 +68,7 @@ typedef struct opts {
     long   bytes;
     long   calls;
     long   warmup;
+    long   blocks;
     int    clock;
 } opts_t;
 
@@ -109,17 +115,20 @@ static void help(void)
            "  -n CALLS    timed calls (default 100000); with --clock, reads of each clock\n"
            "              (default 10000000)\n"
            "  -w WARMUP   untimed calls before the timed ones (default 1000)\n"
+           "  -b BLOCKS   time the calls in BLOCKS blocks (1..%ld, at most CALLS; default 1)\n"
+           "              and report the median block\n"
            "  --clock     no MPI: ns per read of each clock a tracer may use\n"
            "  -h, --help  this text\n"
-           "Prints coll=... bytes=... np=... calls=... ns_per_call=... (the slowest rank's\n"
-           "loop time / CALLS), or clock=... reads=... ns_per_read=...\n", USAGE, BYTES_MAX);
+           "Prints coll=... bytes=... np=... calls=... blocks=... ns_per_call=... least_block=...\n"
+           "(per block the slowest rank's time / the block's calls: the median and the\n"
+           "least block), or clock=... reads=... ns_per_read=...\n", USAGE, BYTES_MAX, BLOCKS_MAX);
 }
 
 static void parse(int argc, char **argv, opts_t *o)
 {
     int calls_given = 0;
 
-    *o = (opts_t){ C_ALLREDUCE, 4, 100000, 1000, 0 };
+    *o = (opts_t){ C_ALLREDUCE, 4, 100000, 1000, 1, 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
 
@@ -150,6 +159,8 @@ static void parse(int argc, char **argv, opts_t *o)
             calls_given = 1;
         } else if (!strcmp(a, "-w")) {
             o->warmup = parse_long("-w", need_value(argc, argv, i++), 0, CALLS_MAX);
+        } else if (!strcmp(a, "-b")) {
+            o->blocks = parse_long("-b", need_value(argc, argv, i++), 1, BLOCKS_MAX);
         } else if (a[0] == '-') {
             usage_error("unknown option '%s'", a);
         } else {
@@ -158,6 +169,9 @@ static void parse(int argc, char **argv, opts_t *o)
     }
     if (o->clock && !calls_given)
         o->calls = 10000000;
+    if (o->blocks > o->calls)
+        usage_error("-b: '%ld' is more blocks than calls, expected 1..%ld (CALLS)", o->blocks,
+                    o->calls);
 }
 
 static double now_ns(void)
@@ -227,14 +241,22 @@ static long check(const opts_t *o, const int *recv, int count, int rank, int np)
     return -1;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
 static int run_coll(const opts_t *o)
 {
-    int    rank, np, count = (int)(o->bytes / 4);
-    int   *send = malloc((size_t)o->bytes), *recv = malloc((size_t)o->bytes);
-    double t0, ns, worst;
-    long   bad;
+    int     rank, np, count = (int)(o->bytes / 4);
+    int    *send = malloc((size_t)o->bytes), *recv = malloc((size_t)o->bytes);
+    double *ns = malloc((size_t)o->blocks * sizeof *ns);
+    double *worst = malloc((size_t)o->blocks * sizeof *worst);
+    long    bad, done = 0;
 
-    if (!send || !recv) {
+    if (!send || !recv || !ns || !worst) {
         fprintf(stderr, "mpicall: out of memory for %ld-byte buffers\n", o->bytes);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -247,10 +269,18 @@ static int run_coll(const opts_t *o)
     for (long i = 0; i < o->warmup; i++)
         one_call(o, send, recv, count);
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now_ns();
-    for (long i = 0; i < o->calls; i++)
-        one_call(o, send, recv, count);
-    ns = (now_ns() - t0) / (double)o->calls;
+    /* Block b holds calls [calls * b / blocks, calls * (b + 1) / blocks);
+       its time per call is kept (blocks may differ by one call). */
+    for (long b = 0; b < o->blocks; b++) {
+        long   end = (long)((double)o->calls * (double)(b + 1) / (double)o->blocks);
+        long   n = end - done;
+        double t0 = now_ns();
+
+        for (long i = 0; i < n; i++)
+            one_call(o, send, recv, count);
+        ns[b] = (now_ns() - t0) / (double)n;
+        done = end;
+    }
     bad = check(o, recv, count, rank, np);
     if (bad >= 0) {
         fprintf(stderr, "mpicall: rank %d: %s of %d B: element %ld is %d, expected %d\n", rank,
@@ -258,12 +288,19 @@ static int run_coll(const opts_t *o)
                 o->coll == C_BCAST ? (int)bad + 1 : np * (np + 1) / 2);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    MPI_Reduce(&ns, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("coll=%s bytes=%ld np=%d calls=%ld ns_per_call=%.1f\n", coll_names[o->coll],
-               o->bytes, np, o->calls, worst);
+    MPI_Reduce(ns, worst, (int)o->blocks, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        long k = o->blocks;
+
+        qsort(worst, (size_t)k, sizeof *worst, cmp_double);
+        printf("coll=%s bytes=%ld np=%d calls=%ld blocks=%ld ns_per_call=%.1f least_block=%.1f\n",
+               coll_names[o->coll], o->bytes, np, o->calls, k,
+               k % 2 ? worst[k / 2] : (worst[k / 2 - 1] + worst[k / 2]) / 2, worst[0]);
+    }
     free(send);
     free(recv);
+    free(ns);
+    free(worst);
     return 0;
 }
 

@@ -36,6 +36,7 @@ bad mpicall "-w: '-1' is out of range, expected 0..1000000000" bin/mpicall -w -1
 bad mpicall "-c: 'gather' is not a collective, expected allreduce, reduce, bcast or barrier" bin/mpicall -c gather
 bad mpicall "option '-n' requires an argument" bin/mpicall -n
 bad mpicall "unknown option '--bogus'" bin/mpicall --bogus
+bad mpicall "-b: '11' is more blocks than calls, expected 1..10 (CALLS)" bin/mpicall -n 10 -b 11
 bin/mpicall --help > "$tmp/help" || fail "mpicall --help exited non-zero"
 expect_count "$tmp/help" 1 "usage: mpicall"
 bin/mpicall --clock -n 1000 > "$tmp/clock"
@@ -43,9 +44,9 @@ grep -qE '^clock=monotonic_raw reads=1000 ns_per_read=[0-9]+\.[0-9]+$' "$tmp/clo
     { cat "$tmp/clock" >&2; fail "mpicall --clock: no monotonic_raw line"; }
 # Real runs: every collective, its result checked by mpicall itself.
 for c in allreduce reduce bcast barrier; do
-    $(mpirun_cmd) -np 2 bin/mpicall -c "$c" -s 64 -n 100 -w 10 > "$tmp/run" 2> "$tmp/err" ||
+    $(mpirun_cmd) -np 2 bin/mpicall -c "$c" -s 64 -n 100 -w 10 -b 7 > "$tmp/run" 2> "$tmp/err" ||
         { cat "$tmp/err" >&2; fail "mpicall -c $c failed"; }
-    grep -qE "^coll=$c bytes=64 np=2 calls=100 ns_per_call=[0-9]+\.[0-9]$" "$tmp/run" ||
+    grep -qE "^coll=$c bytes=64 np=2 calls=100 blocks=7 ns_per_call=[0-9]+\.[0-9] least_block=[0-9]+\.[0-9]$" "$tmp/run" ||
         { cat "$tmp/run" >&2; fail "mpicall -c $c: no result line"; }
 done
 
@@ -69,32 +70,37 @@ bad $P "-s: '6' is not a multiple of 4 (int32 elements), expected a multiple of 
 bad $P "-s: '2M2' is not a size, expected a multiple of 4 in 4..1G (K, M suffixes)" bash bench/paprun-overhead.sh -s 2M2
 bad $P "-C: 'hpet' is not a clock, expected rdtsc or monotonic_raw" bash bench/paprun-overhead.sh -C hpet
 bad $P "option '-k' requires an argument" bash bench/paprun-overhead.sh -k
+bad $P "-b: '200' is more blocks than calls, expected 1..100 (CALLS)" bash bench/paprun-overhead.sh -n 100 -b 200
 bad $P "unknown option 'extra'" bash bench/paprun-overhead.sh extra
 # Two rounds: the arms rotate by one, the clock once per round.
 bash bench/paprun-overhead.sh --dry-run -r 2 -n 1000 | sed 's/: .*//' > "$tmp/order"
 printf '%s\n' "round 1 plain" "round 1 pass" "round 1 trace" "round 1 report" "round 1 clock" \
     "round 2 pass" "round 2 trace" "round 2 report" "round 2 plain" "round 2 clock" > "$tmp/order.want"
 cmp -s "$tmp/order" "$tmp/order.want" || { cat "$tmp/order" >&2; fail "$P --dry-run: wrong order"; }
-bash bench/paprun-overhead.sh --dry-run -r 1 -n 1000 -p 3 -s 1K > "$tmp/dry"
-grep -q "^round 1 trace: .* -np 3 bin/paprun --trace [^ ]*/trace.1 -- bin/mpicall -s 1024 -n 1000\$" "$tmp/dry" ||
+bash bench/paprun-overhead.sh --dry-run -r 1 -n 1000 -b 10 -p 3 -s 1K > "$tmp/dry"
+grep -q "^round 1 trace: .* -np 3 bin/paprun --trace [^ ]*/trace.1 -- bin/mpicall -s 1024 -n 1000 -b 10\$" "$tmp/dry" ||
     { cat "$tmp/dry" >&2; fail "$P --dry-run: wrong traced command"; }
 # Figures of three rounds:  plain 300 310 290 (median 300, 290..310);
 # pass 320 330 300 (median 320; per round +20 +20 +10: median +20);
 # trace 400 390 350 (median 390, +90 to plain's median; per round
 # +100 +80 +60: median +80); report missing; rdtsc 10 12 11 (median 11):
-# budget 2 x 11 + 100 = 122, 80 / 122 = 0.66.
+# budget 2 x 11 + 100 = 122, 80 / 122 = 0.66.  Least blocks: plain 280
+# 270 (median 275), trace 320 340 (330: +55), pass none.
 mkdir "$tmp/ov"
 printf '300\n310\n290\n' > "$tmp/ov/plain"
 printf '320\n330\n300\n' > "$tmp/ov/pass"
 printf '400\n390\n350\n' > "$tmp/ov/trace"
+printf '280\n270\n' > "$tmp/ov/plain.least"
+printf '320\n340\n' > "$tmp/ov/trace.least"
 printf 'rdtsc 10\nmonotonic_raw 22\nrdtsc 12\nmonotonic_raw 20\nrdtsc 11\nmonotonic_raw 21\n' > "$tmp/ov/clock"
 bash bench/paprun-overhead.sh --table "$tmp/ov" > "$tmp/t"
-has "$tmp/t" "| plain | 300.0 | 290.0 | 310.0 | - | - |"
-has "$tmp/t" "| pass | 320.0 | 300.0 | 330.0 | +20.0 | +20.0 (+10.0..+20.0) |"
-has "$tmp/t" "| trace | 390.0 | 350.0 | 400.0 | +90.0 | +80.0 (+60.0..+100.0) |"
-has "$tmp/t" "| report | not measured | | | | |"
+has "$tmp/t" "| plain | 300.0 | 290.0 | 310.0 | - | - | 275.0 | - |"
+has "$tmp/t" "| pass | 320.0 | 300.0 | 330.0 | +20.0 | +20.0 (+10.0..+20.0) | nan | nan |"
+has "$tmp/t" "| trace | 390.0 | 350.0 | 400.0 | +90.0 | +80.0 (+60.0..+100.0) | 330.0 | +55.0 |"
+has "$tmp/t" "| report | not measured | | | | | | |"
 has "$tmp/t" "clock (rdtsc): 11.00 ns per read (median of 3 rounds); goal: traced - plain <= 2 x clock + 100 = 122.0 ns per call"
 has "$tmp/t" "trace (median of the per-round differences): met: +80.0 ns <= 122.0 ns (0.66x the budget)"
+has "$tmp/t" "trace (least blocks, difference of the medians): +55.0 ns, 0.45x the budget"
 # monotonic_raw 22 20 21: median 21, budget 142; a slower trace misses it:
 # 450 460 440 against 300 310 290 is +150 each round, 150 / 142 = 1.06.
 printf '450\n460\n440\n' > "$tmp/ov/trace"
