@@ -10,6 +10,7 @@
 
 #include "analyze/an_int.h"
 #include "analyze/an_mpi_int.h"
+#include "analyze/an_read_int.h"
 #include "analyze/api/an_analyze.h"
 
 typedef struct progress {
@@ -94,7 +95,10 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
     an_files_free(&files);
     if (st != CM_OK)
         return st;
-    /* an application trace of the profiling library (an_mpi_int.h) */
+    /* an application trace of the profiling library (an_mpi_int.h); its
+     * anchor is loaded by OTF2 only after the check in a child process */
+    if ((st = an__anchor_check(opts->trace, err)) != CM_OK)
+        return st;
     if (an_mpi_is_archive(opts->trace))
         return an_mpi_analyze(opts, res, err);
     if ((st = an_reader_open(opts->trace, &defs, &rd, err)) != CM_OK)

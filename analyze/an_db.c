@@ -452,7 +452,8 @@ static cm_status_t finish_sql(an_db_t *db)
     if (sqlite3_prepare_v2(db->db, "UPDATE locations SET visits = ? WHERE location = ?", -1,
                            &st, NULL) != SQLITE_OK)
         return CM_ERR_IO;
-    for (int i = 0; d != NULL && i < d->nlocs && rc == SQLITE_DONE; i++) {   /* NULL: an application trace */
+    /* d is NULL for an application trace (an_mpi_db.c): no tree locations */
+    for (int i = 0; d != NULL && i < d->nlocs && rc == SQLITE_DONE; i++) {
         sqlite3_bind_int64(st, 1, (int64_t)d->locs[i].visits);
         sqlite3_bind_int64(st, 2, (int64_t)d->locs[i].id);
         rc = sqlite3_step(st);

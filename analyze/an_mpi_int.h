@@ -133,7 +133,8 @@ typedef struct an_mpi_trace {
 } an_mpi_trace_t;
 
 /* 1 if the archive at anchor says INS_PROP_KIND = INS_KIND_MPI, 0 if it
- * does not (or cannot be opened: the tree reader then says why). */
+ * does not (or cannot be opened: the tree reader then says why).  Opens
+ * the anchor with OTF2 directly: call it after an__anchor_check passed. */
 int an_mpi_is_archive(const char *anchor);
 
 /* Reads the archive into tr (caller frees with an_mpi_trace_free, also on

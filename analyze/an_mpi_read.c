@@ -101,11 +101,11 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         return OTF2_CALLBACK_INTERRUPT;
     if (region >= r->nregions || (f = r->region_func[region]) < 0)
         return an__mpi_fail(r, "Enter event on location %" PRIu64 ": region %u is not one of the "
-                    "traced MPI functions (the trace is damaged)", id, region);
+                            "traced MPI functions (the trace is damaged)", id, region);
     if (l->open)
-        return an__mpi_fail(r, "Enter event on location %" PRIu64 ": %s entered inside %s (MPI calls "
-                    "do not nest; the trace is damaged)", id, an_mpi_func_name(f),
-                    an_mpi_func_name(l->cur.func));
+        return an__mpi_fail(r, "Enter event on location %" PRIu64 ": %s entered inside %s "
+                            "(MPI calls do not nest; the trace is damaged)", id,
+                            an_mpi_func_name(f), an_mpi_func_name(l->cur.func));
     memset(&l->cur, 0, sizeof(l->cur));
     l->open = 1;
     l->ended = 0;
@@ -128,10 +128,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         || (c->fallback = attr_str(r, al, A_FALLBACK)) == NULL
         || (c->dtype = attr_str(r, al, A_DTYPE)) == NULL
         || (c->op = attr_str(r, al, A_MPI_OP)) == NULL)
-        return an__mpi_fail(r, "Enter of %s on location %" PRIu64 ": missing one of the attributes %s, "
-                    "%s, %s, %s, %s, %s (the trace is damaged)", an_mpi_func_name(f), id,
-                    INS_ATTR_CALLSITE, INS_ATTR_ALGO, INS_ATTR_FALLBACK, INS_ATTR_COUNT,
-                    INS_ATTR_DTYPE, INS_ATTR_MPI_OP);
+        return an__mpi_fail(r, "Enter of %s on location %" PRIu64 ": missing one of the "
+                            "attributes %s, %s, %s, %s, %s, %s (the trace is damaged)",
+                            an_mpi_func_name(f), id, INS_ATTR_CALLSITE, INS_ATTR_ALGO,
+                            INS_ATTR_FALLBACK, INS_ATTR_COUNT, INS_ATTR_DTYPE, INS_ATTR_MPI_OP);
     if ((c->site = site_of(r, s)) < 0)
         return an__mpi_fail(r, "out of memory");
     return OTF2_CALLBACK_SUCCESS;
@@ -194,16 +194,16 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     if (l == NULL)
         return OTF2_CALLBACK_INTERRUPT;
     if (!l->open || region >= r->nregions || r->region_func[region] != (int)l->cur.func)
-        return an__mpi_fail(r, "Leave event on location %" PRIu64 ": region %u was not entered there "
-                    "(the trace is damaged)", id, region);
+        return an__mpi_fail(r, "Leave event on location %" PRIu64 ": region %u was not "
+                            "entered there (the trace is damaged)", id, region);
     l->open = 0;
     if (l->in_wait)
         return OTF2_CALLBACK_SUCCESS;       /* its completion, if any, is recorded */
     if (!l->ended)
         return an__mpi_fail(r, "%s on location %" PRIu64 " leaves without its %s (the trace is "
-                    "damaged)", an_mpi_func_name(l->cur.func), id,
-                    an__mpi_is_nonblocking(l->cur.func) ? "NonBlockingCollectiveRequest"
-                                                : "MpiCollectiveEnd");
+                            "damaged)", an_mpi_func_name(l->cur.func), id,
+                            an__mpi_is_nonblocking(l->cur.func) ? "NonBlockingCollectiveRequest"
+                            : "MpiCollectiveEnd");
     if (!an__mpi_is_nonblocking(l->cur.func))
         l->cur.leave = ns;
     if (push_call(r, &l->cur) != CM_OK)
@@ -218,8 +218,9 @@ static OTF2_CallbackCode set_end(mr_t *r, an_mpi_call_t *c, OTF2_CommRef comm, u
     int ci = comm_member(r, comm, c->rank, &c->comm_rank);
 
     if (ci < 0)
-        return an__mpi_fail(r, "%s on location %" PRIu64 ": communicator %u is undefined or does not "
-                    "hold rank %d (the trace is damaged)", what, c->location, comm, c->rank);
+        return an__mpi_fail(r, "%s on location %" PRIu64 ": communicator %u is undefined or "
+                            "does not hold rank %d (the trace is damaged)", what, c->location,
+                            comm, c->rank);
     c->comm = (uint32_t)ci;
     c->root = root;
     c->sent = sent;
@@ -241,7 +242,7 @@ static OTF2_CallbackCode on_coll_end(OTF2_LocationRef id, OTF2_TimeStamp t, void
         return OTF2_CALLBACK_INTERRUPT;
     if (!l->open || l->in_wait || an__mpi_is_nonblocking(l->cur.func) || l->ended)
         return an__mpi_fail(r, "MpiCollectiveEnd on location %" PRIu64 " outside a blocking "
-                    "collective (the trace is damaged)", id);
+                            "collective (the trace is damaged)", id);
     l->ended = 1;
     return set_end(r, &l->cur, comm, root, sent, recv, "MpiCollectiveEnd");
 }
@@ -258,12 +259,12 @@ static OTF2_CallbackCode on_nb_request(OTF2_LocationRef id, OTF2_TimeStamp t, vo
         return OTF2_CALLBACK_INTERRUPT;
     if (!l->open || !an__mpi_is_nonblocking(l->cur.func) || l->ended)
         return an__mpi_fail(r, "NonBlockingCollectiveRequest on location %" PRIu64 " outside a "
-                    "nonblocking collective (the trace is damaged)", id);
+                            "nonblocking collective (the trace is damaged)", id);
     for (int64_t i = 0; i < r->npend; i++) {
         const an_mpi_call_t *c = &r->tr->calls[r->pend[i]];
         if (c->rank == l->cur.rank && c->request == request)
             return an__mpi_fail(r, "NonBlockingCollectiveRequest on location %" PRIu64 ": request %"
-                        PRIu64 " is already pending (the trace is damaged)", id, request);
+                                PRIu64 " is already pending (the trace is damaged)", id, request);
     }
     l->ended = 1;
     l->cur.request = request;
@@ -285,7 +286,7 @@ static OTF2_CallbackCode on_nb_complete(OTF2_LocationRef id, OTF2_TimeStamp t, v
         return OTF2_CALLBACK_INTERRUPT;
     if (!l->open || !l->in_wait)
         return an__mpi_fail(r, "NonBlockingCollectiveComplete on location %" PRIu64 " outside "
-                    "MPI_Wait or MPI_Test (the trace is damaged)", id);
+                            "MPI_Wait or MPI_Test (the trace is damaged)", id);
     /* the completing call's leave is the call's leave: set when it leaves;
      * the wait's own Leave comes next on this location */
     for (int64_t i = 0; i < r->npend; i++) {
@@ -305,8 +306,8 @@ static OTF2_CallbackCode on_nb_complete(OTF2_LocationRef id, OTF2_TimeStamp t, v
         }
     }
     return an__mpi_fail(r, "NonBlockingCollectiveComplete on location %" PRIu64 ": request %" PRIu64
-                " was never started on rank %d (the trace is damaged)", id, request,
-                l->cur.rank);
+                        " was never started on rank %d (the trace is damaged)", id, request,
+                        l->cur.rank);
 }
 
 /* A wait's Leave is the leave of every call it completed (after on_leave). */
@@ -433,13 +434,15 @@ static cm_status_t read_events(mr_t *r)
 
 /* ------------------------------------------------------------------ entry */
 
-static cm_status_t open_reader(const char *anchor, OTF2_Reader **rd_p, cm_err_t *err)
+/* check: let OTF2 load the anchor in a child first (an_read_anchor.c). */
+static cm_status_t open_reader(const char *anchor, int check, OTF2_Reader **rd_p,
+                               cm_err_t *err)
 {
     cm_status_t st;
 
     *rd_p = NULL;
     an__read_errors_catch();
-    if ((st = an__anchor_check(anchor, err)) != CM_OK)
+    if (check && (st = an__anchor_check(anchor, err)) != CM_OK)
         return st;
     if ((*rd_p = OTF2_Reader_Open(anchor)) == NULL)
         return CM_ERR_AT(err, CM_ERR_INVALID, anchor, 0, 0, "not an OTF2 archive: %s",
@@ -461,7 +464,7 @@ int an_mpi_is_archive(const char *anchor)
     int yes;
 
     cm_err_clear(&err);
-    if (open_reader(anchor, &rd, &err) != CM_OK)
+    if (open_reader(anchor, 0, &rd, &err) != CM_OK)
         return 0;
     yes = OTF2_Reader_GetProperty(rd, INS_PROP_KIND, &v) == OTF2_SUCCESS && v != NULL
           && strcmp(v, INS_KIND_MPI) == 0;
@@ -476,7 +479,7 @@ cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, cm_err_t *err)
     cm_status_t st;
 
     memset(tr, 0, sizeof(*tr));
-    if ((st = open_reader(anchor, &r.rd, err)) == CM_OK && (st = an__mpi_read_defs(&r)) == CM_OK)
+    if ((st = open_reader(anchor, 1, &r.rd, err)) == CM_OK && (st = an__mpi_read_defs(&r)) == CM_OK)
         st = read_events(&r);
     if (st == CM_OK && r.npend > 0) {         /* never completed: no communicator known */
         const an_mpi_call_t *c = &tr->calls[r.pend[0]];

@@ -138,7 +138,7 @@ static OTF2_CallbackCode on_attr(void *ud, OTF2_AttributeRef self, OTF2_StringRe
             OTF2_Type want = i == A_COUNT ? OTF2_TYPE_INT64 : OTF2_TYPE_STRING;
             if (type != want)
                 return an__mpi_fail(r, "attribute %s has the wrong type %d (the trace is damaged)",
-                            n, (int)type);
+                                    n, (int)type);
             r->attr[i] = self;
         }
     return OTF2_CALLBACK_SUCCESS;
@@ -155,7 +155,8 @@ static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef
 
     (void)canon, (void)desc, (void)role, (void)flags, (void)file, (void)b, (void)e;
     if (self > (1u << 20))
-        return an__mpi_fail(r, "region definition %u: id out of range (the trace is damaged)", self);
+        return an__mpi_fail(r, "region definition %u: id out of range (the trace is damaged)",
+                            self);
     if (self >= r->nregions) {
         uint32_t cnt = self + 16;
         int *p = realloc(r->region_func, cnt * sizeof(*p));
@@ -218,8 +219,8 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef n
     r->ngroups++;
     for (uint32_t i = 0; i < n; i++) {
         if (members[i] > INT32_MAX)
-            return an__mpi_fail(r, "group %u: member %" PRIu64 " is not a rank (the trace is damaged)",
-                        self, members[i]);
+            return an__mpi_fail(r, "group %u: member %" PRIu64 " is not a rank (the trace is "
+                                "damaged)", self, members[i]);
         p->members[i] = (int32_t)members[i];
     }
     return OTF2_CALLBACK_SUCCESS;

@@ -273,6 +273,17 @@ OTF2_ErrorCode ins__archive_drain(ins_trace_t *tr)
     return rc;
 }
 
+OTF2_ErrorCode ins__archive_close_writer(OTF2_Archive *ar, OTF2_EvtWriter *ew, uint64_t written)
+{
+    uint64_t n = 0;
+    OTF2_ErrorCode rc = OTF2_EvtWriter_GetNumberOfEvents(ew, &n), rc2;
+
+    if (rc == OTF2_SUCCESS && n != written)
+        rc = OTF2_ERROR_INTEGRITY_FAULT;           /* never lose one silently */
+    rc2 = OTF2_Archive_CloseEvtWriter(ar, ew);
+    return rc != OTF2_SUCCESS ? rc : rc2;
+}
+
 OTF2_ErrorCode ins__archive_close_events(ins_trace_t *tr, uint64_t *events,
                                          uint64_t *flushes)
 {
@@ -281,13 +292,8 @@ OTF2_ErrorCode ins__archive_close_events(ins_trace_t *tr, uint64_t *events,
     *events = *flushes = 0;
     for (uint32_t i = 0; i < tr->nloc; i++) {
         ins_loc_t *loc = &tr->locs[i];
-        uint64_t n = 0;
 
-        rc2 = OTF2_EvtWriter_GetNumberOfEvents(loc->ew, &n);
-        if (rc2 == OTF2_SUCCESS && n != loc->written)
-            rc2 = OTF2_ERROR_INTEGRITY_FAULT;           /* never lose one silently */
-        rc = rc != OTF2_SUCCESS ? rc : rc2;
-        rc2 = OTF2_Archive_CloseEvtWriter(tr->ar, loc->ew);
+        rc2 = ins__archive_close_writer(tr->ar, loc->ew, loc->written);
         rc = rc != OTF2_SUCCESS ? rc : rc2;
         *events += loc->written;
         *flushes += loc->flushes;

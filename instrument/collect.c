@@ -278,7 +278,7 @@ void ins__collect_hooks(ins_trace_t *tr)
  * bench/tracebench).  Through a volatile pointer, because a compiler may
  * turn malloc + memset into calloc, which leaves fresh pages untouched.
  */
-static void touch_pages(void *p, size_t len)
+void ins__touch_pages(void *p, size_t len)
 {
     volatile unsigned char *c = p;
 
@@ -294,7 +294,7 @@ int ins__collect_buffer(ins_loc_t *loc, size_t bytes)
     loc->buf = malloc((size_t)loc->cap * sizeof(ins_rec_t));
     if (loc->buf == NULL)
         return -1;
-    touch_pages(loc->buf, (size_t)loc->cap * sizeof(ins_rec_t));
+    ins__touch_pages(loc->buf, (size_t)loc->cap * sizeof(ins_rec_t));
     return 0;
 }
 

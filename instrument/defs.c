@@ -37,14 +37,17 @@ typedef struct loc_info {
 
 OTF2_ErrorCode ins__defs_write_locals(ins_trace_t *tr)
 {
-    OTF2_LocationRef *ids = malloc((tr->nloc + 1) * sizeof(*ids));
+    OTF2_LocationRef *ids = calloc(tr->nloc + 1, sizeof(*ids));
     OTF2_ErrorCode rc;
 
     for (uint32_t i = 0; ids != NULL && i < tr->nloc; i++)
         ids[i] = tr->locs[i].id;
+    /* Without the list this rank still takes part, with no locations. */
     rc = ins__defs_write_offsets(tr->ar, ids, ids != NULL ? tr->nloc : 0, &tr->off0, &tr->off1);
+    if (ids == NULL)
+        return OTF2_ERROR_MEM_ALLOC_FAILED;
     free(ids);
-    return ids == NULL ? OTF2_ERROR_MEM_ALLOC_FAILED : rc;
+    return rc;
 }
 
 /*

@@ -201,6 +201,10 @@ void ins__collect_hooks(ins_trace_t *tr);
  */
 int ins__collect_buffer(ins_loc_t *loc, size_t bytes);
 
+/* One byte per page of p[0..len), so that its page faults happen now (volatile:
+   a compiler may turn malloc + memset into calloc, which leaves pages untouched). */
+void ins__touch_pages(void *p, size_t len);
+
 /* Writes the buffered records to OTF2 and empties the buffer. */
 void ins__collect_write(ins_loc_t *loc);
 
@@ -243,6 +247,9 @@ cm_status_t ins__archive_open_events(ins_trace_t *tr, cm_err_t *err);
 
 /* Every buffered event to its OTF2 writer; the first write error, if any. */
 OTF2_ErrorCode ins__archive_drain(ins_trace_t *tr);
+
+/* One event writer closed, its event count checked against `written`. */
+OTF2_ErrorCode ins__archive_close_writer(OTF2_Archive *ar, OTF2_EvtWriter *ew, uint64_t written);
 
 /* The event writers closed (their last chunks written) and checked. */
 OTF2_ErrorCode ins__archive_close_events(ins_trace_t *tr, uint64_t *events,

@@ -48,18 +48,6 @@ static void loc_free(ins_mpi_loc_t *loc)
     free(loc);
 }
 
-/*
- * Writes one byte per page, so that the page faults happen now and not in
- * the calls recorded later (as collect.c does for the tree trace).
- */
-static void touch_pages(void *p, size_t len)
-{
-    volatile unsigned char *c = p;
-
-    for (size_t i = 0; i < len; i += 4096)
-        c[i] = 0;
-}
-
 /* A new location for the calling thread, under tr->lock; NULL if none can be had. */
 static ins_mpi_loc_t *loc_create(ins_mpi_t *tr)
 {
@@ -73,7 +61,8 @@ static ins_mpi_loc_t *loc_create(ins_mpi_t *tr)
     loc->tr = tr;
     loc->index = i;
     loc->id = ins__loc_id(tr->rank, i);
-    loc->cap = (uint32_t)(bytes / sizeof(ins_mpi_rec_t));
+    loc->cap = bytes / sizeof(ins_mpi_rec_t) < UINT32_MAX
+               ? (uint32_t)(bytes / sizeof(ins_mpi_rec_t)) : UINT32_MAX;
     loc->buf = malloc((size_t)loc->cap * sizeof(ins_mpi_rec_t));
     tr->files[2 * i] = ins__fs_fmt("%s/%s/%llu.evt", tr->partial, INS_ARCHIVE_NAME,
                                    (unsigned long long)loc->id);
@@ -86,7 +75,7 @@ static ins_mpi_loc_t *loc_create(ins_mpi_t *tr)
         loc_free(loc);
         return NULL;
     }
-    touch_pages(loc->buf, (size_t)loc->cap * sizeof(ins_mpi_rec_t));
+    ins__touch_pages(loc->buf, (size_t)loc->cap * sizeof(ins_mpi_rec_t));
     tr->mem_left -= bytes < tr->mem_left ? bytes : tr->mem_left;
     tr->locs[i] = loc;
     /* Published last: ins_mpi_abandon (a signal handler) reads nloc and the files. */
@@ -368,13 +357,8 @@ static OTF2_ErrorCode close_writers(ins_mpi_t *tr)
 
     for (uint32_t i = 0; i < tr->nloc; i++) {
         ins_mpi_loc_t *loc = tr->locs[i];
-        uint64_t n = 0;
 
-        rc2 = OTF2_EvtWriter_GetNumberOfEvents(loc->ew, &n);
-        if (rc2 == OTF2_SUCCESS && n != loc->written)
-            rc2 = OTF2_ERROR_INTEGRITY_FAULT;           /* never lose one silently */
-        rc = rc != OTF2_SUCCESS ? rc : rc2;
-        rc2 = OTF2_Archive_CloseEvtWriter(tr->ar, loc->ew);
+        rc2 = ins__archive_close_writer(tr->ar, loc->ew, loc->written);
         rc = rc != OTF2_SUCCESS ? rc : rc2;
     }
     rc2 = OTF2_Archive_CloseEvtFiles(tr->ar);
@@ -384,7 +368,7 @@ static OTF2_ErrorCode close_writers(ins_mpi_t *tr)
 /* Collective, once every rank drained its events: the rest of the archive. */
 static cm_status_t mpi_write(ins_mpi_t *tr, cm_err_t *err)
 {
-    OTF2_LocationRef *ids = malloc(((size_t)tr->nloc + 1) * sizeof(*ids));
+    OTF2_LocationRef *ids = calloc((size_t)tr->nloc + 1, sizeof(*ids));
     double rate;
     cm_status_t st;
 

@@ -15,7 +15,10 @@
  *   datatype or op, MPI_IN_PLACE off the
  *   root of a reduce)                      args: Open MPI raises the error
  *                                          through the application's handler
- *   a datatype the kernels do not have     datatype (bcast: any contiguous
+ *   a datatype the kernels do not have     datatype (Fortran's INTEGER, REAL,
+ *                                          DOUBLE PRECISION and their sized
+ *                                          kinds run as the C type of their
+ *                                          size; bcast: any contiguous
  *                                          type whose bytes are int32 or
  *                                          int64 elements runs)
  *   an op other than sum, min, max         op, user-op, noncommutative
@@ -66,6 +69,23 @@ void ip_record(ins_mpi_call_t *call, const ip_clock_t *clk, const void *site,
 /* What check() says besides a fallback reason. */
 #define RUN_NATIVE (-1)   /* Open MPI's own, and no fallback */
 
+/* Fortran's predefined types, as the C type of their size (the Fortran
+   bindings pass them on as MPI_INTEGER, MPI_DOUBLE_PRECISION, ...). */
+static int fortran_dtype_of(MPI_Datatype t, rt_dtype_t *d)
+{
+    int64_t size;
+
+    if (t != MPI_INTEGER && t != MPI_INTEGER4 && t != MPI_INTEGER8 && t != MPI_REAL &&
+        t != MPI_REAL4 && t != MPI_REAL8 && t != MPI_DOUBLE_PRECISION)
+        return 0;
+    size = ip_type_size(t);
+    if (t == MPI_INTEGER || t == MPI_INTEGER4 || t == MPI_INTEGER8)
+        *d = size == 8 ? RT_DTYPE_INT64 : RT_DTYPE_INT32;
+    else
+        *d = size == 8 ? RT_DTYPE_DOUBLE : RT_DTYPE_FLOAT;
+    return size == 4 || size == 8;
+}
+
 static int dtype_of(MPI_Datatype t, rt_dtype_t *d)
 {
     if (t == MPI_INT || t == MPI_INT32_T)
@@ -78,7 +98,7 @@ static int dtype_of(MPI_Datatype t, rt_dtype_t *d)
     else if (t == MPI_DOUBLE)
         *d = RT_DTYPE_DOUBLE;
     else
-        return 0;
+        return fortran_dtype_of(t, d);
     return 1;
 }
 

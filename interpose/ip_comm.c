@@ -14,7 +14,8 @@
  * communicator; MPI_COMM_WORLD's and those the application never frees are
  * freed at MPI_Finalize (ip_comm_shutdown).
  *
- * Ids: MPI_COMM_WORLD is 0.  Another communicator's is its rank 0's world
+ * Ids: MPI_COMM_WORLD is 0, MPI_COMM_SELF 1 on every rank (ins_schema.h:
+ * the trace has one definition of it).  Another communicator's is its rank 0's world
  * rank in the low ip_lib.rank_bits bits and that rank's count of
  * communicators above them, broadcast on the duplicate: unique in the run,
  * the same on every member.  An intercommunicator is never run by an
@@ -22,12 +23,13 @@
  * way from this rank alone (unique, but each side has its own).
  *
  * The lookup is on every call, so it is cached: MPI_COMM_WORLD's state is
- * a global, and each thread keeps the last other communicator it looked up
- * with the generation of the cache (ip_lib.comm_gen, bumped whenever a
+ * a global, and each thread keeps the last four other communicators it
+ * looked up, each with the generation of the cache (ip_lib.comm_gen, bumped whenever a
  * state is freed, as a handle may then be reused for a new communicator).
  */
 #include <stdlib.h>
 #include <string.h>
+#include "instrument/api/ins_schema.h"
 #include "interpose/ip_int.h"
 
 typedef struct comm_cache {
@@ -36,7 +38,12 @@ typedef struct comm_cache {
     unsigned   gen;
 } comm_cache_t;
 
-static __thread comm_cache_t last __attribute__((tls_model("initial-exec")));
+/* Communicators remembered per thread (a program that alternates between a
+   few finds each of them here). */
+#define IP_COMM_CACHE 4
+
+static __thread comm_cache_t cache[IP_COMM_CACHE] __attribute__((tls_model("initial-exec")));
+static __thread unsigned cache_next __attribute__((tls_model("initial-exec")));
 
 /* Releases c's MPI objects (the pending gathers, the duplicate); the
    struct stays for the attribute, which still points at it. */
@@ -183,6 +190,8 @@ static int state_init(ip_comm_t *c, MPI_Comm comm)
     c->rank = rank;
     if (comm == MPI_COMM_WORLD) {
         c->id = 0;
+    } else if (comm == MPI_COMM_SELF) {
+        c->id = INS_COMM_SELF_ID;
     } else if (flag || size == 1) {
         c->id = next_id();
     } else {
@@ -256,11 +265,16 @@ ip_comm_t *ip_comm_get(MPI_Comm comm)
         return ip_lib.world_state;
     }
     gen = atomic_load_explicit(&ip_lib.comm_gen, memory_order_acquire);
-    if (last.comm == comm && last.gen == gen && last.c)
-        return last.c;
+    for (int i = 0; i < IP_COMM_CACHE; i++)
+        if (cache[i].comm == comm && cache[i].gen == gen && cache[i].c)
+            return cache[i].c;
     c = lookup(comm);
-    last.comm = comm;
-    last.c = c;
-    last.gen = gen;
+    if (c) {
+        comm_cache_t *e = &cache[cache_next++ % IP_COMM_CACHE];
+
+        e->comm = comm;
+        e->c = c;
+        e->gen = gen;
+    }
     return c;
 }

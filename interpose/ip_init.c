@@ -173,6 +173,7 @@ static void trace_open(const char *dir)
     opts.dir = dir;
     opts.force = env_on("PAPTREE_FORCE");
     opts.command = getenv("PAPTREE_COMMAND");
+    opts.rules = getenv("PAPTREE_ALGO");
     opts.mem = (size_t)trace_mem;
     cm_err_clear(&err);
     if (ins_mpi_open(&opts, ip_lib.world, &ip_lib.trace, &err) != CM_OK) {
@@ -188,9 +189,9 @@ static int self_delete(MPI_Comm comm, int keyval, void *attr, void *extra);
 void ip_after_init(int provided)
 {
     const char *dir = getenv("PAPTREE_TRACE");
-    static int exit_hooked;
+    static int exit_hooked, initialised;
 
-    if (atomic_load(&ip_lib.on))
+    if (initialised++)
         return;
     ip_lib.thread_multiple = provided == MPI_THREAD_MULTIPLE;
     if (PMPI_Comm_dup(MPI_COMM_WORLD, &ip_lib.world) != MPI_SUCCESS) {
@@ -221,7 +222,8 @@ void ip_after_init(int provided)
         if (!exit_hooked)
             exit_hooked = atexit(on_exit_open) == 0;
     }
-    atomic_store(&ip_lib.on, 1);
+    /* Nothing to trace, report or decide: every wrapper is its PMPI_ call. */
+    atomic_store(&ip_lib.on, ip_lib.trace || ip_lib.report || ip_lib.rules);
 }
 
 /* ---- MPI_Finalize -------------------------------------------------------- */

@@ -14,8 +14,11 @@
  * the MPI_Wait family, MPI_Test for the MPI_Test one) and leaves the table.
  * MPI_Request_free of one of ours drops it unrecorded.
  *
- * The table is a plain array under a mutex: a program keeps a handful of
- * collectives in flight, and only those pay for it.
+ * The table is a plain array under a mutex, in the order the requests were
+ * made: a program keeps a handful of collectives in flight, and only those
+ * pay for it.  One handle may stand for several requests (Open MPI gives
+ * every collective with nothing to do the same completed request): each
+ * completion of it takes the oldest.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +43,6 @@ void ip_req_track(MPI_Request req, ins_mpi_call_t *call)
 {
     call->request = atomic_fetch_add(&next_request, 1);
     pthread_mutex_lock(&table_lock);
-    for (size_t i = 0; i < table_n; i++)
-        if (table[i].req == req) {      /* a stale entry of a reused handle */
-            table[i].call = *call;
-            pthread_mutex_unlock(&table_lock);
-            return;
-        }
     if (table_n == table_cap) {
         size_t cap = table_cap ? 2 * table_cap : 16;
         req_slot_t *t = realloc(table, cap * sizeof *t);
@@ -74,7 +71,7 @@ static int req_take(MPI_Request req, ins_mpi_call_t *call)
         if (table[i].req == req) {
             if (call)
                 *call = table[i].call;
-            table[i] = table[--table_n];
+            memmove(table + i, table + i + 1, (--table_n - i) * sizeof *table);
             found = 1;
             break;
         }
@@ -88,18 +85,27 @@ static int busy(void)
     return atomic_load_explicit(&ip_req_count, memory_order_relaxed) != 0;
 }
 
-/* Records the completions among before[0..n) that after[] shows. */
+/*
+ * Records the completions among before[0..n) that after[] shows.  A
+ * location's events must not go back in time: the first completion spans
+ * the call, each further one (MPI_Waitall completing several) starts where
+ * the one before it ended.
+ */
 static void completions(const MPI_Request *before, const MPI_Request *after, int n,
                         ins_mpi_func_t func, const ip_clock_t *clk, const void *site)
 {
+    ip_clock_t at = *clk;
+
     for (int i = 0; i < n; i++) {
         ins_mpi_call_t call;
 
         if (before[i] == MPI_REQUEST_NULL || after[i] != MPI_REQUEST_NULL ||
             !req_take(before[i], &call))
             continue;
+        call.completed = call.func;
         call.func = func;
-        ip_record(&call, clk, site, 0);
+        ip_record(&call, &at, site, 0);
+        at.tick0 = call.leave;
     }
 }
 

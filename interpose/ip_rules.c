@@ -32,7 +32,7 @@
 /* As the pathmap's (runtime/core/pathmap_algo.c, docs/pathmap.md). */
 #define IP_SEGMENTS_MAX 16777216ll
 #define IP_ROUND_MAX    1000000000ll            /* 1 s in ns */
-#define IP_PPN_MAX      4096ll                  /* RT_PATHMAP_HOSTS_MAX */
+#define IP_PPN_MAX      ((long long)RT_PATHMAP_HOSTS_MAX)
 #define IP_TOKEN_MAX    64
 
 typedef struct ip_case {

@@ -43,6 +43,35 @@ typedef struct paprun_opts {
     int         prog;        /* argv index of the program */
 } paprun_opts_t;
 
+/* "           reduce     binomial, chain, ...": the table's rows of `coll`,
+   by the short name a rule may use. */
+static void algo_names(FILE *fp, rt_coll_t coll, const char *what)
+{
+    const char *suffix = coll == RT_COLL_REDUCE ? "-reduce" : coll == RT_COLL_BCAST ? "-bcast"
+                                                                                     : NULL;
+    size_t n, k = 0, col;
+    const rt_algo_info_t *t = rt_algo_table(&n);
+
+    col = (size_t)fprintf(fp, "           %-10s", what);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(t[i].name);
+
+        if (t[i].coll != coll)
+            continue;
+        if (suffix && len > strlen(suffix) && strcmp(t[i].name + len - strlen(suffix), suffix) == 0)
+            len -= strlen(suffix);
+        if (col + len + 2 > 80) {
+            fprintf(fp, ",\n%21s", "");
+            col = 21;
+        } else if (k > 0) {
+            col += (size_t)fprintf(fp, ", ");
+        }
+        col += (size_t)fprintf(fp, "%.*s", (int)len, t[i].name);
+        k++;
+    }
+    fprintf(fp, "\n");
+}
+
 static void usage(FILE *fp)
 {
     fprintf(fp,
@@ -70,12 +99,16 @@ static void usage(FILE *fp)
 "Rules: RULE { ';' RULE }, RULE = COLL[@NP]:CASE{,CASE}, CASE = SIZE=ALGO.\n"
 "  COLL   allreduce, reduce or bcast\n"
 "  NP     communicator sizes: N, N-M, N- or -M\n"
-"  SIZE   bytes per rank: *, <B, <=B, >B, >=B, B-B or B (B: 4096, 64K, 1M, 2G)\n"
-"  ALGO   native (Open MPI's own), or an algorithm of the collective: allreduce\n"
-"         ring, ring-seg, rd, rabenseifner, slt, prr, nap, or REDUCE+BCAST\n"
-"         (clv+binomial); reduce binomial, chain, bintree, greedy, clv-linear,\n"
-"         clv; bcast binomial, chain.  Parameters in parentheses:\n"
-"         prr(arrival=history round=5us), chain(segments=8), slt(segsize=64K)\n"
+"  SIZE   bytes per rank: *, <B, <=B, >B, >=B, B-B or B (B: 4096, 64K, 1M, 2G;\n"
+"         K, M, G: powers of 1024)\n"
+"  ALGO   native (Open MPI's own), or an algorithm of the collective, with its\n"
+"         parameters in parentheses: prr(arrival=history round=5us),\n"
+"         chain(segments=8), slt(segsize=64K).  An allreduce may be a reduce and\n"
+"         a broadcast: clv+binomial.  The algorithms (runtime/algo's table):\n");
+    algo_names(fp, RT_COLL_ALLREDUCE, "allreduce");
+    algo_names(fp, RT_COLL_REDUCE, "reduce");
+    algo_names(fp, RT_COLL_BCAST, "bcast");
+    fprintf(fp,
 "  The first rule for the collective whose NP holds the communicator size and\n"
 "  one of whose cases holds the bytes decides; nothing matches: native.\n"
 "\n"

@@ -90,6 +90,8 @@ typedef struct ins_mpi_comm_def {
 } ins_mpi_comm_def_t;
 
 cm_status_t ins_mpi_comm(ins_mpi_t *tr, const ins_mpi_comm_def_t *def, cm_err_t *err);
+/* (Every communicator a record names must be defined: at close rank 0
+   writes the definitions the ranks made, the first one per id.) */
 
 /* Why a call did not run the algorithm its rule chose (0: it did, or no rule). */
 typedef enum {
@@ -154,7 +156,10 @@ cm_status_t ins_mpi_close(ins_mpi_t *tr, cm_err_t *err);
 
 /* Local, async-signal-safe: removes this rank's partial files (and, on
    rank 0, the partial directory).  For MPI_Abort, signals and exit
-   without MPI_Finalize. */
+   without MPI_Finalize.  The files other ranks still write stay until
+   they abandon too; the directories go with the last rank's files (each
+   rank removes them if empty).  tr stays allocated (the process is
+   ending); not after ins_mpi_close (which frees tr).  NULL: nothing. */
 void ins_mpi_abandon(ins_mpi_t *tr);
 
 #endif /* INS_MPI_H */

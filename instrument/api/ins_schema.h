@@ -230,14 +230,17 @@
  *    ins_mpi_comm_def_t.id, name its MPI name (or "comm <id>");
  *  - per blocking call: Enter(region) with the attributes below,
  *    MpiCollectiveBegin, the algorithm's messages (as an algorithm node's,
- *    communicator = the call's), MpiCollectiveEnd(op, comm, root,
- *    sizeSent, sizeReceived), Leave;
+ *    communicator = the call's, requestID = INS_REQUEST_ID(k, step) with k
+ *    the number of blocking calls written before on the location),
+ *    MpiCollectiveEnd(op, comm, root, sizeSent, sizeReceived), Leave;
  *  - per nonblocking call: Enter, NonBlockingCollectiveRequest(request),
  *    Leave; in the MPI_Wait/MPI_Test that completed it: Enter,
  *    NonBlockingCollectiveComplete(op, comm, root, sent, received,
  *    request), Leave.
- * Attributes of the Enter of a collective (their ids follow the arrival
- * attributes'):
+ * Attributes of every Enter, a completing MPI_Wait/MPI_Test's too (their
+ * ids follow the arrival attributes'; ids 0 to 6 are defined too, unused,
+ * so that the ids are dense).  Their strings are numbered per rank (the
+ * same text may have one String id per rank; docs/trace-format.md):
  */
 #define INS_PROP_KIND           "PAPTREE::KIND"            /* INS_KIND_MPI | INS_KIND_TREE */
 #define INS_KIND_MPI            "mpi"

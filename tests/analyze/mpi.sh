@@ -276,6 +276,13 @@ WRITER=${INS_MPI_WRITE:-build/tests/ins_mpi_write}
            "ins_mpi_write_site_a ins_mpi_write.c:$line"
     expect "SELECT request, fallback FROM mpi_calls WHERE rank = 1 AND collective = 'ibcast'" "78|NULL"
     expect "SELECT fallback FROM mpi_calls WHERE rank = 0 AND collective = 'bcast'" "datatype"
+    # the rules' message size: count x a predefined datatype's (4 x MPI_INT, 5 x MPI_FLOAT),
+    # else from the counted bytes: allgather of 1 pair_t received 16 at size 2 -> 16 / 2,
+    # reduce_scatter_block of 1 derived sent 24 -> 24 / 2
+    expect "SELECT group_concat(collective || ':' || bytes, ' ') FROM (SELECT * FROM mpi_calls
+            WHERE rank = 0 AND collective IN ('allreduce', 'ibcast', 'allgather',
+            'reduce_scatter_block') ORDER BY enter)" \
+           "allreduce:16 allgather:8 reduce_scatter_block:12 ibcast:20"
 }
 
 echo "$ME: $NCHECKS checks passed"

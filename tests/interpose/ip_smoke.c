@@ -16,8 +16,19 @@
  *
  * usage: ip_smoke [ITERATIONS]   (default 3; exits 1 on the first wrong
  *                                 element, printing it)
+ *        ip_smoke threads N      MPI_THREAD_MULTIPLE: two threads, each on its
+ *                                 own duplicate of MPI_COMM_WORLD, run the
+ *                                 allreduce, reduce and bcast cases at once,
+ *                                 N iterations
+ *        ip_smoke end abort|exit|term   one iteration, then rank 1 calls
+ *                                 MPI_Abort, or every rank exits without
+ *                                 MPI_Finalize, or rank 0 raises SIGTERM
+ *                                 (the others wait for it to end the job)
  */
 #include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,9 +174,83 @@ static void run(MPI_Comm comm, MPI_Op user, int iter)
     }
 }
 
+typedef struct thread_arg {
+    MPI_Comm comm;
+    MPI_Op   user;
+    int      iters;
+} thread_arg_t;
+
+static void *thread_main(void *p)
+{
+    thread_arg_t *a = p;
+
+    for (int i = 0; i < a->iters; i++)
+        run(a->comm, a->user, i);
+    return NULL;
+}
+
+/* Two threads at once, each on a communicator of its own. */
+static int threads(int argc, char **argv, int iters)
+{
+    int provided;
+    MPI_Op user;
+    pthread_t t[2];
+    thread_arg_t a[2];
+
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_w);
+    if (provided != MPI_THREAD_MULTIPLE) {
+        fprintf(stderr, "ip_smoke: MPI gave thread level %d, not MPI_THREAD_MULTIPLE\n", provided);
+        return 1;
+    }
+    MPI_Op_create(my_sum, 1, &user);
+    for (int i = 0; i < 2; i++) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &a[i].comm);
+        a[i].user = user;
+        a[i].iters = iters;
+    }
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, thread_main, &a[i]);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        MPI_Comm_free(&a[i].comm);
+    }
+    MPI_Op_free(&user);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_w == 0)
+        printf("ip_smoke: ok (2 threads, %d iterations)\n", iters);
+    MPI_Finalize();
+    return 0;
+}
+
+/* A run cut short after one iteration. */
+static int end_short(int argc, char **argv, const char *how)
+{
+    MPI_Op user;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_w);
+    MPI_Op_create(my_sum, 1, &user);
+    run(MPI_COMM_WORLD, user, 0);
+    if (strcmp(how, "abort") == 0 && rank_w == 1)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    if (strcmp(how, "exit") == 0)
+        exit(0);
+    if (strcmp(how, "term") == 0 && rank_w == 0)
+        raise(SIGTERM);
+    sleep(30);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     int iters = argc > 1 ? atoi(argv[1]) : 3;
+
+    if (argc > 2 && strcmp(argv[1], "end") == 0)
+        return end_short(argc, argv, argv[2]);
+
+    if (argc > 2 && strcmp(argv[1], "threads") == 0)
+        return threads(argc, argv, atoi(argv[2]));
     MPI_Comm split;
     MPI_Op user;
 

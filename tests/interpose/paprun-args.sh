@@ -41,6 +41,10 @@ for w in --trace --algo --report --force --trace-mem PAPTREE_TRACE= PAPTREE_ALGO
          PAPTREE_FORCE=1 PAPTREE_TRACE_MEM= PAPTREE_LIB= LD_PRELOAD Examples: "mpirun -np 4 bin/paprun --trace out/app -- ./a.out"; do
     grep -qF -- "$w" "$tmp/out" || bad "--help does not mention '$w'"
 done
+# The algorithms of each collective, as runtime/algo's table has them.
+grep -qx "           allreduce ring, ring-seg, rd, rabenseifner, slt, prr, nap" "$tmp/out" &&
+    grep -qx "           reduce    binomial, chain, bintree, greedy, clv-linear, clv" "$tmp/out" &&
+    grep -qx "           bcast     binomial, chain" "$tmp/out" || bad "--help: the algorithms"
 "$PR" -h >"$tmp/out2" 2>&1 && cmp -s "$tmp/out" "$tmp/out2" || bad "-h differs from --help"
 
 # Options (cm_opt's words).

@@ -11,7 +11,8 @@
 #   - threads: the rules from PAPTREE_ALGO; three locations per rank, 4 events per call, one flush for
 #     each of the two threads that recorded 1000 calls in 819 records;
 #   - no rules and no command: those properties absent, the others there;
-#   - an existing directory without force: refused, untouched;
+#   - an existing directory without force: refused, untouched; with force
+#     a trace is replaced, a directory holding another file refused;
 #   - abandon: neither the directory nor its .partial remains.
 set -eu
 . tests/lib.sh
@@ -164,6 +165,21 @@ grep -qx "trace directory '$tmp/e' exists; pass --force to replace it" "$tmp/e.o
 [ "$(ls -A "$tmp/e")" = mine ] && [ "$(cat "$tmp/e/mine")" = mine ] && [ ! -e "$tmp/e.partial" ] ||
   fail "exists: the directory was touched"
 echo "exists: refused, untouched"
+
+# ---- force: replaces a trace (the calls archive), never a directory with other files ----
+timeout 60 $MPIRUN -np 2 $PROG "$tmp/c" force > "$tmp/f.out" 2>&1 && [ "$(cat "$tmp/f.out")" = ok ] ||
+  { cat "$tmp/f.out" >&2; fail "force: replacing a trace failed"; }
+otf2-print -G "$tmp/c/traces.otf2" | grep -q '^LOCATION  *0 .*# Events: 4,' ||
+  fail "force: the trace was not replaced (location 0 should have the barrier's 4 events)"
+[ ! -e "$tmp/c.partial" ] && [ ! -e "$tmp/c.partial.old" ] || fail "force: partial files left"
+echo mine > "$tmp/c/notes.txt"
+timeout 60 $MPIRUN -np 2 $PROG "$tmp/c" force > "$tmp/f.out" 2>&1 ||
+  { cat "$tmp/f.out" >&2; fail "force: ins_mpi_write failed"; }
+grep -q "^'$tmp/c' holds 'notes.txt', which is not a trace's file; --force replaces only a trace" "$tmp/f.out" ||
+  { cat "$tmp/f.out" >&2; fail "force: a foreign file should make it refuse"; }
+[ "$(cat "$tmp/c/notes.txt")" = mine ] && [ -f "$tmp/c/traces.otf2" ] && [ ! -e "$tmp/c.partial" ] ||
+  fail "force: the refused directory was touched"
+echo "force: a trace replaced, a directory with another file refused untouched"
 
 # ---- abandon ---------------------------------------------------------------------------
 timeout 120 $MPIRUN -np 2 $PROG "$tmp/a" abandon > "$tmp/a.out" 2>&1 ||

@@ -15,6 +15,8 @@
  *   ins_mpi_write DIR empty     np 2: no rules (none in the environment
  *                               either) and no command; one barrier
  *   ins_mpi_write DIR exists    opening must fail (DIR exists, no force)
+ *   ins_mpi_write DIR force     np 2: with force, one barrier; the status
+ *                               printed by rank 0 ("ok" or the message)
  *   ins_mpi_write DIR abandon   records 20000 calls (24 flushes), says whether
  *                               this rank's event file exists, abandons, never
  *                               closes
@@ -221,6 +223,26 @@ static void mode_empty(const char *dir)
         die("ins_mpi_close", &err);
 }
 
+static void mode_force(const char *dir, int rank)
+{
+    ins_mpi_opts_t o = { dir, 1, NULL, 0, "" };
+    ins_mpi_call_t c = call(INS_MPI_BARRIER, 0, UINT32_MAX, 0, MPI_DATATYPE_NULL, MPI_OP_NULL,
+                            0, 0);
+    ins_mpi_t *tr;
+    cm_err_t err;
+
+    if (ins_mpi_open(&o, MPI_COMM_WORLD, &tr, &err) != CM_OK) {
+        if (rank == 0)
+            printf("%s\n", err.msg);
+        return;
+    }
+    record(tr, &c, 13);
+    if (ins_mpi_close(tr, &err) != CM_OK)
+        die("ins_mpi_close", &err);
+    if (rank == 0)
+        printf("ok\n");
+}
+
 static void mode_exists(const char *dir, int rank)
 {
     ins_mpi_opts_t o = { dir, 0, NULL, 0, NULL };
@@ -261,7 +283,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc != 3) {
-        fprintf(stderr, "usage: ins_mpi_write DIR calls|threads|empty|exists|abandon\n");
+        fprintf(stderr, "usage: ins_mpi_write DIR calls|threads|empty|exists|force|abandon\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     if (strcmp(argv[2], "calls") == 0)
@@ -270,6 +292,8 @@ int main(int argc, char **argv)
         mode_threads(argv[1]);
     else if (strcmp(argv[2], "empty") == 0)
         mode_empty(argv[1]);
+    else if (strcmp(argv[2], "force") == 0)
+        mode_force(argv[1], rank);
     else if (strcmp(argv[2], "exists") == 0)
         mode_exists(argv[1], rank);
     else if (strcmp(argv[2], "abandon") == 0)

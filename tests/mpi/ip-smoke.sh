@@ -9,9 +9,14 @@
 #     reduces and bcasts binomial;
 #   - rabenseifner at np 4: its count-1 calls fall back (count), the
 #     larger ones run it, every result still Open MPI's;
+#   - prr and clv+binomial with arrival=history at np 4;
 #   - a bad PAPTREE_ALGO: one line `paptree: PAPTREE_ALGO:1:COL: error:`,
 #     exit 2, before main (the program prints nothing);
-#   - ranks given different rules: the job stops with one message.
+#   - ranks given different rules: the job stops with one message;
+#   - two threads at once on two communicators (MPI_THREAD_MULTIPLE), traced:
+#     a complete archive;
+#   - MPI_Abort, exit without MPI_Finalize, SIGTERM, traced: no archive and
+#     no partial one left (ins_mpi.h: a complete archive or nothing).
 set -eu
 . tests/lib.sh
 MPIRUN=$(mpirun_cmd)
@@ -56,6 +61,17 @@ log=$tmp/raben.log
 run 4 "$log" -x PAPTREE_ALGO='allreduce:*=rabenseifner' -x PAPTREE_REPORT=1
 expect_count "$log" 1 "count: "
 
+# PAP-aware, arrival=history (the ranks' previous times gathered between calls): prr for
+# allreduce, a reduce completed by a broadcast from the same tree.
+log=$tmp/prr.log
+run 4 "$log" -x PAPTREE_ALGO='allreduce:<=64=prr(arrival=history),>64=clv+binomial(arrival=history)' \
+  -x PAPTREE_REPORT=1
+grep -Eq 'MPI_Allreduce +[0-9]+ +[0-9]+ +prr\(arrival=history\)' "$log" ||
+  { cat "$log" >&2; fail "no allreduce row that ran prr(arrival=history)"; }
+if grep -Eq 'count: |datatype: |args: |other: ' "$log"; then
+  cat "$log" >&2; fail "arrival=history: a fallback other than the user op's"
+fi
+
 # A bad rule stops the program before main, without mpirun.
 set +e
 PAPTREE_ALGO='allreduce:*=nosuch' LD_PRELOAD="$PRELOAD" $PROG > "$tmp/bad.out" 2> "$tmp/bad.err"
@@ -76,4 +92,18 @@ run_fails 60 "$tmp/mix.log" $MPIRUN -np 2 -x LD_PRELOAD="$PRELOAD" \
 [ "$(grep -c 'the ranks were given different rules' "$tmp/mix.log")" -eq 1 ] ||
   { cat "$tmp/mix.log" >&2; fail "different rules: not one message"; }
 if grep -q 'ip_smoke: ok' "$tmp/mix.log"; then fail "different rules: the program ran on"; fi
+log=$tmp/threads.log
+timeout 120 $MPIRUN -np 2 -x LD_PRELOAD="$PRELOAD" -x PAPTREE_ALGO="$RULES" \
+  -x PAPTREE_TRACE="$tmp/threads" $PROG threads 2 > "$log" 2>&1 ||
+  { cat "$log" >&2; fail "two threads failed"; }
+expect_count "$log" 1 "ip_smoke: ok (2 threads, 2 iterations)"
+[ -f "$tmp/threads/traces.otf2" ] || fail "two threads: no archive"
+
+for how in abort exit term; do
+  run_fails 60 "$tmp/$how.log" $MPIRUN -np 2 -x LD_PRELOAD="$PRELOAD" -x PAPTREE_ALGO="$RULES" \
+    -x PAPTREE_TRACE="$tmp/cut-$how" $PROG end $how
+  if ls -d "$tmp/cut-$how"* > /dev/null 2>&1; then
+    ls -la "$tmp"/cut-$how* >&2; fail "$how: a trace was left behind"
+  fi
+done
 echo "ip-smoke: ok"

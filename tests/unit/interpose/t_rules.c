@@ -407,8 +407,9 @@ void t_ip_rules_errors(void)
 {
     for (size_t i = 0; i < sizeof(bad_rules) / sizeof(bad_rules[0]); i++) {
         const bad_t *b = &bad_rules[i];
-        ip_rules_t *r = (ip_rules_t *)&r;   /* must stay untouched */
-        ip_rules_t *const before = r;
+        static char sentinel;
+        ip_rules_t *const before = (ip_rules_t *)&sentinel;
+        ip_rules_t *r = before;             /* must stay untouched */
         cm_err_t err;
         char line[CM_ERR_MSG_MAX + 64];
 
