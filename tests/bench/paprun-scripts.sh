@@ -5,8 +5,9 @@
 # line), the order of the interleaved runs (--dry-run), and the table
 # arithmetic on figures written here, whose medians, differences and
 # ratios are worked out by hand in the comments.  mpicall runs for real
-# (100 calls at np 2, checked results); nothing else is timed.  A few
-# seconds.
+# (100 calls at np 2, checked results), and one tiny round of
+# paprun-overhead.sh under the real library (bin/paprun,
+# lib/libpaptree-mpi.so); nothing is judged by its timing.  About 10 s.
 set -eu
 . tests/lib.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -101,6 +102,14 @@ has "$tmp/t" "| report | not measured | | | | | | |"
 has "$tmp/t" "clock (rdtsc): 11.00 ns per read (median of 3 rounds); goal: traced - plain <= 2 x clock + 100 = 122.0 ns per call"
 has "$tmp/t" "trace (median of the per-round differences): met: +80.0 ns <= 122.0 ns (0.66x the budget)"
 has "$tmp/t" "trace (least blocks, difference of the medians): +55.0 ns, 0.45x the budget"
+# A real round, tiny: every arm runs under the library and gives its figures.
+bash bench/paprun-overhead.sh -r 1 -n 2000 -b 2 -k "$tmp/real" > "$tmp/t" 2> "$tmp/err" ||
+    { cat "$tmp/err" >&2; fail "$P -r 1 -n 2000: failed"; }
+for a in plain pass trace report plain.least trace.least; do
+    grep -qE '^[0-9]+\.[0-9]$' "$tmp/real/$a" || { cat "$tmp/t" >&2; fail "$P: no figure for $a"; }
+done
+[ "$(grep -c '^rdtsc \|^monotonic_raw ' "$tmp/real/clock")" -ge 1 ] || fail "$P: no clock figure"
+expect_count "$tmp/t" 1 "trace (median of the per-round differences): "
 # monotonic_raw 22 20 21: median 21, budget 142; a slower trace misses it:
 # 450 460 440 against 300 310 290 is +150 each round, 150 / 142 = 1.06.
 printf '450\n460\n440\n' > "$tmp/ov/trace"
