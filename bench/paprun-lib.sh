@@ -11,6 +11,7 @@
 # script) and exit 2.
 pb_die() {
   echo "$1: $2" >&2
+  # shellcheck disable=SC2154 # set by the sourcing script
   echo "$pb_usage" >&2
   exit 2
 }
@@ -46,9 +47,9 @@ pb_order() {
   local r=$1 n i
   shift
   n=$#
-  local a=("$@") out=()
-  for ((i = 0; i < n; i++)); do out+=("${a[(i + r - 1) % n]}"); done
-  echo "${out[*]}"
+  local a=("$@") ord=()
+  for ((i = 0; i < n; i++)); do ord+=("${a[(i + r - 1) % n]}"); done
+  echo "${ord[*]}"
 }
 
 # pb_median: the median of the numbers on stdin (one a line; the mean of

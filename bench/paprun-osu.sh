@@ -232,6 +232,7 @@ osu_args=(-T mpi_int -f -m "$range")
 [ -z "$iters" ] || osu_args+=(-i "$iters")
 for ((r = 1; r <= rounds; r++)); do
   for np in $nps; do
+    # shellcheck disable=SC2046 # the arms are words without blanks
     for ca in $(pb_order "$r" $(printf 'allreduce/%s ' "${ar_arms[@]}") $(printf 'bcast/%s ' "${bc_arms[@]}")); do
       coll=${ca%%/*} arm=${ca#*/}
       args "$coll" "$arm" "$np" "${osu_args[@]}"
