@@ -65,7 +65,8 @@ ADV_LIB  := lib/libpapadvise.a
 
 # tools/foo.c -> bin/foo (the programs users run); bench/foo.c -> bin/foo
 TOOL_SRC    := $(wildcard tools/*.c)
-BENCH_SRC   := $(wildcard bench/*.c)
+# bench/mpicall.c is a plain MPI program (no paptree), built by mpicc alone (below).
+BENCH_SRC   := $(filter-out bench/mpicall.c,$(wildcard bench/*.c))
 TOOL_PROGS  := $(TOOL_SRC:tools/%.c=bin/%)
 BENCH_PROGS := $(BENCH_SRC:bench/%.c=bin/%)
 # examples/foo.c -> bin/foo: programs that use paptree as a user would (the
@@ -83,7 +84,7 @@ PATHGEN_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/pathgen/*.c))
 GSUM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/gsum/*.c))
 # bin/papsim too: tools/papsim/*.c (options, one run and its lines).
 PAPSIM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papsim/*.c))
-PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS)
+PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS) bin/mpicall
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
 TEST_SRC := tests/run_tests.c $(wildcard tests/unit/*/*.c)
@@ -142,7 +143,8 @@ help:
 	@echo "make check      unit tests only (no MPI), seconds"
 	@echo "make demo       deps, build, Gsum on pathmaps/demo.pathmap"
 	@echo "make bench      compare-native, gredbench, tracebench, trace-overhead, analyze-bench, viz-bench, clvbench, papsim-paper,"
-	@echo "                algobench, algo-tree, schedgen, pathgen-paper, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce)"
+	@echo "                algobench, algo-tree, schedgen, pathgen-paper, osu-compare (with OSU_ALLREDUCE=path/to/osu_allreduce),"
+	@echo "                paprun-overhead, paprun-osu (with OSU_DIR=dir of osu_allreduce, osu_bcast); bench/paprun-app.sh apart (apt-get hpcc)"
 	@echo "make check-layers  fail on an #include that crosses layers the wrong way"
 	@echo "make pathmaps   write the sample pathmaps again from pathmaps/MANIFEST (bin/pathgen)"
 	@echo "make soak       long runs: 8W cluster x 25,000, 1 M demo allreduces with flat RSS, traced and analysed (minutes)"
@@ -270,6 +272,12 @@ all: bin/sweep
 bin/sweep: tools/sweep
 	@mkdir -p bin
 	ln -sfn ../tools/sweep $@
+
+# bin/mpicall times collectives as a user's program would (bench/paprun-*.sh run it
+# plainly and under bin/paprun): mpicc and nothing of paptree.
+bin/mpicall: bench/mpicall.c
+	@mkdir -p bin
+	mpicc -O2 -g -std=c11 -D_GNU_SOURCE $(WARN) -o $@ $<
 
 # The analyser (no MPI); advise/ and gen/ for --advise.
 bin/papanalyze: $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)
@@ -414,6 +422,9 @@ bench: all
 	@bash bench/pathgen-paper.sh
 	@if [ -n "$${OSU_ALLREDUCE:-}" ]; then bash bench/osu-compare.sh; \
 	 else echo "bench: OSU_ALLREDUCE unset: bench/osu-compare.sh skipped (docs/benchmarks.md, issue 15)"; fi
+	@bash bench/paprun-overhead.sh
+	@if [ -n "$${OSU_DIR:-}" ]; then bash bench/paprun-osu.sh "$$OSU_DIR"; \
+	 else echo "bench: OSU_DIR unset: bench/paprun-osu.sh skipped (docs/benchmarks.md, issue 25)"; fi
 
 check-layers:
 	@sh scripts/check-layers.sh
