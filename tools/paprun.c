@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -446,6 +447,25 @@ static int check_program(const char *prog)
     return best;
 }
 
+/*
+ * A sanitizer's runtime that this paprun runs with (the test suite's ASan
+ * and TSan builds: paprun and the library are built alike), or NULL.  The
+ * runtime must come first in the program's library list, before the
+ * library that needs it, or it refuses to start.
+ */
+static int find_sanitizer(struct dl_phdr_info *info, size_t size, void *data)
+{
+    const char *base = strrchr(info->dlpi_name, '/');
+
+    (void)size;
+    base = base ? base + 1 : info->dlpi_name;
+    if (strncmp(base, "libasan.so", 10) == 0 || strncmp(base, "libtsan.so", 10) == 0) {
+        *(const char **)data = info->dlpi_name;
+        return 1;
+    }
+    return 0;
+}
+
 /* PAPTREE_COMMAND, LD_PRELOAD, PAPTREE_REPORT, PAPTREE_FORCE, PAPTREE_TRACE_MEM. */
 static int export_env(const paprun_opts_t *o, int argc, char **argv, const char *lib)
 {
@@ -461,7 +481,10 @@ static int export_env(const paprun_opts_t *o, int argc, char **argv, const char 
                                 i > o->prog ? " " : "", argv[i]);
     if (len >= PAPRUN_COMMAND_MAX)
         strcpy(cmd + PAPRUN_COMMAND_MAX - 3, "...");
-    if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "") < 0)
+    const char *san = NULL;
+    dl_iterate_phdr(find_sanitizer, &san);
+    if (asprintf(&preload, "%s%s%s%s%s", san ? san : "", san ? ":" : "", lib,
+                 old && *old ? ":" : "", old && *old ? old : "") < 0)
         preload = NULL;
     if (preload == NULL || setenv("LD_PRELOAD", preload, 1) != 0 ||
         setenv("PAPTREE_COMMAND", cmd, 1) != 0 ||

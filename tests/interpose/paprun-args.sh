@@ -15,6 +15,9 @@ real=$(cd "$tmp" && pwd -P)
 unset PAPTREE_DEBUG PAPTREE_TRACE PAPTREE_ALGO PAPTREE_REPORT PAPTREE_FORCE PAPTREE_TRACE_MEM \
       PAPTREE_LIB LD_PRELOAD
 PR=$PWD/bin/paprun
+# A paprun built with a sanitizer (the suite's ASan and TSan tiers) puts its
+# runtime first in LD_PRELOAD, before the library built alike.
+san=$(ldd "$PR" 2>/dev/null | awk '$1 ~ /^lib[at]san\.so/ { print $3 ":"; exit }')
 : > "$tmp/dummy.so"
 fails=0
 bad() { echo "not ok: $*"; fails=$((fails + 1)); }
@@ -116,7 +119,7 @@ st=$?
     bad "no library: exit $st: $(cat "$tmp/err")"
 mkdir "$tmp/inst/lib" && : > "$tmp/inst/lib/libpaptree-mpi.so"
 "$tmp/links/paprun" sh -c 'printf "%s\n" "$LD_PRELOAD"' >"$tmp/out" 2>/dev/null
-[ "$(cat "$tmp/out")" = "$real/inst/lib/libpaptree-mpi.so" ] || bad "default library: LD_PRELOAD=$(cat "$tmp/out")"
+[ "$(cat "$tmp/out")" = "$san$real/inst/lib/libpaptree-mpi.so" ] || bad "default library: LD_PRELOAD=$(cat "$tmp/out")"
 
 # A good command line: the environment the program gets.  Run from $tmp
 # with a relative trace directory: PAPTREE_TRACE is absolute.
@@ -128,7 +131,7 @@ printf 'allreduce:<=4K=rd,\n  >4K=ring # big\n' > "$tmp/rules2"
 (cd "$tmp" && LD_PRELOAD="$tmp/other.so" PAPTREE_LIB=dummy.so "$PR" --trace res/app/ -r \
     --algo "@$tmp/rules2" --trace-mem 64M -- env) >"$tmp/env" 2>"$tmp/err" ||
     bad "good command line: exit $?: $(cat "$tmp/err")"
-grep -q "^LD_PRELOAD=$real/dummy.so:$tmp/other.so\$" "$tmp/env" || bad "LD_PRELOAD: $(grep LD_PRELOAD "$tmp/env")"
+grep -q "^LD_PRELOAD=$san$real/dummy.so:$tmp/other.so\$" "$tmp/env" || bad "LD_PRELOAD: $(grep LD_PRELOAD "$tmp/env")"
 grep -q "^PAPTREE_TRACE=$real/res/app\$" "$tmp/env" || bad "PAPTREE_TRACE: $(grep PAPTREE_TRACE= "$tmp/env")"
 grep -q "^PAPTREE_REPORT=1\$" "$tmp/env" || bad "PAPTREE_REPORT not 1"
 grep -q "^PAPTREE_FORCE=" "$tmp/env" && bad "PAPTREE_FORCE set without --force"

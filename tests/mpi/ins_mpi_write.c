@@ -36,7 +36,10 @@
 #include "runtime/api/rt_algo_run.h"
 
 __attribute__((noinline, used)) void ins_mpi_write_site_a(void);
-__attribute__((noinline, used)) void ins_mpi_write_site_a(void) { __asm__ volatile(""); }
+/* 32 bytes of code, so that every site(k) - 1 (what addr2line is asked) lies in it: with
+   an empty body the function is one `ret`, and the next bytes belong to whatever the
+   compiler put after it (under ASan, another function). */
+__attribute__((noinline, used)) void ins_mpi_write_site_a(void) { __asm__ volatile(".rept 32\n\tnop\n\t.endr"); }
 
 static uint64_t site(int k)
 {
