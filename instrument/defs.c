@@ -43,7 +43,8 @@ OTF2_ErrorCode ins__defs_write_locals(ins_trace_t *tr)
     for (uint32_t i = 0; ids != NULL && i < tr->nloc; i++)
         ids[i] = tr->locs[i].id;
     /* Without the list this rank still takes part, with no locations. */
-    rc = ins__defs_write_offsets(tr->ar, ids, ids != NULL ? tr->nloc : 0, &tr->off0, &tr->off1);
+    rc = ins__defs_write_offsets(tr->ar, ids, ids != NULL ? tr->nloc : 0, &tr->off0, &tr->off1,
+                                 NULL);
     if (ids == NULL)
         return OTF2_ERROR_MEM_ALLOC_FAILED;
     free(ids);

@@ -123,7 +123,8 @@ void ins__gw_host(ins_gw_t *g, int r, const char *host, const char *hostname)
 /* ---- local definitions ----------------------------------------------------- */
 
 OTF2_ErrorCode ins__defs_write_offsets(OTF2_Archive *ar, const OTF2_LocationRef *ids, uint32_t n,
-                                       const ins_offset_t *off0, const ins_offset_t *off1)
+                                       const ins_offset_t *off0, const ins_offset_t *off1,
+                                       const OTF2_IdMap *comm_map)
 {
     const ins_offset_t *o[2] = { off0, off1 };
     OTF2_ErrorCode rc = OTF2_Archive_OpenDefFiles(ar), rc2;
@@ -138,6 +139,8 @@ OTF2_ErrorCode ins__defs_write_offsets(OTF2_Archive *ar, const OTF2_LocationRef 
         for (int k = 0; k < 2 && rc == OTF2_SUCCESS; k++)
             rc = OTF2_DefWriter_WriteClockOffset(w, o[k]->time, o[k]->offset,
                                                  (double)o[k]->rtt / 2.0);
+        if (rc == OTF2_SUCCESS && comm_map != NULL)
+            rc = OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, comm_map);
         rc2 = OTF2_Archive_CloseDefWriter(ar, w);
         rc = rc != OTF2_SUCCESS ? rc : rc2;
     }

@@ -324,9 +324,12 @@ void ins__gw_machine(ins_gw_t *g, const char *hostname);
 /* Host r: system tree node 1+r named `host`, location group r (ins_schema.h). */
 void ins__gw_host(ins_gw_t *g, int r, const char *host, const char *hostname);
 
-/* Each location's definitions: the two clock offsets (all of this rank's). */
+/* Each location's definitions: the two clock offsets (all of this rank's),
+   and, when comm_map is not NULL, that mapping table of communicator ids
+   (the events' ids -> the global definitions'). */
 OTF2_ErrorCode ins__defs_write_offsets(OTF2_Archive *ar, const OTF2_LocationRef *ids, uint32_t n,
-                                       const ins_offset_t *off0, const ins_offset_t *off1);
+                                       const ins_offset_t *off0, const ins_offset_t *off1,
+                                       const OTF2_IdMap *comm_map);
 
 /* ---- definitions (defs.c) ------------------------------------------------ */
 

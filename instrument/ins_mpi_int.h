@@ -125,11 +125,25 @@ struct ins_mpi {
     uint32_t          ntnames;
     ins_mpi_cdef_t   *comms;
     uint32_t          ncomms, capcomms;
+    uint32_t         *gcomms;        /* at close: every rank's ids, sorted, each once */
+    uint32_t          ngcomms;
     ins_mpi_strs_t    strs;
     OTF2_ErrorCode    wfailed;       /* first failure of the string table */
 };
 
 /* ---- mpi_defs.c ---------------------------------------------------------- */
+
+/*
+ * Collective, at close: every rank's communicator ids into tr->gcomms,
+ * sorted, each once.  The global definitions number the communicators by
+ * their place in it, because OTF2 wants each kind of definition numbered
+ * 0, 1, ... in order and the library's ids are sparse; every location's
+ * mapping table (ins__mpi_comm_map) turns the ids its events hold into
+ * those places.  The same status on every rank.
+ */
+OTF2_ErrorCode ins__mpi_comm_ids(ins_mpi_t *tr);
+/* The mapping table of tr->gcomms (id -> place), or NULL (out of memory). */
+OTF2_IdMap *ins__mpi_comm_map(const ins_mpi_t *tr);
 
 /* The record's ids of a datatype and an op (see above); the datatype's may
    take tr->lock (a type that is not predefined). */

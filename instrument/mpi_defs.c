@@ -17,6 +17,7 @@
  * Comm per communicator; MPI_COMM_SELF (INS_COMM_SELF_ID) as Score-P writes
  * it, one Comm over a group of type COMM_SELF.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,84 @@ cm_status_t ins_mpi_comm(ins_mpi_t *tr, const ins_mpi_comm_def_t *def, cm_err_t 
 out:
     pthread_mutex_unlock(&tr->lock);
     return st;
+}
+
+/* ---- dense communicator ids --------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Whether every rank has ok (collective). */
+static int all_ok(const ins_mpi_t *tr, int ok)
+{
+    int all = 0;
+
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, tr->comm);
+    return all;
+}
+
+OTF2_ErrorCode ins__mpi_comm_ids(ins_mpi_t *tr)
+{
+    int n = (int)tr->ncomms, total = 0;
+    int *counts = calloc((size_t)tr->size, sizeof(int));
+    int *displs = calloc((size_t)tr->size, sizeof(int));
+    uint32_t *mine = calloc((size_t)n + 1, sizeof(uint32_t)), *all = NULL;
+
+    for (int i = 0; mine != NULL && i < n; i++)
+        mine[i] = tr->comms[i].id;
+    if (!all_ok(tr, counts != NULL && displs != NULL && mine != NULL))
+        goto fail;
+    MPI_Allgather(&n, 1, MPI_INT, counts, 1, MPI_INT, tr->comm);
+    for (int r = 0; r < tr->size; r++) {
+        displs[r] = total;
+        total += counts[r];
+    }
+    all = calloc((size_t)total + 1, sizeof(uint32_t));
+    if (!all_ok(tr, all != NULL))
+        goto fail;
+    MPI_Allgatherv(mine, n, MPI_UINT32_T, all, counts, displs, MPI_UINT32_T, tr->comm);
+    qsort(all, (size_t)total, sizeof(*all), cmp_u32);
+    tr->ngcomms = 0;
+    for (int i = 0; i < total; i++)
+        if (tr->ngcomms == 0 || all[tr->ngcomms - 1] != all[i])
+            all[tr->ngcomms++] = all[i];
+    free(tr->gcomms);
+    tr->gcomms = all;
+    free(counts);
+    free(displs);
+    free(mine);
+    return OTF2_SUCCESS;
+fail:
+    free(counts);
+    free(displs);
+    free(mine);
+    free(all);
+    return OTF2_ERROR_MEM_ALLOC_FAILED;
+}
+
+/* The place of communicator id in tr->gcomms, or -1. */
+static int64_t comm_place(const ins_mpi_t *tr, uint32_t id)
+{
+    const uint32_t *p = tr->gcomms == NULL ? NULL
+                        : bsearch(&id, tr->gcomms, tr->ngcomms, sizeof(id), cmp_u32);
+
+    return p == NULL ? -1 : p - tr->gcomms;
+}
+
+OTF2_IdMap *ins__mpi_comm_map(const ins_mpi_t *tr)
+{
+    OTF2_IdMap *map = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, tr->ngcomms + 1);
+
+    for (uint32_t i = 0; map != NULL && i < tr->ngcomms; i++)
+        if (OTF2_IdMap_AddIdPair(map, tr->gcomms[i], i) != OTF2_SUCCESS) {
+            OTF2_IdMap_Free(map);
+            return NULL;
+        }
+    return map;
 }
 
 /* ---- gathering at rank 0 ---------------------------------------------------- */
@@ -429,7 +508,17 @@ static int comm_same(const int32_t *a, const int32_t *b)
  * first seen (rank 0's first, in its order of definition, so that a parent
  * comes before the communicators made from it).
  */
-static void gw_comms(ins_gw_t *g, int size, const blobs_t *b)
+static int cmp_cdef(const void *a, const void *b)
+{
+    uint32_t x = (uint32_t)(*(const int32_t *const *)a)[0];
+    uint32_t y = (uint32_t)(*(const int32_t *const *)b)[0];
+
+    return (x > y) - (x < y);
+}
+
+/* The communicators, one definition per id (the lowest rank's), in the
+ * order of their ids, each under its place in tr->gcomms. */
+static void gw_comms(ins_gw_t *g, const ins_mpi_t *tr, int size, const blobs_t *b)
 {
     const int32_t **seen = NULL;
     size_t nseen = 0, cap = 0;
@@ -452,14 +541,10 @@ static void gw_comms(ins_gw_t *g, int size, const blobs_t *b)
 
         while ((c = comm_next(w, nwords, &pos)) != NULL) {
             size_t k;
-            char name[64];
-            const char *cname = (const char *)(c + 4 + c[2]);
-            uint32_t id = (uint32_t)c[0], parent = (uint32_t)c[1];
-            OTF2_CommRef parent_ref = OTF2_UNDEFINED_COMM;
+            uint32_t id = (uint32_t)c[0];
 
             for (k = 0; k < nseen && (uint32_t)seen[k][0] != id; k++)
-                if ((uint32_t)seen[k][0] == parent)
-                    parent_ref = parent;
+                ;
             if (k < nseen) {
                 if (id != INS_COMM_SELF_ID && !comm_same(seen[k], c))
                     fprintf(stderr, "paptree: trace: communicator %u is defined differently by "
@@ -475,32 +560,43 @@ static void gw_comms(ins_gw_t *g, int size, const blobs_t *b)
                 seen = p;
             }
             seen[nseen++] = c;
-            if (cname[0] == '\0') {
-                snprintf(name, sizeof(name), "comm %u", id);
-                cname = name;
-            }
-            if (c[2] > size) {
-                ins__gw_check(g, OTF2_ERROR_INVALID_DATA);
-                continue;
-            }
-            for (int32_t i = 0; i < c[2]; i++)
-                members[i] = (uint64_t)c[4 + i];
-            if (id == INS_COMM_SELF_ID)
-                ins__gw_check(g, OTF2_GlobalDefWriter_WriteGroup(
-                                     g->w, next_group, ins__gw_str(g, cname),
-                                     OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
-                                     OTF2_GROUP_FLAG_NONE, 0, members));
-            else
-                ins__gw_check(g, OTF2_GlobalDefWriter_WriteGroup(
-                                     g->w, next_group, ins__gw_str(g, cname),
-                                     OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                     OTF2_GROUP_FLAG_NONE, (uint32_t)c[2], members));
-            ins__gw_check(g, OTF2_GlobalDefWriter_WriteComm(g->w, id, ins__gw_str(g, cname),
-                                                            next_group++, parent_ref,
-                                                            OTF2_COMM_FLAG_NONE));
         }
         if (pos != nwords)
             ins__gw_check(g, OTF2_ERROR_INVALID_DATA);
+    }
+    if (nseen > 0)
+        qsort(seen, nseen, sizeof(*seen), cmp_cdef);
+    for (size_t k = 0; k < nseen; k++) {
+        const int32_t *c = seen[k];
+        char name[64];
+        const char *cname = (const char *)(c + 4 + c[2]);
+        int64_t place = comm_place(tr, (uint32_t)c[0]), parent = comm_place(tr, (uint32_t)c[1]);
+
+        if (place < 0 || c[2] > size) {
+            ins__gw_check(g, OTF2_ERROR_INVALID_DATA);
+            continue;
+        }
+        if (cname[0] == '\0') {
+            snprintf(name, sizeof(name), "comm %" PRId64, place);
+            cname = name;
+        }
+        for (int32_t i = 0; i < c[2]; i++)
+            members[i] = (uint64_t)c[4 + i];
+        if ((uint32_t)c[0] == INS_COMM_SELF_ID)
+            ins__gw_check(g, OTF2_GlobalDefWriter_WriteGroup(
+                                 g->w, next_group, ins__gw_str(g, cname),
+                                 OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
+                                 OTF2_GROUP_FLAG_NONE, 0, members));
+        else
+            ins__gw_check(g, OTF2_GlobalDefWriter_WriteGroup(
+                                 g->w, next_group, ins__gw_str(g, cname),
+                                 OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                 OTF2_GROUP_FLAG_NONE, (uint32_t)c[2], members));
+        ins__gw_check(g, OTF2_GlobalDefWriter_WriteComm(
+                             g->w, (OTF2_CommRef)place, ins__gw_str(g, cname), next_group++,
+                             parent >= 0 && parent != place ? (OTF2_CommRef)parent
+                                                            : OTF2_UNDEFINED_COMM,
+                             OTF2_COMM_FLAG_NONE));
     }
 out:
     free(seen);
@@ -526,7 +622,7 @@ static OTF2_ErrorCode write_globals(ins_mpi_t *tr, double rate, const gathered_t
     for (int r = 0; r < tr->size; r++)
         ins__gw_host(&g, r, x->hosts[r].hostname, x->hosts[r].hostname);
     gw_locations(&g, tr->size, x->cnt, &x->locs);
-    gw_comms(&g, tr->size, &x->comms);
+    gw_comms(&g, tr, tr->size, &x->comms);
     if (g.next >= INS_MPI_STR_BASE)
         ins__gw_check(&g, OTF2_ERROR_INVALID_DATA);   /* would collide with the ranks' ids */
     return ins__gw_close(&g, tr->ar);

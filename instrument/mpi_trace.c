@@ -217,6 +217,7 @@ static void mpi_free(ins_mpi_t *tr)
     ins__mpi_strs_cleanup(&tr->strs);
     pthread_mutex_destroy(&tr->lock);
     free(tr->comms);
+    free(tr->gcomms);
     free(tr->locs);
     free(tr->files);
     free(tr->dir);
@@ -369,6 +370,8 @@ static OTF2_ErrorCode close_writers(ins_mpi_t *tr)
 static cm_status_t mpi_write(ins_mpi_t *tr, cm_err_t *err)
 {
     OTF2_LocationRef *ids = calloc((size_t)tr->nloc + 1, sizeof(*ids));
+    OTF2_IdMap *map = NULL;
+    OTF2_ErrorCode rc;
     double rate;
     cm_status_t st;
 
@@ -380,10 +383,17 @@ static cm_status_t mpi_write(ins_mpi_t *tr, cm_err_t *err)
     MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, tr->comm);   /* one resolution: rank 0's */
     for (uint32_t i = 0; ids != NULL && i < tr->nloc; i++)
         ids[i] = tr->locs[i]->id;
-    st = ins__archive_check(tr->dir, ids == NULL ? OTF2_ERROR_MEM_ALLOC_FAILED
-                            : ins__defs_write_offsets(tr->ar, ids, tr->nloc, &tr->off0,
-                                                      &tr->off1),
-                            "local definitions", st, err);
+    /* the communicators' places in the global definitions, and each location's map to them */
+    st = ins__archive_check(tr->dir, ins__mpi_comm_ids(tr), "communicator ids", st, err);
+    /* no communicator, no table (OTF2 refuses an empty one when it reads it) */
+    map = tr->ngcomms > 0 ? ins__mpi_comm_map(tr) : NULL;
+    /* without its list or map this rank still takes part, and fails */
+    rc = ins__defs_write_offsets(tr->ar, ids, ids != NULL ? tr->nloc : 0, &tr->off0, &tr->off1,
+                                 map);
+    st = ins__archive_check(tr->dir, ids == NULL || (map == NULL && tr->ngcomms > 0)
+                            ? OTF2_ERROR_MEM_ALLOC_FAILED : rc, "local definitions", st, err);
+    if (map != NULL)
+        OTF2_IdMap_Free(map);
     free(ids);
     st = ins__archive_check(tr->dir, ins__mpi_defs_write(tr, rate), "global definitions", st,
                             err);
