@@ -226,8 +226,13 @@
  *    thread's index in the order they first called, type CPU_THREAD;
  *  - a COMM_LOCATIONS group (INS_GROUP_MPI_LOCATIONS) of every rank's
  *    first location, in world rank order, and per communicator a
- *    COMM_GROUP (members = world ranks) and a Comm whose id is
- *    ins_mpi_comm_def_t.id, name its MPI name (or "comm <id>");
+ *    COMM_GROUP (members = world ranks) and a Comm, in the order of their
+ *    ins_mpi_comm_def_t.id and numbered 0, 1, ... in that order (OTF2
+ *    wants each kind of definition dense; the library's ids are sparse),
+ *    name its MPI name (or "comm <number>"); the events hold the library's
+ *    ids, and every location's local definitions carry a mapping table
+ *    (OTF2_MAPPING_COMM) from those to the numbers, which OTF2's reader
+ *    applies (none when the trace has no communicator);
  *  - per blocking call: Enter(region) with the attributes below,
  *    MpiCollectiveBegin, the algorithm's messages (as an algorithm node's,
  *    communicator = the call's, requestID = INS_REQUEST_ID(k, step) with k
@@ -251,7 +256,8 @@
                                                               every property: absent = "") */
 #define INS_PROP_RANKS          "PAPTREE::RANKS"           /* MPI_COMM_WORLD's size, decimal */
 #define INS_GROUP_MPI_LOCATIONS "paptree MPI locations"
-/* Communicator ids (ins_mpi_comm_def_t.id): MPI_COMM_WORLD's is 0; 1 is
+/* Communicator ids (ins_mpi_comm_def_t.id, and so the numbers read back, as
+   they come first): MPI_COMM_WORLD's is 0; 1 is
    MPI_COMM_SELF's, whose members differ by rank: it is written as Score-P
    writes it, one Comm over a group of type COMM_SELF with no members. */
 #define INS_COMM_WORLD_ID       0u
