@@ -134,6 +134,11 @@ typedef struct ins_mpi_call {
                                            op of NonBlockingCollectiveComplete.  Left 0,
                                            the op is told by the record's fields: no op
                                            = bcast, a root = reduce, else allreduce */
+    /* Added for `auto` (issue 26): a call an auto rule ran.  algo is then the
+       chosen candidate's name (rt_auto_cand_name).  Both NULL otherwise;
+       borrowed for ins_mpi_record only (the record copies what it writes). */
+    const struct rt_auto          *auto_a;
+    const struct rt_auto_choice   *auto_choice;
 } ins_mpi_call_t;
 
 /* Records one call on the calling thread's location.  Thread-safe, no lock

@@ -278,4 +278,47 @@
 #define INS_ATTR_DTYPE_ID       11u
 #define INS_ATTR_MPI_OP_ID      12u
 
+/*
+ * ---- what `auto` chose (docs/auto.md, rt_auto.h) -------------------------
+ * Per operation of an auto algorithm node, on each algorithm location, in
+ * the visit of the node, after the arrival record and before the first
+ * message: exactly one
+ *   ParameterString(parameter INS_PARAM_AUTO, value = the chosen candidate's
+ *                   name: "ring", "prr", "native", ...)
+ * with these attributes, in this order (rt_auto_choice_t):
+ *   INS_ATTR_OP          UINT64  the visit's operation
+ *   INS_ATTR_CANDIDATES  STRING  the candidates in order, comma-separated
+ *                                ("rd,ring,rabenseifner,prr,slt,native")
+ *   INS_ATTR_REASON      STRING  "only" | "model" | "kept" | "explore"
+ *   INS_ATTR_SPREAD      INT64   max - min of the arrival vector, ns
+ *   INS_ATTR_PRED0 + i   INT64   candidate i's predicted time, ns (absent:
+ *                                not predicted, e.g. skipped); i < ncand
+ *   INS_ATTR_CORR0 + i   INT64   the same corrected by what was measured
+ *   INS_ATTR_SKIPPED     UINT64  rt_auto_choice_t.skipped (the PAP-aware
+ *                                candidates left out because the spread
+ *                                cannot pay for their schedules)
+ * In an application trace (the profiling library) the same attributes, but
+ * INS_ATTR_OP, are on the Enter of a call that an auto rule ran, and
+ * INS_ATTR_ALGO is the chosen candidate's name.  The parameter and these
+ * attributes are defined only in an archive that has an auto node or an
+ * auto rule; their ids follow the application attributes' (ids below 13
+ * are defined too in such an archive, unused if the kind does not use
+ * them, so that the ids are dense).
+ */
+#define INS_PARAM_AUTO          "paptree::auto"
+#define INS_PARAM_AUTO_ID       1u
+#define INS_ATTR_CANDIDATES     "paptree::candidates"
+#define INS_ATTR_REASON         "paptree::reason"
+#define INS_ATTR_SPREAD         "paptree::spread_ns"
+#define INS_ATTR_SKIPPED        "paptree::skipped"
+#define INS_ATTR_PRED_FMT       "paptree::pred%u_ns"   /* i = 0 .. 7 */
+#define INS_ATTR_CORR_FMT       "paptree::corr%u_ns"
+#define INS_ATTR_CANDIDATES_ID  13u
+#define INS_ATTR_REASON_ID      14u
+#define INS_ATTR_SPREAD_ID      15u
+#define INS_ATTR_SKIPPED_ID     16u
+#define INS_ATTR_PRED0_ID       17u                    /* 17 .. 24 */
+#define INS_ATTR_CORR0_ID       25u                    /* 25 .. 32 */
+#define INS_AUTO_CAND_MAX       8u                     /* = RT_AUTO_CAND_MAX */
+
 #endif /* INS_SCHEMA_H */

@@ -39,6 +39,7 @@
 #define RT_ALGO_RUN_H
 
 #include <mpi.h>
+#include "runtime/api/rt_auto.h"
 #include "runtime/api/rt_hooks.h"
 #include "runtime/api/rt_pathmap.h"
 #include "runtime/api/rt_wait.h"
@@ -73,6 +74,11 @@ typedef struct rt_algo_call {
                                             identical on every rank; NULL = all 0 */
     const rt_wait_policy_t   *policy;
     const rt_algo_observer_t *observer;  /* NULL = none */
+    /* auto plans only (ignored by the others; 0 = unknown): */
+    int64_t                   arrived_ns; /* when this rank arrived (rt_wait_now_ns); 0:
+                                            at the run's start */
+    uint64_t                  site;      /* the operation's call site or node, the class
+                                            key of the chooser (rt_auto_op_t.site) */
 } rt_algo_call_t;
 
 /*
@@ -108,6 +114,50 @@ cm_status_t rt_algo_plan_prepare(rt_algo_plan_t *plan, int64_t count, const int6
  */
 cm_status_t rt_sched_run(const rt_sched_t *s, int32_t rank, const rt_algo_call_t *call,
                          void *buf, cm_err_t *err);
+
+/*
+ * ---- auto plans (spec->autocfg != NULL; docs/auto.md) -------------------
+ * An auto plan holds one plan per candidate (their specs made from the
+ * auto spec: run = the candidate's table row, or native; the same hosts,
+ * round_ns, segcount, arrival) and a chooser (rt_auto.h).  Its operation:
+ *
+ *  1. rt_algo_plan_choose: completes the exchange the previous operation
+ *     posted (every rank's {elapsed, choice, state hash}), aborts the
+ *     agreement if the ranks' choices or state hashes differ
+ *     (CM_ERR_MISMATCH: "auto: operation N ran ring on rank 0 but prr on
+ *     rank 2"), learns from it (rt_auto_learn, the actual arrivals taken as
+ *     max elapsed - elapsed_i: no shared clock is needed), then chooses for
+ *     this operation from call->arrival (NULL: all 0), count, call->site.
+ *  2. rt_algo_plan_run runs the chosen candidate's plan (choosing first if
+ *     choose was not called for this operation), its messages on
+ *     call->comm with a tag of the candidate's (1 + 2 * index + (op & 1)),
+ *     so that ranks that chose differently cannot match each other's
+ *     messages: a rank whose round waits long (RT_AUTO_PROBE_NS) probes
+ *     the communicator, and a message with another candidate's tag of the
+ *     same operation parity ends the run with CM_ERR_MISMATCH naming both
+ *     choices (the caller aborts the job, which is then not left hanging).
+ *  3. After the run it posts the exchange (MPI_Iallgather of three int64
+ *     on call->comm), completed by the next operation or by destroy (which
+ *     is then collective: every rank must destroy after the same number of
+ *     operations, before its communicator is freed).
+ * rt_algo_plan_create of an auto spec is local, like the others, and
+ * checks the candidates (each must be able to run on nhosts ranks).  The
+ * set-up check that every rank has the same configuration
+ * (rt_auto_cfg_hash) is the caller's, with its other set-up checks.
+ */
+#define RT_AUTO_PROBE_NS (1000 * 1000)   /* probe for a disagreement every 1 ms of waiting */
+
+/*
+ * Step 1 above; *choice_p (borrowed until the plan's next call; NULL for a
+ * plan that is not auto, which returns CM_OK and does nothing) is what was
+ * chosen and why.  Collective only in completing the previous exchange.
+ */
+cm_status_t rt_algo_plan_choose(rt_algo_plan_t *plan, const rt_algo_call_t *call,
+                                int64_t count, const rt_auto_choice_t **choice_p,
+                                cm_err_t *err);
+
+/* The chooser of an auto plan (for its names and configuration); NULL otherwise. */
+const rt_auto_t *rt_algo_plan_auto(const rt_algo_plan_t *plan);
 
 /* The MPI datatype and op of a paptree type and op. */
 MPI_Datatype rt_mpi_dtype(rt_dtype_t dtype);

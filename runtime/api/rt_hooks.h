@@ -44,6 +44,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "runtime/api/rt_auto.h"
 #include "runtime/api/rt_pathmap.h"
 
 typedef enum {
@@ -152,6 +153,14 @@ typedef struct rt_hooks {
      */
     void (*arrival)(void *loc, unsigned instance, rt_node_id_t node, uint64_t seq,
                     const rt_arrival_report_t *report);
+    /*
+     * Inside an auto algorithm node (spec->autocfg), on its algorithm
+     * location, once per operation: after arrival() and before the first
+     * message, what the chooser chose and why (borrowed for the call);
+     * rt_auto_cand_name(a, i) names candidate i.  NULL = nothing.
+     */
+    void (*choice)(void *loc, unsigned instance, rt_node_id_t node, uint64_t seq,
+                   const rt_auto_t *a, const rt_auto_choice_t *choice);
 } rt_hooks_t;
 
 #endif /* RT_HOOKS_H */

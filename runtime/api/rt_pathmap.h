@@ -36,6 +36,8 @@
 #include "common/cm_kind.h"
 #include "runtime/api/rt_sched.h"
 
+struct rt_auto_cfg;   /* runtime/api/rt_auto.h */
+
 typedef uint32_t rt_node_id_t;    /* index into rt_tree_t.nodes */
 typedef uint32_t rt_host_id_t;    /* index into rt_pathmap_t.hosts = MPI rank */
 typedef uint32_t rt_thread_id_t;  /* the user's thread number, global */
@@ -102,7 +104,8 @@ typedef struct rt_algo_spec {
     rt_port_t             port;      /* port= (greedy-reduce): RT_PORT_U or RT_PORT_B */
     rt_tree_shape_t       shape;     /* shape= (bintree-reduce) */
     rt_arrival_t          arrival;   /* arrival= (PAP-aware algorithms) */
-    int                   pap;       /* run or bcast reads arrival times */
+    int                   pap;       /* run or bcast reads arrival times (auto: 1) */
+    const struct rt_auto_cfg *autocfg; /* run=auto: the chooser's configuration; else NULL */
 } rt_algo_spec_t;
 
 /* The default round length of PRR and Clairvoyant when round= is absent. */
@@ -198,7 +201,8 @@ int32_t rt_algo_host_index(const rt_algo_spec_t *spec, rt_host_id_t host);
  * 1 if spec's run or bcast generator reads the algo-line parameter `key`
  * ("root", "segments", "segsize", "round", "ppn", "port", "shape",
  * "arrival"), as the `params` words of runtime/algo's table say; 0 for any
- * other key and for native.  The rule that makes the pathmap refuse a
+ * other key and for native.  For auto: 1 for "arrival" and for a key that
+ * one of its candidates takes, and for "candidates".  The rule that makes the pathmap refuse a
  * parameter its algorithm ignores; the --algo rules of the profiling
  * library (interpose/api/ip_rules.h) apply it too.
  */

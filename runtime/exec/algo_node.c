@@ -279,7 +279,7 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
     int64_t arrived = (int64_t)rt_wait_now_ns();
     rt_algo_observer_t obs = { ex->hooks.msg, traced ? an->site->loc : NULL, instance };
     rt_algo_call_t call = { an->inst[instance].comm, ex->tree->dtype, ex->tree->op, NULL,
-                            &ex->policy, traced && ex->hooks.msg != NULL ? &obs : NULL };
+                            &ex->policy, traced && ex->hooks.msg != NULL ? &obs : NULL, 0, 0 };
     rt_arrival_report_t rep = {
         .asked = an->spec->arrival, .used = RT_ARRIVAL_EQUAL, .missing = -1,
         .error_ns = INT64_MIN, .lead_ns = INT64_MIN, .wait_ns = 0,
