@@ -70,7 +70,8 @@ static char *algo_desc(const rt_pathmap_t *pm, const rt_algo_spec_t *a, const ch
         snprintf(root, sizeof(root), "%d", (int)a->root);
     off = (size_t)snprintf(s, len, "%s " INS_KEY_ALGO "=%s " INS_KEY_BCAST "=%s "
                            INS_KEY_HOSTS "=", base,
-                           a->native || a->run == NULL ? "native" : a->run->name,
+                           a->autocfg != NULL ? "auto"
+                           : a->native || a->run == NULL ? "native" : a->run->name,
                            a->bcast != NULL ? a->bcast->name : "-");
     for (uint32_t i = 0; i < a->nhosts; i++)
         off += (size_t)snprintf(s + off, len - off, "%s%s", i ? "," : "",
