@@ -20,7 +20,10 @@
  *   ins_mpi_write DIR auto      np 2: three MPI_Allreduce calls on world, the
  *                               first two run by an auto rule with the choices
  *                               of mode_auto (candidates ring,prr,native), the
- *                               third native with none
+ *                               third native with none; call k lasts 1000 k ticks
+ *   ins_mpi_write DIR fixed     the same calls and sites with no choice (algo
+ *                               ring), call k lasting 2000 k ticks: the fixed run
+ *                               papanalyze --baseline compares auto's with
  *   ins_mpi_write DIR abandon   records 20000 calls (24 flushes), says whether
  *                               this rank's event file exists, abandons, never
  *                               closes
@@ -289,9 +292,20 @@ static void mode_abandon(const char *dir, int rank)
  * spread 0, prr skipped (bit 1), predictions ring 100 and native 300,
  * corrected 100 and 330.  Call 3 has no choice.
  */
-static void mode_auto(const char *dir, int rank)
+/* A call at site k lasting `ticks`. */
+static void record_for(ins_mpi_t *tr, ins_mpi_call_t *c, int k, uint64_t ticks)
 {
-    ins_mpi_t *tr = open_trace(dir, 0, "allreduce:*=auto(candidates=ring,prr,native)");
+    c->callsite = site(k);
+    c->enter = ins_mpi_now();
+    c->leave = c->enter + ticks;
+    ins_mpi_record(tr, c);
+}
+
+static void mode_auto(const char *dir, int rank, int fixed)
+{
+    ins_mpi_t *tr = open_trace(dir, 0, fixed ? "allreduce:*=ring"
+                                             : "allreduce:*=auto(candidates=ring,prr,native)");
+    uint64_t unit = fixed ? 2000 : 1000;
     int32_t world[2] = { 0, 1 };
     ins_mpi_comm_def_t w = { INS_COMM_WORLD_ID, "MPI_COMM_WORLD", 2, world, UINT32_MAX };
     rt_auto_cfg_t cfg;
@@ -317,15 +331,15 @@ static void mode_auto(const char *dir, int rank)
     c2.corr_ns[0] = 100, c2.corr_ns[1] = -1, c2.corr_ns[2] = 330;
     c2.spread_ns = 0;
     c = call(INS_MPI_ALLREDUCE, INS_COMM_WORLD_ID, UINT32_MAX, 4, MPI_INT, MPI_SUM, 16, 16);
-    c.algo = "prr";
-    c.auto_a = a, c.auto_choice = &c1;
-    record(tr, &c, 1);
+    c.algo = fixed ? "ring" : "prr";
+    c.auto_a = fixed ? NULL : a, c.auto_choice = fixed ? NULL : &c1;
+    record_for(tr, &c, 1, 1 * unit);
     c.algo = "ring";
-    c.auto_choice = &c2;
-    record(tr, &c, 2);
-    c.algo = "native";
+    c.auto_choice = fixed ? NULL : &c2;
+    record_for(tr, &c, 2, 2 * unit);
+    c.algo = fixed ? "ring" : "native";
     c.auto_a = NULL, c.auto_choice = NULL;
-    record(tr, &c, 3);
+    record_for(tr, &c, 3, 3 * unit);
     (void)rank;
     if (ins_mpi_close(tr, &err) != CM_OK)
         die("ins_mpi_close", &err);
@@ -340,7 +354,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc != 3) {
-        fprintf(stderr, "usage: ins_mpi_write DIR calls|threads|empty|exists|force|auto|abandon\n");
+        fprintf(stderr, "usage: ins_mpi_write DIR calls|threads|empty|exists|force|auto|fixed|abandon\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     if (strcmp(argv[2], "calls") == 0)
@@ -354,7 +368,9 @@ int main(int argc, char **argv)
     else if (strcmp(argv[2], "exists") == 0)
         mode_exists(argv[1], rank);
     else if (strcmp(argv[2], "auto") == 0)
-        mode_auto(argv[1], rank);
+        mode_auto(argv[1], rank, 0);
+    else if (strcmp(argv[2], "fixed") == 0)
+        mode_auto(argv[1], rank, 1);
     else if (strcmp(argv[2], "abandon") == 0)
         mode_abandon(argv[1], rank);
     else
