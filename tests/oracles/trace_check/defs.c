@@ -257,10 +257,11 @@ static void check_missing(tc_ctx_t *c, const bool *seen, uint64_t n, const char 
             tc_fail(c, "%s %" PRIu64 ": expected a definition, got none", what, id);
 }
 
-/* The attributes: op and bytes; with a PAP-aware node also those of 10. */
+/* The attributes: op and bytes; with a PAP-aware node also those of 10; with
+   an auto node the application's (unused) and the choice's too. */
 static void check_attributes(tc_ctx_t *c)
 {
-    static const struct { const char *name; OTF2_Type type; } want[7] = {
+    static const struct { const char *name; OTF2_Type type; } want[INS_ATTR_CORR0_ID + 8] = {
         [INS_ATTR_OP_ID] = { INS_ATTR_OP, OTF2_TYPE_UINT64 },
         [INS_ATTR_BYTES_ID] = { INS_ATTR_BYTES, OTF2_TYPE_UINT64 },
         [INS_ATTR_ASKED_ID] = { INS_ATTR_ASKED, OTF2_TYPE_STRING },
@@ -268,28 +269,53 @@ static void check_attributes(tc_ctx_t *c)
         [INS_ATTR_ERROR_ID] = { INS_ATTR_ERROR, OTF2_TYPE_INT64 },
         [INS_ATTR_LEAD_ID] = { INS_ATTR_LEAD, OTF2_TYPE_INT64 },
         [INS_ATTR_WAIT_ID] = { INS_ATTR_WAIT, OTF2_TYPE_INT64 },
+        [INS_ATTR_CALLSITE_ID] = { INS_ATTR_CALLSITE, OTF2_TYPE_STRING },
+        [INS_ATTR_ALGO_ID] = { INS_ATTR_ALGO, OTF2_TYPE_STRING },
+        [INS_ATTR_FALLBACK_ID] = { INS_ATTR_FALLBACK, OTF2_TYPE_STRING },
+        [INS_ATTR_COUNT_ID] = { INS_ATTR_COUNT, OTF2_TYPE_INT64 },
+        [INS_ATTR_DTYPE_ID] = { INS_ATTR_DTYPE, OTF2_TYPE_STRING },
+        [INS_ATTR_MPI_OP_ID] = { INS_ATTR_MPI_OP, OTF2_TYPE_STRING },
+        [INS_ATTR_CANDIDATES_ID] = { INS_ATTR_CANDIDATES, OTF2_TYPE_STRING },
+        [INS_ATTR_REASON_ID] = { INS_ATTR_REASON, OTF2_TYPE_STRING },
+        [INS_ATTR_SPREAD_ID] = { INS_ATTR_SPREAD, OTF2_TYPE_INT64 },
+        [INS_ATTR_SKIPPED_ID] = { INS_ATTR_SKIPPED, OTF2_TYPE_UINT64 },
     };
+    static char pred[8][32], corr[8][32];
     const tc_attr_t *a = c->attrs.data;
     const tc_param_t *p = c->params.data;
-    uint32_t n = c->pap ? 7 : 2;
-    bool seen[7] = { false };
+    uint32_t n = c->autocfg != NULL ? INS_ATTR_CORR0_ID + 8 : c->pap ? 7 : 2;
+    bool seen[INS_ATTR_CORR0_ID + 8] = { false };
+    const char *name;
 
     for (size_t i = 0; i < c->attrs.n; i++) {
         if (!define_once(c, seen, a[i].self, n, "attribute"))
             continue;
-        expect_str(c, want[a[i].self].name, str_of(c, a[i].name), "attribute %u name",
-                   a[i].self);
+        name = want[a[i].self].name;
+        if (a[i].self >= INS_ATTR_PRED0_ID) {   /* paptree::predI_ns, paptree::corrI_ns */
+            unsigned k = (a[i].self - INS_ATTR_PRED0_ID) % 8;
+            bool is_corr = a[i].self >= INS_ATTR_CORR0_ID;
+            snprintf(is_corr ? corr[k] : pred[k], 32, is_corr ? INS_ATTR_CORR_FMT
+                                                             : INS_ATTR_PRED_FMT, k);
+            name = is_corr ? corr[k] : pred[k];
+        }
+        expect_str(c, name, str_of(c, a[i].name), "attribute %u name", a[i].self);
         if (str_of(c, a[i].desc) == NULL)
             tc_fail(c, "attribute %u description: expected a defined string, got string %u",
                     a[i].self, a[i].desc);
-        expect_u64(c, want[a[i].self].type, a[i].type, "attribute %u type", a[i].self);
+        expect_u64(c, a[i].self >= INS_ATTR_PRED0_ID ? OTF2_TYPE_INT64
+                                                     : want[a[i].self].type,
+                   a[i].type, "attribute %u type", a[i].self);
     }
     check_missing(c, seen, n, "attribute");
-    expect_u64(c, c->pap ? 1 : 0, c->params.n, "parameter definitions (one, %s, for a "
-               "PAP-aware algorithm node)", INS_PARAM_ARRIVAL);
+    expect_u64(c, c->autocfg != NULL ? 2 : c->pap ? 1 : 0, c->params.n, "parameter "
+               "definitions (%s for a PAP-aware algorithm node, and %s for an auto node)",
+               INS_PARAM_ARRIVAL, INS_PARAM_AUTO);
     for (size_t i = 0; c->pap && i < c->params.n; i++) {
-        expect_u64(c, INS_PARAM_ARRIVAL_ID, p[i].self, "parameter id");
-        expect_str(c, INS_PARAM_ARRIVAL, str_of(c, p[i].name), "parameter %u name", p[i].self);
+        bool is_auto = p[i].self == INS_PARAM_AUTO_ID && c->autocfg != NULL;
+        if (!is_auto)
+            expect_u64(c, INS_PARAM_ARRIVAL_ID, p[i].self, "parameter id");
+        expect_str(c, is_auto ? INS_PARAM_AUTO : INS_PARAM_ARRIVAL, str_of(c, p[i].name),
+                   "parameter %u name", p[i].self);
         expect_u64(c, OTF2_PARAMETER_TYPE_STRING, p[i].type, "parameter %u type", p[i].self);
     }
 }
@@ -303,7 +329,8 @@ static bool algo_keys(const tc_ctx_t *c, const rt_algo_spec_t *a, char *exp, siz
 {
     bool rooted = !a->native && a->run != NULL && a->run->coll != RT_COLL_ALLREDUCE;
     int n = snprintf(exp + off, len - off, " " INS_KEY_ALGO "=%s " INS_KEY_BCAST "=%s "
-                     INS_KEY_HOSTS "=", a->native ? "native" : a->run->name,
+                     INS_KEY_HOSTS "=", a->autocfg != NULL ? "auto"
+                                        : a->native ? "native" : a->run->name,
                      a->bcast != NULL ? a->bcast->name : "-");
 
     for (uint32_t i = 0; n >= 0 && (off += (size_t)n) < len && i < a->nhosts; i++)

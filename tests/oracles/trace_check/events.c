@@ -253,7 +253,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     if (l->depth == 0) {
         enter_top(c, l, region, op, bytes);
         l->in_coll = l->coll_done = false;
-        l->arrivals = l->coll_events = 0;
+        l->arrivals = l->coll_events = l->choices = 0;
     }
     else
         enter_nested(c, l, &l->stack[l->depth - 1], region, op, bytes);
@@ -296,6 +296,10 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         ev_fail(c, l, "Leave of %s op %" PRIu64 ": expected %u %s event%s in the visit (%s), "
                 "got %u", b, f->op, c->pap ? 1 : 0, INS_PARAM_ARRIVAL, c->pap ? "" : "s",
                 c->pap ? "PAP-aware" : "not PAP-aware", l->arrivals);
+    if (l->algo && l->depth == 0 && l->choices != (c->autocfg != NULL ? 1u : 0u))
+        ev_fail(c, l, "Leave of %s op %" PRIu64 ": expected %u %s event%s in the visit, got %u",
+                b, f->op, c->autocfg != NULL ? 1 : 0, INS_PARAM_AUTO,
+                c->autocfg != NULL ? " (an auto node)" : "s", l->choices);
     return OTF2_CALLBACK_SUCCESS;
 }
 

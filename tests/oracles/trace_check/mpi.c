@@ -257,6 +257,72 @@ static void check_arrival_values(tc_ctx_t *c, tc_loc_t *l, const tc_frame_t *f,
                 INS_ATTR_WAIT, "none or a negative one");
 }
 
+/*
+ * An auto node's choice (ins_schema.h, "what `auto` chose"): once per visit,
+ * after the arrival record and before the messages; its operation, the
+ * candidate list of the pathmap's node, a known reason, a chosen name of
+ * that list, the spread and skipped, predictions only of candidates that
+ * exist and never negative.
+ */
+static void check_choice(tc_ctx_t *c, tc_loc_t *l, OTF2_AttributeList *al, OTF2_StringRef value)
+{
+    const rt_auto_cfg_t *cfg = c->autocfg;
+    const char *chosen = str_of(c, value), *list = NULL, *reason = NULL;
+    OTF2_StringRef ref;
+    char want[RT_AUTO_CAND_MAX * (RT_PATHMAP_NAME_MAX + 1) + 1];
+    size_t len = 0;
+    uint64_t op = UINT64_MAX, skipped;
+    int64_t v;
+    bool known = false;
+
+    if (cfg == NULL || !l->algo || l->depth != 1 || !l->in_coll || l->coll_events > 0
+        || l->arrivals != 1 || l->choices++ > 0) {
+        ev_fail(c, l, "(%s): expected one only in an auto node's visit, after its %s event "
+                "and before its messages, got one %s", INS_PARAM_AUTO, INS_PARAM_ARRIVAL,
+                cfg == NULL ? "in a trace without one" : !l->algo ? "on another location"
+                : l->choices > 1 ? "more" : "elsewhere");
+        return;
+    }
+    want[0] = '\0';
+    for (uint32_t i = 0; i < cfg->ncand && len < sizeof(want); i++) {
+        len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%s", i ? "," : "",
+                                cfg->cand[i]);
+        known |= chosen != NULL && strcmp(chosen, cfg->cand[i]) == 0;
+    }
+    if (al == NULL || OTF2_AttributeList_GetUint64(al, INS_ATTR_OP_ID, &op) != OTF2_SUCCESS)
+        op = UINT64_MAX;
+    expect_u64(c, l->stack[0].op, op, "%s (%s) op", l->label, INS_PARAM_AUTO);
+    if (al != NULL && OTF2_AttributeList_GetStringRef(al, INS_ATTR_CANDIDATES_ID, &ref)
+                      == OTF2_SUCCESS)
+        list = str_of(c, ref);
+    expect_str(c, want, list, "%s (%s) candidates", l->label, INS_PARAM_AUTO);
+    if (!known)
+        ev_fail(c, l, "(%s) value: expected one of %s, got %s", INS_PARAM_AUTO, want,
+                chosen != NULL ? chosen : "an undefined string");
+    if (al != NULL && OTF2_AttributeList_GetStringRef(al, INS_ATTR_REASON_ID, &ref)
+                      == OTF2_SUCCESS)
+        reason = str_of(c, ref);
+    if (reason == NULL || (strcmp(reason, "only") != 0 && strcmp(reason, "model") != 0
+                           && strcmp(reason, "kept") != 0 && strcmp(reason, "explore") != 0))
+        ev_fail(c, l, "(%s) %s: expected only, model, kept or explore, got %s", INS_PARAM_AUTO,
+                INS_ATTR_REASON, reason != NULL ? reason : "none");
+    if (al == NULL || !attr_i64(al, INS_ATTR_SPREAD_ID, &v) || v < 0)
+        ev_fail(c, l, "(%s) %s: expected an int64 >= 0, got none or a negative one",
+                INS_PARAM_AUTO, INS_ATTR_SPREAD);
+    if (al == NULL || OTF2_AttributeList_GetUint64(al, INS_ATTR_SKIPPED_ID, &skipped)
+                          != OTF2_SUCCESS || (skipped >> cfg->ncand) != 0)
+        ev_fail(c, l, "(%s) %s: expected a mask of the %u candidates, got none or more",
+                INS_PARAM_AUTO, INS_ATTR_SKIPPED, cfg->ncand);
+    for (uint32_t i = 0; i < INS_AUTO_CAND_MAX; i++)
+        for (int corr = 0; corr < 2; corr++) {
+            uint32_t id = (corr ? INS_ATTR_CORR0_ID : INS_ATTR_PRED0_ID) + i;
+            bool there = al != NULL && OTF2_AttributeList_TestAttributeByID(al, id);
+            if (there && (i >= cfg->ncand || !attr_i64(al, id, &v) || v < 0))
+                ev_fail(c, l, "(%s) attribute %u: expected only for candidates 0..%u, an "
+                        "int64 >= 0", INS_PARAM_AUTO, id, cfg->ncand - 1);
+        }
+}
+
 OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
                                   OTF2_AttributeList *al, OTF2_ParameterRef param,
                                   OTF2_StringRef value)
@@ -270,6 +336,10 @@ OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
 
     if (l == NULL)
         return OTF2_CALLBACK_SUCCESS;
+    if (param == INS_PARAM_AUTO_ID && c->autocfg != NULL) {
+        check_choice(c, l, al, value);
+        return OTF2_CALLBACK_SUCCESS;
+    }
     if (!c->pap || !l->algo || l->depth != 1 || !l->in_coll || l->coll_events > 0 ||
         l->arrivals++ > 0) {
         ev_fail(c, l, "(ParameterString): expected one only in a PAP-aware node's visit, after "

@@ -192,6 +192,7 @@ bool build_locations(tc_ctx_t *c)
 
     c->algo = rt_tree_algo(c->tree);
     c->pap = c->algo != NULL && c->algo->algo->pap;
+    c->autocfg = c->algo != NULL ? c->algo->algo->autocfg : NULL;
     if ((c->rank_base = calloc(nh + 1, sizeof(*c->rank_base))) == NULL)
         return false;
     for (uint32_t r = 0; r < nh; r++) {

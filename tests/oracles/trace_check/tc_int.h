@@ -17,6 +17,7 @@
 #include <string.h>
 #include <otf2/otf2.h>
 #include "instrument/api/ins_schema.h"
+#include "runtime/api/rt_auto.h"
 #include "runtime/api/rt_pathmap.h"
 
 #define TC_FAIL_LINES    50            /* printed before "... and N more" */
@@ -121,6 +122,7 @@ typedef struct tc_loc {
     bool in_coll, coll_done;
     uint32_t coll_events;           /* MPI events after the collective's begin */
     uint32_t arrivals;              /* arrival events in the open visit (10.) */
+    uint32_t choices;               /* auto's choice events in the open visit (10.) */
     uint64_t arrivals_total;        /* arrival events so far, every instance (10.) */
     tc_req_t *reqs;                 /* posted, not completed */
     size_t nreqs, capreqs;
@@ -144,6 +146,7 @@ typedef struct tc_ctx {
     tc_vec_t mgroups, comms, sends, recvs, params;
     const rt_node_t *algo;          /* the tree's algorithm node, or NULL */
     bool pap;                       /* it is PAP-aware (the pathmap says so) */
+    const rt_auto_cfg_t *autocfg;   /* it is an auto node: its configuration; else NULL */
     bool clock_ns;                  /* PAPTREE::CLOCK is monotonic_raw: ns ticks */
     unsigned nclock, nunknown_defs;
     uint64_t resolution, t_first, t_last;   /* ClockProperties */
