@@ -12,7 +12,9 @@
  * nothing here is per thread.
  *
  * The arrival hook (a PAP-aware node's sources, once per operation) takes
- * three records and becomes one ParameterString event when written.
+ * three records and becomes one ParameterString event when written; the
+ * choice hook (an auto node's choice, once per operation) takes 3 + 2 x
+ * its candidates and becomes one ParameterString too.
  *
  * Which locations exist, and their order, is the runtime's to say
  * (rt_location_list, rt_hooks.h): the location hook takes the executor's
@@ -99,6 +101,66 @@ static OTF2_ErrorCode write_arrival(ins_loc_t *loc, const ins_rec_t *r, uint32_t
 }
 
 /*
+ * An auto node's choice records (ins_int.h) into one ParameterString event
+ * with its attributes (ins_schema.h, "what `auto` chose"): the value is the
+ * chosen candidate's name, the strings are the archive's fixed ones
+ * (INS_STR_REASON0, INS_STR_CANDIDATES, INS_STR_CAND0: defs.c).
+ */
+static OTF2_ErrorCode write_choice(ins_loc_t *loc, const ins_rec_t *r, uint32_t payload,
+                                   int *wrote)
+{
+    uint32_t part = payload >> INS_CHOICE_PART_SHIFT;
+    uint32_t data = payload & ((UINT32_C(1) << INS_CHOICE_PART_SHIFT) - 1);
+    uint32_t chosen = loc->ch_data & 15u, reason = (loc->ch_data >> 4) & 3u;
+    uint32_t ncand = (loc->ch_data >> 6) & 15u;
+    OTF2_ErrorCode rc;
+
+    *wrote = part == INS_CHOICE_END;
+    if (part == 0) {
+        loc->ch_data = data;
+        loc->ch_spread = (int64_t)r->op;
+        for (uint32_t i = 0; i < INS_AUTO_CAND_MAX; i++)
+            loc->ch_pred[i] = loc->ch_corr[i] = -1;
+        return OTF2_SUCCESS;
+    }
+    if (part == 1) {
+        loc->ch_skipped = r->op;
+        return OTF2_SUCCESS;
+    }
+    if (part >= INS_CHOICE_PRED && part < INS_CHOICE_PRED + INS_AUTO_CAND_MAX) {
+        loc->ch_pred[part - INS_CHOICE_PRED] = (int64_t)r->op;
+        return OTF2_SUCCESS;
+    }
+    if (part >= INS_CHOICE_CORR && part < INS_CHOICE_CORR + INS_AUTO_CAND_MAX) {
+        loc->ch_corr[part - INS_CHOICE_CORR] = (int64_t)r->op;
+        return OTF2_SUCCESS;
+    }
+    if (part != INS_CHOICE_END || ncand == 0 || ncand > INS_AUTO_CAND_MAX || chosen >= ncand)
+        return OTF2_ERROR_INVALID_DATA;    /* a choice the hook could not encode */
+    rc = OTF2_AttributeList_AddUint64(loc->attrs, INS_ATTR_OP_ID, loc->coll_op);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddStringRef(loc->attrs, INS_ATTR_CANDIDATES_ID,
+                                             INS_STR_CANDIDATES);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddStringRef(loc->attrs, INS_ATTR_REASON_ID,
+                                             INS_STR_REASON0 + reason);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddInt64(loc->attrs, INS_ATTR_SPREAD_ID, loc->ch_spread);
+    for (uint32_t i = 0; rc == OTF2_SUCCESS && i < ncand; i++)
+        if (loc->ch_pred[i] >= 0)
+            rc = OTF2_AttributeList_AddInt64(loc->attrs, INS_ATTR_PRED0_ID + i, loc->ch_pred[i]);
+    for (uint32_t i = 0; rc == OTF2_SUCCESS && i < ncand; i++)
+        if (loc->ch_corr[i] >= 0)
+            rc = OTF2_AttributeList_AddInt64(loc->attrs, INS_ATTR_CORR0_ID + i, loc->ch_corr[i]);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddUint64(loc->attrs, INS_ATTR_SKIPPED_ID, loc->ch_skipped);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_EvtWriter_ParameterString(loc->ew, loc->attrs, r->ts, INS_PARAM_AUTO_ID,
+                                            INS_STR_CAND0 + chosen);
+    return rc;
+}
+
+/*
  * A collective or message record (ins_schema.h, "an algorithm node's
  * collective and messages"): the communicator is the instance's, the
  * request id pairs a post with its completion within the operation.
@@ -134,6 +196,8 @@ static OTF2_ErrorCode write_ext(ins_loc_t *loc, const ins_rec_t *r, int *wrote)
                                        req);
     case INS_REC_ARRIVAL:
         return write_arrival(loc, r, payload, wrote);
+    case INS_REC_CHOICE:
+        return write_choice(loc, r, payload, wrote);
     default:
         return OTF2_ERROR_INVALID_DATA;
     }
@@ -266,10 +330,55 @@ static void hook_arrival(void *locp, unsigned instance, rt_node_id_t node, uint6
     arrival_rec(loc, ts, 2, 0, rep->wait_ns);
 }
 
+/* One record of a choice (ins_int.h). */
+static void choice_rec(ins_loc_t *loc, uint64_t ts, uint32_t part, uint32_t data, int64_t v)
+{
+    ins_rec_t *r;
+
+    if (__builtin_expect(loc->n == loc->cap, 0))
+        loc_flush(loc);
+    r = &loc->buf[loc->n++];
+    r->ts = ts;
+    r->op = (uint64_t)v;
+    r->ref = INS_REC_EXT | (uint32_t)INS_REC_CHOICE << INS_REC_KIND_SHIFT |
+             part << INS_CHOICE_PART_SHIFT | data;
+    r->bytes = 0;
+}
+
+/*
+ * What an auto node chose (rt_hooks.h), once per operation on its algorithm
+ * location: 3 + 2 x ncand records, the last of which makes the event.  A
+ * choice that does not fit the encoding (more candidates than the schema
+ * has attributes for, an index or reason out of range) is recorded with
+ * ncand 0 and refused when the trace is written, never changed.
+ */
+static void hook_choice(void *locp, unsigned instance, rt_node_id_t node, uint64_t seq,
+                        const rt_auto_t *a, const rt_auto_choice_t *c)
+{
+    ins_loc_t *loc = locp;
+    uint64_t ts = ins__clock_now();
+    uint32_t ncand = c->ncand <= INS_AUTO_CAND_MAX ? c->ncand : 0;
+    bool fits = ncand > 0 && c->chosen >= 0 && (uint32_t)c->chosen < ncand &&
+                (uint32_t)c->reason < INS_NREASON;
+
+    (void)instance, (void)node, (void)seq, (void)a;
+    if (!fits)
+        ncand = 0;
+    choice_rec(loc, ts, 0, fits ? (uint32_t)c->chosen | (uint32_t)c->reason << 4 | ncand << 6 : 0,
+               c->spread_ns);
+    choice_rec(loc, ts, 1, 0, (int64_t)c->skipped);
+    for (uint32_t i = 0; i < ncand; i++) {
+        choice_rec(loc, ts, INS_CHOICE_PRED + i, 0, c->pred_ns[i]);
+        choice_rec(loc, ts, INS_CHOICE_CORR + i, 0, c->corr_ns[i]);
+    }
+    choice_rec(loc, ts, INS_CHOICE_END, 0, 0);
+}
+
 void ins__collect_hooks(ins_trace_t *tr)
 {
     tr->hooks = (rt_hooks_t){ .ud = tr, .location = hook_location, .visit = hook_visit,
-                              .coll = hook_coll, .msg = hook_msg, .arrival = hook_arrival };
+                              .coll = hook_coll, .msg = hook_msg, .arrival = hook_arrival,
+                              .choice = hook_choice };
 }
 
 /*

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "instrument/ins_int.h"
+#include "runtime/api/rt_auto.h"
 #include "common/cm_arena.h"
 #include "common/cm_strmap.h"
 
@@ -69,7 +70,8 @@ static char *algo_desc(const rt_pathmap_t *pm, const rt_algo_spec_t *a, const ch
         snprintf(root, sizeof(root), "%d", (int)a->root);
     off = (size_t)snprintf(s, len, "%s " INS_KEY_ALGO "=%s " INS_KEY_BCAST "=%s "
                            INS_KEY_HOSTS "=", base,
-                           a->native || a->run == NULL ? "native" : a->run->name,
+                           a->autocfg != NULL ? "auto"
+                           : a->native || a->run == NULL ? "native" : a->run->name,
                            a->bcast != NULL ? a->bcast->name : "-");
     for (uint32_t i = 0; i < a->nhosts; i++)
         off += (size_t)snprintf(s + off, len - off, "%s%s", i ? "," : "",
@@ -219,6 +221,59 @@ static void gw_arrival_defs(ins_gw_t *g)
                                                     OTF2_PARAMETER_TYPE_STRING));
 }
 
+/* The tree's auto configuration, when its root is an auto node; else NULL. */
+static const rt_auto_cfg_t *tree_auto(const rt_tree_t *t)
+{
+    const rt_node_t *node = rt_tree_algo(t);
+
+    return node != NULL ? node->algo->autocfg : NULL;
+}
+
+/*
+ * An auto node's strings, right after the arrival sources' (their ids are
+ * fixed: ins_int.h): the reasons, the candidate list, each candidate.
+ */
+static void gw_auto_strings(ins_gw_t *g, const rt_auto_cfg_t *cfg)
+{
+    char list[RT_AUTO_CAND_MAX * (RT_PATHMAP_NAME_MAX + 1) + 1];
+    size_t len = 0;
+
+    for (uint32_t r = 0; r < INS_NREASON; r++)
+        if (ins__gw_str(g, rt_auto_reason_name((rt_auto_reason_t)r)) != INS_STR_REASON0 + r)
+            ins__gw_check(g, OTF2_ERROR_INVALID_DATA);
+    list[0] = '\0';
+    for (uint32_t i = 0; i < cfg->ncand && len < sizeof(list); i++)
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? "," : "",
+                                cfg->cand[i]);
+    if (ins__gw_str(g, list) != INS_STR_CANDIDATES)
+        ins__gw_check(g, OTF2_ERROR_INVALID_DATA);
+    for (uint32_t i = 0; i < cfg->ncand; i++)
+        if (ins__gw_str(g, cfg->cand[i]) != INS_STR_CAND0 + i)
+            ins__gw_check(g, OTF2_ERROR_INVALID_DATA);
+}
+
+/*
+ * An auto node's attributes: the application traces' ids (unused here),
+ * so that the ids stay dense, then the choice's and the auto parameter.
+ */
+static void gw_auto_defs(ins_gw_t *g)
+{
+    static const struct { uint32_t id; const char *name; OTF2_Type type; } attrs[] = {
+        { INS_ATTR_CALLSITE_ID, INS_ATTR_CALLSITE, OTF2_TYPE_STRING },
+        { INS_ATTR_ALGO_ID, INS_ATTR_ALGO, OTF2_TYPE_STRING },
+        { INS_ATTR_FALLBACK_ID, INS_ATTR_FALLBACK, OTF2_TYPE_STRING },
+        { INS_ATTR_COUNT_ID, INS_ATTR_COUNT, OTF2_TYPE_INT64 },
+        { INS_ATTR_DTYPE_ID, INS_ATTR_DTYPE, OTF2_TYPE_STRING },
+        { INS_ATTR_MPI_OP_ID, INS_ATTR_MPI_OP, OTF2_TYPE_STRING },
+    };
+
+    for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+        ins__gw_check(g, OTF2_GlobalDefWriter_WriteAttribute(
+                             g->w, attrs[i].id, ins__gw_str(g, attrs[i].name),
+                             ins__gw_str(g, "application traces only"), attrs[i].type));
+    ins__gw_auto_defs(g);
+}
+
 /* The machine, and per host a system tree node and a location group. */
 static void gw_hosts(ins_gw_t *g, ins_trace_t *tr, const ins_host_info_t *hosts)
 {
@@ -313,9 +368,13 @@ static OTF2_ErrorCode write_globals(ins_trace_t *tr, double rate, const ins_host
         ins__gw_check(&g, OTF2_ERROR_MEM_ALLOC_FAILED);
     if (tree_pap(tr->tree))
         gw_arrival_strings(&g);
+    if (tree_auto(tr->tree) != NULL)
+        gw_auto_strings(&g, tree_auto(tr->tree));
     gw_clock(&g, tr, rate, hosts);
     if (tree_pap(tr->tree))
         gw_arrival_defs(&g);
+    if (tree_auto(tr->tree) != NULL)
+        gw_auto_defs(&g);
     gw_hosts(&g, tr, hosts);
     for (int r = 0; r < tr->size; r++) {
         if (algo != NULL)

@@ -95,6 +95,40 @@ void ins__gw_machine(ins_gw_t *g, const char *hostname)
                          g->w, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE));
 }
 
+void ins__gw_auto_defs(ins_gw_t *g)
+{
+    static const struct { uint32_t id; const char *name, *desc; OTF2_Type type; } attrs[] = {
+        { INS_ATTR_CANDIDATES_ID, INS_ATTR_CANDIDATES, "auto's candidates, in order",
+          OTF2_TYPE_STRING },
+        { INS_ATTR_REASON_ID, INS_ATTR_REASON, "why auto chose it: only, model, kept, explore",
+          OTF2_TYPE_STRING },
+        { INS_ATTR_SPREAD_ID, INS_ATTR_SPREAD, "the arrival vector's spread, ns",
+          OTF2_TYPE_INT64 },
+        { INS_ATTR_SKIPPED_ID, INS_ATTR_SKIPPED, "bit i: PAP-aware candidate i skipped",
+          OTF2_TYPE_UINT64 },
+    };
+    char name[64], desc[96];
+
+    for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+        ins__gw_check(g, OTF2_GlobalDefWriter_WriteAttribute(g->w, attrs[i].id,
+                                                        ins__gw_str(g, attrs[i].name),
+                                                        ins__gw_str(g, attrs[i].desc),
+                                                        attrs[i].type));
+    for (unsigned corr = 0; corr < 2; corr++)
+        for (unsigned i = 0; i < INS_AUTO_CAND_MAX; i++) {
+            snprintf(name, sizeof(name), corr ? INS_ATTR_CORR_FMT : INS_ATTR_PRED_FMT, i);
+            snprintf(desc, sizeof(desc), "candidate %u's %s time, ns", i,
+                     corr ? "predicted and corrected" : "predicted");
+            ins__gw_check(g, OTF2_GlobalDefWriter_WriteAttribute(
+                                 g->w, (corr ? INS_ATTR_CORR0_ID : INS_ATTR_PRED0_ID) + i,
+                                 ins__gw_str(g, name), ins__gw_str(g, desc),
+                                 OTF2_TYPE_INT64));
+        }
+    ins__gw_check(g, OTF2_GlobalDefWriter_WriteParameter(g->w, INS_PARAM_AUTO_ID,
+                                                    ins__gw_str(g, INS_PARAM_AUTO),
+                                                    OTF2_PARAMETER_TYPE_STRING));
+}
+
 void ins__gw_host(ins_gw_t *g, int r, const char *host, const char *hostname)
 {
     char name[300];

@@ -122,9 +122,20 @@ typedef struct ins_rec {
 #define INS_REC_KIND_SHIFT 27
 #define INS_REC_PAYLOAD    ((UINT32_C(1) << INS_REC_KIND_SHIFT) - 1)
 enum { INS_REC_COLL_BEGIN = 0, INS_REC_COLL_END = 1, INS_REC_MSG = 2 /* + rt_msg_t, to 5 */,
-       INS_REC_ARRIVAL = 6 };
+       INS_REC_ARRIVAL = 6, INS_REC_CHOICE = 7 };
 #define INS_REC_PART_SHIFT 24          /* arrival records: the part, 0..2 */
 #define INS_REC_MISSING_MAX ((1u << (INS_REC_PART_SHIFT - 4)) - 2)
+/*
+ * A choice of `auto` (collect.c, hook_choice): 3 + 2 * ncand records of
+ * kind INS_REC_CHOICE, the part in the payload's top bits: part 0 (data =
+ * chosen | reason << 4 | ncand << 6, value = the spread), part 1 (value =
+ * skipped), parts INS_CHOICE_PRED + i and INS_CHOICE_CORR + i (i < ncand:
+ * the predictions), and INS_CHOICE_END, which makes the event.
+ */
+#define INS_CHOICE_PART_SHIFT 20
+#define INS_CHOICE_PRED       2u
+#define INS_CHOICE_CORR       (INS_CHOICE_PRED + INS_AUTO_CAND_MAX)
+#define INS_CHOICE_END        127u
 
 /*
  * The String ids of the three arrival sources (ins_schema.h), written first
@@ -133,6 +144,15 @@ enum { INS_REC_COLL_BEGIN = 0, INS_REC_COLL_END = 1, INS_REC_MSG = 2 /* + rt_msg
  */
 #define INS_STR_ARRIVAL0   0u
 #define INS_NARRIVAL       3u
+/*
+ * In an archive with an auto node, the strings after those: the four
+ * reasons (rt_auto_reason_t order), the candidate list ("ring,prr"), then
+ * each candidate's name in the configuration's order (defs.c).
+ */
+#define INS_STR_REASON0    (INS_STR_ARRIVAL0 + INS_NARRIVAL)
+#define INS_NREASON        4u
+#define INS_STR_CANDIDATES (INS_STR_REASON0 + INS_NREASON)
+#define INS_STR_CAND0      (INS_STR_CANDIDATES + 1u)
 
 /*
  * One location.  While recording, its buffer is written by one thread at
@@ -159,6 +179,11 @@ typedef struct ins_loc {
     uint32_t            arr_data;    /* writing: an arrival report's part 0 data, */
     int64_t             arr_error;   /* error (part 0) and lead (part 1) */
     int64_t             arr_lead;
+    uint32_t            ch_data;     /* writing: a choice's part 0 data, */
+    int64_t             ch_spread;   /* spread (part 0), skipped (part 1), */
+    uint64_t            ch_skipped;  /* the predictions (parts PRED, CORR); */
+    int64_t             ch_pred[INS_AUTO_CAND_MAX];  /* -1: none */
+    int64_t             ch_corr[INS_AUTO_CAND_MAX];
 } __attribute__((aligned(64))) ins_loc_t;
 
 struct ins_trace {
@@ -323,6 +348,9 @@ void ins__gw_clock(ins_gw_t *g, double rate, const ins_host_info_t *hosts, int n
 void ins__gw_machine(ins_gw_t *g, const char *hostname);
 /* Host r: system tree node 1+r named `host`, location group r (ins_schema.h). */
 void ins__gw_host(ins_gw_t *g, int r, const char *host, const char *hostname);
+/* The auto parameter and the choice attributes, ids INS_ATTR_CANDIDATES_ID
+   to INS_ATTR_CORR0_ID + 7 (ins_schema.h, "what `auto` chose"). */
+void ins__gw_auto_defs(ins_gw_t *g);
 
 /* Each location's definitions: the two clock offsets (all of this rank's),
    and, when comm_map is not NULL, that mapping table of communicator ids

@@ -64,6 +64,26 @@ typedef struct ins_mpi_rec {
 } ins_mpi_rec_t;
 
 #define INS_MPI_REC_MSG 32u
+/*
+ * What an auto rule chose for the call recorded next on the location
+ * (ins_mpi_record writes these just before the call's record):
+ * INS_MPI_REC_CHOICE (enter = the spread, leave = skipped, callsite =
+ * chosen | reason << 8 | ncand << 16), then per candidate i one
+ * INS_MPI_REC_CAND (algo = its name, a static string of the table; count =
+ * i; sent = its prediction, recv = the corrected one, as int64).
+ */
+#define INS_MPI_REC_CHOICE 64u
+#define INS_MPI_REC_CAND   65u
+
+/* A choice read back from those records, until its call is written. */
+typedef struct ins_mpi_choice {
+    int         valid;
+    uint32_t    chosen, reason, ncand;
+    int64_t     spread;
+    uint64_t    skipped;
+    const char *name[INS_AUTO_CAND_MAX];
+    int64_t     pred[INS_AUTO_CAND_MAX], corr[INS_AUTO_CAND_MAX];
+} ins_mpi_choice_t;
 
 /* One location: a thread that recorded, its buffer and its writing state. */
 typedef struct ins_mpi_loc {
@@ -81,6 +101,7 @@ typedef struct ins_mpi_loc {
     uint64_t            ncoll;        /* collectives written: messages' request ids */
     ins_mpi_rec_t      *pend;         /* messages waiting for their call's record */
     uint32_t            npend, cappend;
+    ins_mpi_choice_t    choice;       /* the next call's auto choice, if valid */
 } __attribute__((aligned(64))) ins_mpi_loc_t;
 
 /* A communicator as ins_mpi_comm registered it: world ranks, then the name. */
@@ -99,6 +120,7 @@ typedef struct ins_mpi_strs {
     uint32_t     n, cap;
     uint32_t     dtype[256], op[256], fallback[INS_FB_NREASONS];  /* index + 1, 0: not yet */
     uint64_t     last_site, last_algo;    /* the last call site and algorithm pointer */
+    uint32_t     reason[INS_NREASON];     /* auto's reasons: index + 1, 0: not yet */
     uint32_t     last_site_i, last_algo_i; /* looked up, and their indices + 1 (0: none) */
 } ins_mpi_strs_t;
 
@@ -128,6 +150,8 @@ struct ins_mpi {
     uint32_t         *gcomms;        /* at close: every rank's ids, sorted, each once */
     uint32_t          ngcomms;
     ins_mpi_strs_t    strs;
+    int               auto_defs;     /* a record had an auto choice: define its ids
+                                        (any rank's, agreed at close) */
     OTF2_ErrorCode    wfailed;       /* first failure of the string table */
 };
 

@@ -618,6 +618,8 @@ static OTF2_ErrorCode write_globals(ins_mpi_t *tr, double rate, const gathered_t
     gw_rank_strings(&g, tr->size, x->cnt, &x->strs);
     ins__gw_clock(&g, rate, x->hosts, tr->size, &tr->clk0);
     gw_attrs_regions(&g);
+    if (tr->auto_defs)
+        ins__gw_auto_defs(&g);
     ins__gw_machine(&g, x->hosts[0].hostname);
     for (int r = 0; r < tr->size; r++)
         ins__gw_host(&g, r, x->hosts[r].hostname, x->hosts[r].hostname);
@@ -638,6 +640,11 @@ OTF2_ErrorCode ins__mpi_defs_write(ins_mpi_t *tr, double rate)
     char *strs = strs_pack(tr, &nstr);
     int32_t *cw = comms_pack(tr, &ncw);
     OTF2_ErrorCode rc = OTF2_SUCCESS;
+    int any_auto = 0, mine_auto = __atomic_load_n(&tr->auto_defs, __ATOMIC_RELAXED);
+
+    /* The choice's definitions when any rank recorded one (ins_schema.h). */
+    MPI_Allreduce(&mine_auto, &any_auto, 1, MPI_INT, MPI_MAX, tr->comm);
+    tr->auto_defs = any_auto;
 
     ins__host_info_init(&me);
     for (uint32_t i = 0; i < tr->nloc; i++) {

@@ -125,11 +125,49 @@ static inline ins_mpi_rec_t *rec_next(ins_mpi_t *tr, ins_mpi_loc_t *loc)
 
 /* ---- recording ----------------------------------------------------------------- */
 
+/*
+ * An auto rule's choice, as records before its call's (ins_mpi_int.h).  A
+ * choice that does not fit (more candidates than the schema has attributes
+ * for, an index out of range) is recorded with no candidates and refused
+ * when written.
+ */
+static void record_choice(ins_mpi_t *tr, ins_mpi_loc_t *loc, const ins_mpi_call_t *call)
+{
+    const rt_auto_choice_t *c = call->auto_choice;
+    uint32_t ncand = c->ncand <= INS_AUTO_CAND_MAX ? c->ncand : 0;
+    ins_mpi_rec_t *r;
+
+    if (c->chosen < 0 || (uint32_t)c->chosen >= ncand || (uint32_t)c->reason >= INS_NREASON)
+        ncand = 0;
+    if ((r = rec_next(tr, loc)) == NULL)
+        return;
+    memset(r, 0, sizeof(*r));
+    r->enter = (uint64_t)c->spread_ns;
+    r->leave = c->skipped;
+    r->callsite = (uint64_t)(ncand ? (uint32_t)c->chosen : 0) | (uint64_t)c->reason << 8 |
+                  (uint64_t)ncand << 16;
+    r->func = (uint8_t)INS_MPI_REC_CHOICE;
+    for (uint32_t i = 0; i < ncand; i++) {
+        if ((r = rec_next(tr, loc)) == NULL)
+            return;
+        memset(r, 0, sizeof(*r));
+        r->algo = rt_auto_cand_name(call->auto_a, (int32_t)i);
+        r->count = (int64_t)i;
+        r->sent = (uint64_t)c->pred_ns[i];
+        r->recv = (uint64_t)c->corr_ns[i];
+        r->func = (uint8_t)INS_MPI_REC_CAND;
+    }
+    __atomic_store_n(&tr->auto_defs, 1, __ATOMIC_RELAXED);
+}
+
 void ins_mpi_record(ins_mpi_t *tr, const ins_mpi_call_t *call)
 {
-    ins_mpi_rec_t *r = rec_next(tr, loc_get(tr));
+    ins_mpi_loc_t *loc = loc_get(tr);
+    ins_mpi_rec_t *r;
 
-    if (r == NULL)
+    if (call->auto_choice != NULL && call->auto_a != NULL && loc != NULL)
+        record_choice(tr, loc, call);
+    if ((r = rec_next(tr, loc)) == NULL)
         return;
     r->enter = call->enter;
     r->leave = call->leave;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include "common/cm_site.h"
 #include "instrument/ins_mpi_int.h"
+#include "runtime/api/rt_auto.h"
 
 /* ---- this rank's strings ------------------------------------------------------ */
 
@@ -190,6 +191,66 @@ static OTF2_ErrorCode call_attrs(ins_mpi_loc_t *loc, const ins_mpi_rec_t *r)
     return rc;
 }
 
+/* An auto choice's attributes (ins_schema.h), after the call's own. */
+static OTF2_ErrorCode choice_attrs(ins_mpi_loc_t *loc)
+{
+    ins_mpi_t *tr = loc->tr;
+    const ins_mpi_choice_t *c = &loc->choice;
+    OTF2_AttributeList *a = loc->attrs;
+    char list[INS_AUTO_CAND_MAX * 64 + 1];
+    size_t len = 0;
+    OTF2_ErrorCode rc;
+
+    if (c->ncand == 0 || c->ncand > INS_AUTO_CAND_MAX || c->chosen >= c->ncand ||
+        c->reason >= INS_NREASON)
+        return OTF2_ERROR_INVALID_DATA;
+    list[0] = '\0';
+    for (uint32_t i = 0; i < c->ncand && len < sizeof(list); i++)
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? "," : "",
+                                c->name[i] != NULL ? c->name[i] : "?");
+    rc = OTF2_AttributeList_AddStringRef(a, INS_ATTR_CANDIDATES_ID,
+                                         str_ref(tr, strs_text(tr, list)));
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddStringRef(
+            a, INS_ATTR_REASON_ID,
+            str_ref(tr, strs_cached(tr, &tr->strs.reason[c->reason],
+                                    rt_auto_reason_name((rt_auto_reason_t)c->reason))));
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddInt64(a, INS_ATTR_SPREAD_ID, c->spread);
+    for (uint32_t i = 0; rc == OTF2_SUCCESS && i < c->ncand; i++)
+        if (c->pred[i] >= 0)
+            rc = OTF2_AttributeList_AddInt64(a, INS_ATTR_PRED0_ID + i, c->pred[i]);
+    for (uint32_t i = 0; rc == OTF2_SUCCESS && i < c->ncand; i++)
+        if (c->corr[i] >= 0)
+            rc = OTF2_AttributeList_AddInt64(a, INS_ATTR_CORR0_ID + i, c->corr[i]);
+    if (rc == OTF2_SUCCESS)
+        rc = OTF2_AttributeList_AddUint64(a, INS_ATTR_SKIPPED_ID, c->skipped);
+    return rc;
+}
+
+/* A choice record (ins_mpi_int.h) into loc->choice, for the next call. */
+static OTF2_ErrorCode take_choice(ins_mpi_loc_t *loc, const ins_mpi_rec_t *r)
+{
+    ins_mpi_choice_t *c = &loc->choice;
+
+    if (r->func == INS_MPI_REC_CHOICE) {
+        memset(c, 0, sizeof(*c));
+        c->valid = 1;
+        c->spread = (int64_t)r->enter;
+        c->skipped = r->leave;
+        c->chosen = (uint32_t)(r->callsite & 0xff);
+        c->reason = (uint32_t)((r->callsite >> 8) & 0xff);
+        c->ncand = (uint32_t)((r->callsite >> 16) & 0xff);
+        return OTF2_SUCCESS;
+    }
+    if (!c->valid || r->count < 0 || r->count >= (int64_t)INS_AUTO_CAND_MAX)
+        return OTF2_ERROR_INVALID_DATA;
+    c->name[r->count] = r->algo;
+    c->pred[r->count] = (int64_t)r->sent;
+    c->corr[r->count] = (int64_t)r->recv;
+    return OTF2_SUCCESS;
+}
+
 /* One message at time ts (its own, or clamped into its call). */
 static OTF2_ErrorCode write_msg(ins_mpi_loc_t *loc, const ins_mpi_rec_t *m, uint64_t ts)
 {
@@ -272,6 +333,9 @@ static OTF2_ErrorCode write_call(ins_mpi_loc_t *loc, const ins_mpi_rec_t *r)
 
     if (rc == OTF2_SUCCESS)
         rc = call_attrs(loc, r);
+    if (rc == OTF2_SUCCESS && loc->choice.valid)
+        rc = choice_attrs(loc);
+    loc->choice.valid = 0;
     if (rc == OTF2_SUCCESS)
         rc = OTF2_EvtWriter_Enter(loc->ew, loc->attrs, r->enter, f);
     if (f == INS_MPI_IALLREDUCE || f == INS_MPI_IREDUCE || f == INS_MPI_IBCAST) {
@@ -345,7 +409,8 @@ void ins__mpi_write(ins_mpi_loc_t *loc)
     for (uint32_t i = 0; i < loc->n && loc->failed == OTF2_SUCCESS; i++) {
         const ins_mpi_rec_t *r = &loc->buf[i];
 
-        loc->failed = r->func >= INS_MPI_REC_MSG ? pend(loc, r)
+        loc->failed = r->func >= INS_MPI_REC_CHOICE ? take_choice(loc, r)
+                      : r->func >= INS_MPI_REC_MSG ? pend(loc, r)
                       : r->func < INS_MPI_NFUNCS ? write_call(loc, r)
                                                  : OTF2_ERROR_INVALID_DATA;
     }

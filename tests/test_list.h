@@ -560,6 +560,7 @@ static const tst_entry_t tst_list[] = {
     /* sh: the application-trace writer (ins_mpi.h) read back with otf2-print: known calls,
        communicators, threads with flushes, an existing directory, abandon (issue 25) */
     { "trace_mpi_app",         TST_SH, NULL, "sh tests/mpi/ins-mpi-trace.sh",          NULL, 0, 180 },
+    { "trace_mpi_auto",        TST_SH, NULL, "sh tests/mpi/ins-mpi-auto.sh",           NULL, 0, 120 },
     /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks, from
        2 threads at once, with no calls, at a site in libc, checked line for line; sites
        named with and without addr2line */

@@ -89,7 +89,9 @@
 #define INS_KEY_FANIN           "fanin"      /* contributors per operation */
 #define INS_NO_PARENT           "-"
 /* after fanin, for an algorithm node only (docs/pathmap.md, "algo") */
-#define INS_KEY_ALGO            "algo"       /* run=: an algorithm of the table, or "native" */
+#define INS_KEY_ALGO            "algo"       /* run=: an algorithm of the table, "native"
+                                                or "auto" (what each operation ran: its
+                                                choice record) */
 #define INS_KEY_BCAST           "bcast"      /* the broadcast after a reduce; "-" if none */
 #define INS_KEY_HOSTS           "hosts"      /* its hosts, comma-separated, = ranks 0.. of the node */
 #define INS_KEY_ROOT            "root"       /* rooted algorithms: the root's rank in the node; "-" */

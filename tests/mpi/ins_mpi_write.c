@@ -17,6 +17,13 @@
  *   ins_mpi_write DIR exists    opening must fail (DIR exists, no force)
  *   ins_mpi_write DIR force     np 2: with force, one barrier; the status
  *                               printed by rank 0 ("ok" or the message)
+ *   ins_mpi_write DIR auto      np 2: three MPI_Allreduce calls on world, the
+ *                               first two run by an auto rule with the choices
+ *                               of mode_auto (candidates ring,prr,native), the
+ *                               third native with none; call k lasts 1000 k ticks
+ *   ins_mpi_write DIR fixed     the same calls and sites with no choice (algo
+ *                               ring), call k lasting 2000 k ticks: the fixed run
+ *                               papanalyze --baseline compares auto's with
  *   ins_mpi_write DIR abandon   records 20000 calls (24 flushes), says whether
  *                               this rank's event file exists, abandons, never
  *                               closes
@@ -278,6 +285,67 @@ static void mode_abandon(const char *dir, int rank)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/*
+ * Two auto choices, made by hand (tests/mpi/ins-mpi-auto.sh expects them):
+ * call 1 chose prr (index 1) by the model, spread 5000 ns, predictions
+ * ring 100, prr 200, native none, corrected 110 and 190; call 2 kept ring,
+ * spread 0, prr skipped (bit 1), predictions ring 100 and native 300,
+ * corrected 100 and 330.  Call 3 has no choice.
+ */
+/* A call at site k lasting `ticks`. */
+static void record_for(ins_mpi_t *tr, ins_mpi_call_t *c, int k, uint64_t ticks)
+{
+    c->callsite = site(k);
+    c->enter = ins_mpi_now();
+    c->leave = c->enter + ticks;
+    ins_mpi_record(tr, c);
+}
+
+static void mode_auto(const char *dir, int rank, int fixed)
+{
+    ins_mpi_t *tr = open_trace(dir, 0, fixed ? "allreduce:*=ring"
+                                             : "allreduce:*=auto(candidates=ring,prr,native)");
+    uint64_t unit = fixed ? 2000 : 1000;
+    int32_t world[2] = { 0, 1 };
+    ins_mpi_comm_def_t w = { INS_COMM_WORLD_ID, "MPI_COMM_WORLD", 2, world, UINT32_MAX };
+    rt_auto_cfg_t cfg;
+    rt_auto_t *a;
+    rt_auto_choice_t c1, c2;
+    ins_mpi_call_t c;
+    cm_err_t err;
+
+    rt_auto_cfg_default(&cfg);
+    if (rt_auto_cfg_candidates(&cfg, "ring,prr,native", &err) != CM_OK ||
+        rt_auto_create(&cfg, 2, &a, &err) != CM_OK)
+        die("rt_auto", &err);
+    if (ins_mpi_comm(tr, &w, &err) != CM_OK)
+        die("ins_mpi_comm", &err);
+    memset(&c1, 0, sizeof(c1));
+    c1.chosen = 1, c1.previous = -1, c1.reason = RT_AUTO_MODEL, c1.ncand = 3;
+    c1.pred_ns[0] = 100, c1.pred_ns[1] = 200, c1.pred_ns[2] = -1;
+    c1.corr_ns[0] = 110, c1.corr_ns[1] = 190, c1.corr_ns[2] = -1;
+    c1.spread_ns = 5000;
+    c2 = c1;
+    c2.chosen = 0, c2.previous = 1, c2.reason = RT_AUTO_KEPT, c2.skipped = 2;
+    c2.pred_ns[1] = -1, c2.pred_ns[2] = 300;
+    c2.corr_ns[0] = 100, c2.corr_ns[1] = -1, c2.corr_ns[2] = 330;
+    c2.spread_ns = 0;
+    c = call(INS_MPI_ALLREDUCE, INS_COMM_WORLD_ID, UINT32_MAX, 4, MPI_INT, MPI_SUM, 16, 16);
+    c.algo = fixed ? "ring" : "prr";
+    c.auto_a = fixed ? NULL : a, c.auto_choice = fixed ? NULL : &c1;
+    record_for(tr, &c, 1, 1 * unit);
+    c.algo = "ring";
+    c.auto_choice = fixed ? NULL : &c2;
+    record_for(tr, &c, 2, 2 * unit);
+    c.algo = fixed ? "ring" : "native";
+    c.auto_a = NULL, c.auto_choice = NULL;
+    record_for(tr, &c, 3, 3 * unit);
+    (void)rank;
+    if (ins_mpi_close(tr, &err) != CM_OK)
+        die("ins_mpi_close", &err);
+    rt_auto_destroy(a);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, provided;
@@ -286,7 +354,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (argc != 3) {
-        fprintf(stderr, "usage: ins_mpi_write DIR calls|threads|empty|exists|force|abandon\n");
+        fprintf(stderr, "usage: ins_mpi_write DIR calls|threads|empty|exists|force|auto|fixed|abandon\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     if (strcmp(argv[2], "calls") == 0)
@@ -299,6 +367,10 @@ int main(int argc, char **argv)
         mode_force(argv[1], rank);
     else if (strcmp(argv[2], "exists") == 0)
         mode_exists(argv[1], rank);
+    else if (strcmp(argv[2], "auto") == 0)
+        mode_auto(argv[1], rank, 0);
+    else if (strcmp(argv[2], "fixed") == 0)
+        mode_auto(argv[1], rank, 1);
     else if (strcmp(argv[2], "abandon") == 0)
         mode_abandon(argv[1], rank);
     else
