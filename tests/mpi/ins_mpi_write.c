@@ -292,12 +292,16 @@ static void mode_abandon(const char *dir, int rank)
  * spread 0, prr skipped (bit 1), predictions ring 100 and native 300,
  * corrected 100 and 330.  Call 3 has no choice.
  */
-/* A call at site k lasting `ticks`. */
+/* A call at site k lasting `ticks`, after the previous one's leave (times never go back). */
 static void record_for(ins_mpi_t *tr, ins_mpi_call_t *c, int k, uint64_t ticks)
 {
+    static uint64_t last;
+    uint64_t now = ins_mpi_now();
+
     c->callsite = site(k);
-    c->enter = ins_mpi_now();
+    c->enter = now > last ? now : last + 1;
     c->leave = c->enter + ticks;
+    last = c->leave;
     ins_mpi_record(tr, c);
 }
 
