@@ -618,8 +618,13 @@ static OTF2_ErrorCode write_globals(ins_mpi_t *tr, double rate, const gathered_t
     gw_rank_strings(&g, tr->size, x->cnt, &x->strs);
     ins__gw_clock(&g, rate, x->hosts, tr->size, &tr->clk0);
     gw_attrs_regions(&g);
-    if (tr->auto_defs)
+    if (tr->auto_defs) {
+        /* the tree traces' parameter (unused here), so that the ids stay dense */
+        ins__gw_check(&g, OTF2_GlobalDefWriter_WriteParameter(g.w, INS_PARAM_ARRIVAL_ID,
+                                                         ins__gw_str(&g, INS_PARAM_ARRIVAL),
+                                                         OTF2_PARAMETER_TYPE_STRING));
         ins__gw_auto_defs(&g);
+    }
     ins__gw_machine(&g, x->hosts[0].hostname);
     for (int r = 0; r < tr->size; r++)
         ins__gw_host(&g, r, x->hosts[r].hostname, x->hosts[r].hostname);
