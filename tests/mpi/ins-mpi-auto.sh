@@ -36,7 +36,7 @@ awk 'NR <= 5 { next }
   { out(); if ($1 == "ENTER") { loc = $2; cur = $0 } }
   END { out() }' "$tmp/a.print" > "$tmp/enters"
 for loc in 0 65536; do
-  grep "^$loc " "$tmp/enters" | sed -e 's/.* | //' -e 's/" <[0-9]*>/"/g' > "$tmp/e$loc"
+  grep "^$loc " "$tmp/enters" | sed -e 's/.* | //' -e 's/" <[0-9]*>)/")/g' > "$tmp/e$loc"
   [ "$(wc -l < "$tmp/e$loc")" -eq 3 ] || { cat "$tmp/enters" >&2; fail "location $loc: expected 3 Enter events"; }
   e1=$(sed -n 1p "$tmp/e$loc"); e2=$(sed -n 2p "$tmp/e$loc"); e3=$(sed -n 3p "$tmp/e$loc")
   want1='("paptree::candidates" <13>; STRING; "ring,prr,native"), ("paptree::reason" <14>; STRING; "model"), ("paptree::spread_ns" <15>; INT64; 5000), ("paptree::pred0_ns" <17>; INT64; 100), ("paptree::pred1_ns" <18>; INT64; 200), ("paptree::corr0_ns" <25>; INT64; 110), ("paptree::corr1_ns" <26>; INT64; 190), ("paptree::skipped" <16>; UINT64; 0)'
