@@ -14,6 +14,8 @@
 #   - auto_baseline against the fixed run: auto's two ops (mean 1500 ticks)
 #     against the site's three fixed ones (mean 4000 ticks): 0.375;
 #   - the report's "Algorithm choices" section, and its baseline table;
+#   - papviz choices: one mark per operation, the legend's counts; papviz
+#     arrivals-by-site: the site's choices, 50 % each;
 #   - --baseline refused for a database of another kind, for a file that is
 #     not a database, for a database given as the input, and when no site is
 #     shared; nothing is written then.
@@ -69,6 +71,19 @@ grep -q '^Algorithm choices: per call site' "$tmp/report" || fail "report: no 'A
 grep -q '^Algorithm choices against the fixed run' "$tmp/report" || fail "report: no baseline table"
 grep -Eq 'prr +1 +50\.00 +1\.73 +1\.73' "$tmp/report" ||
   { cat "$tmp/report" >&2; fail "report: no row 'prr 1 50.00 1.73 1.73'"; }
+
+# papviz: a mark per auto operation, the legend's counts; the arrivals chart
+# names the site's choices.
+bin/papviz choices -q -o "$tmp/choices.svg" "$tmp/auto.db" || fail "papviz choices failed"
+[ "$(grep -c 'class="c-op"' "$tmp/choices.svg")" = 2 ] ||
+  fail "papviz choices: expected 2 marks (class c-op), got $(grep -c 'class="c-op"' "$tmp/choices.svg")"
+grep -q '>prr (1)<' "$tmp/choices.svg" && grep -q '>ring (1)<' "$tmp/choices.svg" ||
+  fail "papviz choices: legend without 'prr (1)' and 'ring (1)'"
+bin/papviz arrivals-by-site -q -o "$tmp/arr.svg" "$tmp/auto.db" || fail "papviz arrivals-by-site failed"
+grep -q 'auto: prr 50%, ring 50%' "$tmp/arr.svg" || fail "arrivals-by-site: no 'auto: prr 50%, ring 50%'"
+set +e; bin/papviz choices -q -o "$tmp/none.svg" "$tmp/fixed.db" 2> "$tmp/err"; rc=$?; set -e
+[ "$rc" = 1 ] && grep -q 'no choice of auto' "$tmp/err" && [ ! -e "$tmp/none.svg" ] ||
+  fail "papviz choices of a run without auto: expected exit 1, 'no choice of auto', no file"
 
 # Refusals: nothing written.
 expect_fail() {   # CODE WHAT MESSAGE-REGEX -- command...
