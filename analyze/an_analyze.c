@@ -76,6 +76,7 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
     an_reader_t *rd = NULL;
     an_db_t *db = NULL;
     run_t run = { 0 };
+    an_auto_t autos = { NULL, 0, 0 };
     char buf[32];
     cm_status_t st;
     double t0 = now();
@@ -115,10 +116,18 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         st = an_ops_create(&defs, db, opts->skip, &run.ops, err);
     if (st == CM_OK) {
         run.pr = (progress_t){ run.ops, defs.nevents, t0, t0, opts->progress };
+        an_reader_collect_auto(rd, &autos);
         st = an_reader_run(rd, visit, msg, &run, on_progress, err);
     }
     if (st == CM_OK)
         st = an_ops_finish(run.ops, err);
+    if (st == CM_OK && defs.algo >= 0)
+        st = an__auto_write(an__db_conn(db), &autos, AN_AUTO_TREE, defs.nodes[defs.algo].name,
+                            err);
+    if (st == CM_OK && opts->baseline != NULL)
+        st = autos.n == 0 ? CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "--baseline: the "
+                                      "trace has no choice of auto to compare")
+                          : an__auto_baseline(an__db_conn(db), opts->baseline, err);
     if (st == CM_OK) {
         res->ops = an_ops_count(run.ops, &res->ops_used);
         /* A database without a used operation has no statistics to report:
@@ -144,6 +153,7 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         }
     }
     an_ops_free(run.ops);
+    an__auto_free(&autos);
     an_reader_close(rd);
     if (st == CM_OK) {
         st = an_db_commit(db, err);

@@ -177,6 +177,9 @@ cm_status_t an_reader_open(const char *anchor, an_defs_t *defs, an_reader_t **ou
  * Reads every event, calling fn per completed visit.  progress, when not
  * NULL, is called every few hundred thousand events with the count so far.
  */
+/* Where an_reader_run puts auto's choices (an_auto_int.h); NULL: dropped. */
+struct an_auto;
+void an_reader_collect_auto(an_reader_t *r, struct an_auto *autos);
 cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, void *ud,
                           void (*progress)(void *ud, uint64_t events), cm_err_t *err);
 void        an_reader_close(an_reader_t *r);

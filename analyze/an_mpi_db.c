@@ -232,8 +232,18 @@ static int write_calls(sqlite3 *db, an_mpi_trace_t *tr)
 
     /* the metrics are done: the calls may be reordered for the rows */
     qsort(tr->calls, (size_t)tr->ncalls, sizeof(*tr->calls), cmp_call);
-    for (int64_t i = 0; !bad && i < tr->ncalls; i++)
-        bad = write_call(st, tr, &tr->calls[i], i);
+    for (int64_t i = 0; !bad && i < tr->ncalls; i++) {
+        const an_mpi_call_t *c = &tr->calls[i];
+
+        bad = write_call(st, tr, c, i);
+        if (c->autorec >= 0 && (size_t)c->autorec < tr->autos.n) {  /* its operation */
+            an_auto_rec_t *a = &tr->autos.r[c->autorec];
+            a->instance = tr->comms[c->comm].id;
+            a->op = c->seq;
+            a->call = i;
+            a->bytes = c->msg;
+        }
+    }
     sqlite3_finalize(st);
     return bad;
 }
@@ -308,6 +318,15 @@ static cm_status_t write_db(const an_opts_t *opts, an_mpi_trace_t *tr, const cha
         || sqlite3_exec(conn, sites_sql, NULL, NULL, NULL) != SQLITE_OK) {
         st = CM_ERR_AT(err, CM_ERR_IO, path, 0, 0, "cannot write the database: %s",
                        an_db_errmsg(db));
+        an_db_abort(db);
+        return st;
+    }
+    st = an__auto_write(conn, &tr->autos, AN_AUTO_MPI, NULL, err);
+    if (st == CM_OK && opts->baseline != NULL)
+        st = tr->autos.n == 0 ? CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "--baseline: "
+                                          "the trace has no choice of auto to compare")
+                              : an__auto_baseline(conn, opts->baseline, err);
+    if (st != CM_OK) {
         an_db_abort(db);
         return st;
     }

@@ -32,6 +32,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "analyze/an_auto_int.h"
 #include "common/cm_err.h"
 
 struct sqlite3;
@@ -90,6 +91,8 @@ typedef struct an_mpi_call {
     int64_t     seq;          /* index among this rank's calls on comm */
     int64_t     op_index;     /* its operation in an_mpi_trace_t.ops, or -1 */
     int64_t     a, wait;      /* arrival after the operation's first; time lost waiting */
+    int64_t     autorec;      /* an auto rule's choice: index into an_mpi_trace_t.autos;
+                                 -1: none */
 } an_mpi_call_t;
 
 /* One matched operation: the calls of one (comm, seq), one per member. */
@@ -129,6 +132,7 @@ typedef struct an_mpi_trace {
     an_mpi_call_t *calls;
     an_mpi_op_t   *ops;
     struct an_mpi_str *strs;  /* the trace's string definitions, by id, owned */
+    an_auto_t      autos;     /* auto's choices, each named by its call's autorec */
     uint32_t       nstrs, capstrs;
 } an_mpi_trace_t;
 

@@ -5,6 +5,7 @@
  * operations.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
@@ -110,6 +111,34 @@ static cm_status_t load_ranks(sqlite3 *db, const char *path, an_model_mpi_t *m, 
     return CM_OK;
 }
 
+/* Each site's auto choices, from auto_summary when the trace had any. */
+static cm_status_t load_choices(sqlite3 *db, an_model_mpi_t *m, cm_err_t *err)
+{
+    sqlite3_stmt *st = NULL;
+
+    if (sqlite3_prepare_v2(db, "SELECT chosen, share_pct FROM auto_summary WHERE site = ?"
+                           " ORDER BY n DESC, chosen", -1, &st, NULL) != SQLITE_OK)
+        return CM_OK;                    /* no choice in the trace */
+    for (int i = 0; i < m->nsites; i++) {
+        char buf[512];
+        size_t len = 0;
+
+        buf[0] = '\0';
+        sqlite3_bind_text(st, 1, m->sites[i].label, -1, SQLITE_STATIC);
+        while (sqlite3_step(st) == SQLITE_ROW && len < sizeof(buf))
+            len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s %.0f%%",
+                                    len ? ", " : "", (const char *)sqlite3_column_text(st, 0),
+                                    sqlite3_column_double(st, 1));
+        sqlite3_reset(st);
+        if (len > 0 && (m->sites[i].choices = strdup(buf)) == NULL) {
+            sqlite3_finalize(st);
+            return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+        }
+    }
+    sqlite3_finalize(st);
+    return CM_OK;
+}
+
 static char *meta_dup(sqlite3 *db, const char *key)
 {
     sqlite3_stmt *st = NULL;
@@ -151,8 +180,9 @@ cm_status_t an_model_mpi_open(const char *path, an_model_mpi_t **m_p, cm_err_t *
     free(ranks);
     if (m->db == NULL || m->command == NULL)
         st = CM_ERR(err, CM_ERR_NOMEM, "out of memory");
-    else if ((st = load_sites(db, path, m, err)) == CM_OK)
-        st = load_ranks(db, path, m, err);
+    else if ((st = load_sites(db, path, m, err)) == CM_OK
+             && (st = load_ranks(db, path, m, err)) == CM_OK)
+        st = load_choices(db, m, err);
     sqlite3_close(db);
     if (st != CM_OK) {
         an_model_mpi_close(m);
@@ -169,6 +199,7 @@ void an_model_mpi_close(an_model_mpi_t *m)
     for (int i = 0; i < m->nsites; i++) {
         an_model_mpi_site_t *s = &m->sites[i];
         free(s->label), free(s->name), free(s->collectives), free(s->algorithms), free(s->ranks);
+        free(s->choices);
     }
     free(m->sites);
     free(m->db);

@@ -87,6 +87,32 @@ static const char *attr_str(mr_t *r, OTF2_AttributeList *al, int a)
     return an__mpi_str(r, s);
 }
 
+static const char *auto_str(void *ctx, OTF2_StringRef ref)
+{
+    return an__mpi_str(ctx, ref);
+}
+
+/* An auto rule's choice on the call's Enter (ins_schema.h), if any. */
+static OTF2_CallbackCode auto_choice(mr_t *r, OTF2_LocationRef id, OTF2_AttributeList *al,
+                                     an_mpi_call_t *c)
+{
+    an_auto_rec_t rec;
+    const char *why = "";
+    int got = an__auto_parse(&rec, al, r->attr_auto, c->algo, auto_str, r, &why);
+
+    if (got < 0)
+        return an__mpi_fail(r, "Enter of %s on location %" PRIu64 ": a choice of auto with %s "
+                            "(the trace is damaged)", an_mpi_func_name(c->func), id, why);
+    if (got == 0)
+        return OTF2_CALLBACK_SUCCESS;
+    rec.rank = c->rank;
+    rec.call = -1;
+    if (an__auto_add(&r->tr->autos, &rec) != 0)
+        return an__mpi_fail(r, "out of memory");
+    c->autorec = (int64_t)r->tr->autos.n - 1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
                                   OTF2_AttributeList *al, OTF2_RegionRef region)
 {
@@ -119,6 +145,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     c->location = l->id;
     c->root = UINT32_MAX;
     c->site = -1;
+    c->autorec = -1;
     if (l->in_wait)
         return OTF2_CALLBACK_SUCCESS;
     if (al == NULL || OTF2_AttributeList_GetStringRef(al, r->attr[A_CALLSITE], &s) != OTF2_SUCCESS
@@ -134,7 +161,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
                             INS_ATTR_FALLBACK, INS_ATTR_COUNT, INS_ATTR_DTYPE, INS_ATTR_MPI_OP);
     if ((c->site = site_of(r, s)) < 0)
         return an__mpi_fail(r, "out of memory");
-    return OTF2_CALLBACK_SUCCESS;
+    return auto_choice(r, id, al, c);
 }
 
 static cm_status_t push_call(mr_t *r, const an_mpi_call_t *c)
@@ -503,6 +530,7 @@ cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, cm_err_t *err)
 
 void an_mpi_trace_free(an_mpi_trace_t *tr)
 {
+    an__auto_free(&tr->autos);
     for (int i = 0; i < tr->ncomms; i++) {
         free(tr->comms[i].name);
         free(tr->comms[i].world);

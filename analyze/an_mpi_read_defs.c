@@ -133,6 +133,8 @@ static OTF2_CallbackCode on_attr(void *ud, OTF2_AttributeRef self, OTF2_StringRe
     const char *n = an__mpi_str(r, name);
 
     (void)desc;
+    if (an__auto_attr_slot(n, type) >= 0)
+        r->attr_auto[an__auto_attr_slot(n, type)] = self;
     for (int i = 0; n != NULL && i < A_N; i++)
         if (strcmp(n, attr_names[i]) == 0) {
             OTF2_Type want = i == A_COUNT ? OTF2_TYPE_INT64 : OTF2_TYPE_STRING;
@@ -410,6 +412,8 @@ cm_status_t an__mpi_read_defs(mr_t *r)
 
     for (int i = 0; i < A_N; i++)
         r->attr[i] = UINT32_MAX;
+    for (int i = 0; i < AN_AUTO_NATTR; i++)
+        r->attr_auto[i] = UINT32_MAX;
     if ((st = read_props(r)) != CM_OK || (st = read_global_defs(r)) != CM_OK)
         return st;
     if (r->nclock != 1 || r->tr->resolution == 0)

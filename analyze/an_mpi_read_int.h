@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <otf2/otf2.h>
 
+#include "analyze/an_auto_int.h"
 #include "analyze/an_mpi_int.h"
 
 enum { A_CALLSITE, A_ALGO, A_FALLBACK, A_COUNT, A_DTYPE, A_MPI_OP, A_N };
@@ -40,6 +41,7 @@ typedef struct mr {
     int            *region_func;          /* [nregions], -1: not ours */
     uint32_t        nregions;
     uint32_t        attr[A_N];
+    uint32_t        attr_auto[AN_AUTO_NATTR];  /* auto's choice (an_auto_int.h) */
     int             nclock;
     mr_group_t     *groups;
     int             ngroups;

@@ -82,6 +82,9 @@ cm_status_t an_reader_open(const char *anchor, an_defs_t *defs, an_reader_t **ou
     r->attr_op = r->attr_bytes = r->param_arrival = UINT32_MAX;
     for (int i = 0; i < 5; i++)
         r->attr_arr[i] = UINT32_MAX;
+    for (int i = 0; i < AN_AUTO_NATTR; i++)
+        r->attr_auto[i] = UINT32_MAX;
+    r->param_auto = UINT32_MAX;
     r->last_loc = 0;
     r->regions.size = sizeof(rd_region_t);
     r->locs.size = sizeof(rd_loc_t);
@@ -130,4 +133,9 @@ void an_reader_close(an_reader_t *r)
             free(r->ls[i].stack);
     free(r->ls);
     free(r);
+}
+
+void an_reader_collect_auto(an_reader_t *r, an_auto_t *autos)
+{
+    r->autos = autos;
 }

@@ -98,7 +98,9 @@ static OTF2_CallbackCode on_attr(void *ud, OTF2_AttributeRef self, OTF2_StringRe
 
     (void)desc;
     r->nattr++;
-    if (s != NULL && strcmp(s, INS_ATTR_OP) == 0 && type == OTF2_TYPE_UINT64)
+    if (an__auto_attr_slot(s, type) >= 0)
+        r->attr_auto[an__auto_attr_slot(s, type)] = self;
+    else if (s != NULL && strcmp(s, INS_ATTR_OP) == 0 && type == OTF2_TYPE_UINT64)
         r->attr_op = self;
     else if (s != NULL && strcmp(s, INS_ATTR_BYTES) == 0 && type == OTF2_TYPE_UINT64)
         r->attr_bytes = self;
@@ -123,6 +125,8 @@ static OTF2_CallbackCode on_param(void *ud, OTF2_ParameterRef self, OTF2_StringR
 
     if (s != NULL && strcmp(s, INS_PARAM_ARRIVAL) == 0 && type == OTF2_PARAMETER_TYPE_STRING)
         r->param_arrival = self;
+    if (s != NULL && strcmp(s, INS_PARAM_AUTO) == 0 && type == OTF2_PARAMETER_TYPE_STRING)
+        r->param_auto = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 

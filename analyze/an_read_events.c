@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <otf2/otf2.h>
 
 #include "analyze/an_read_int.h"
@@ -112,7 +113,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     }
     if (s->depth > d->maxsteps)
         return an__read_fail(r, CM_ERR_INVALID, "'%s': visits nested too deep", l->name);
-    s->stack[s->depth++] = (rd_frame_t){ inst, node, contrib, op, bytes, ns, 0, 0 };
+    s->stack[s->depth++] = (rd_frame_t){ inst, node, contrib, op, bytes, ns, 0, 0, 0 };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -145,6 +146,12 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         return an__read_fail(r, CM_ERR_INVALID, "'%s' leaves %s#%d op %" PRIu64 " without its "
                              "%s event: the node is PAP-aware (pap=yes)", d->locs[li].name,
                              d->nodes[node].name, inst, op, INS_PARAM_ARRIVAL);
+    if (d->locs[li].role == AN_ROLE_ALGO && s->depth == 0 && d->nodes[node].algo != NULL
+        && strcmp(d->nodes[node].algo, "auto") == 0 && f->choices != 1)
+        return an__read_fail(r, CM_ERR_INVALID, "'%s' leaves %s#%d op %" PRIu64 " with %d %s "
+                             "events: an auto node records exactly one per visit",
+                             d->locs[li].name, d->nodes[node].name, inst, op, f->choices,
+                             INS_PARAM_AUTO);
     v = (an_visit_t){ inst, node, f->contrib, li, op, bytes, f->t1, ns, f->nested };
     d->locs[li].visits++;
     if ((st = r->fn(r->ud, &v, r->err)) != CM_OK) {
@@ -271,6 +278,49 @@ static int source_ref(const an_reader_t *r, OTF2_StringRef ref)
     return ref < r->nstrings ? an_source_of(r->strings[ref]) : -1;
 }
 
+static const char *auto_str(void *ctx, OTF2_StringRef ref)
+{
+    an_reader_t *r = ctx;
+
+    return ref < r->nstrings ? r->strings[ref] : NULL;
+}
+
+/*
+ * What an auto node chose (ins_schema.h, "what `auto` chose"): on an
+ * algorithm location inside its visit of an auto node, once per visit,
+ * naming the visit's operation; kept in r->autos for an__auto_write.
+ */
+static OTF2_CallbackCode auto_choice(an_reader_t *r, int li, OTF2_AttributeList *al,
+                                     OTF2_StringRef value)
+{
+    an_defs_t *d = r->defs;
+    an_location_t *l = &d->locs[li];
+    rd_frame_t *f = &r->ls[li].stack[0];
+    const an_wrapper_t *w = &d->nodes[f->node];
+    uint64_t op = UINT64_MAX;
+    an_auto_rec_t rec;
+    const char *why = "no choice attributes";
+
+    if (al != NULL && OTF2_AttributeList_TestAttributeByID(al, r->attr_op))
+        OTF2_AttributeList_GetUint64(al, r->attr_op, &op);
+    if (w->algo == NULL || strcmp(w->algo, "auto") != 0 || f->choices++ > 0 || op != f->op
+        || an__auto_parse(&rec, al, r->attr_auto, auto_str(r, value), auto_str, r, &why) != 1)
+        return an__read_fail(r, CM_ERR_INVALID, "'%s': %s event in %s#%d op %" PRIu64 ": %s",
+                             l->name, INS_PARAM_AUTO, w->name, f->instance, f->op,
+                             w->algo == NULL || strcmp(w->algo, "auto") != 0
+                             ? "the node is not an auto node"
+                             : f->choices > 1 ? "a second one in the visit"
+                             : op != f->op ? "not that operation's" : why);
+    rec.instance = f->instance;
+    rec.op = (int64_t)f->op;
+    rec.call = -1;
+    rec.rank = l->rank;
+    rec.bytes = f->bytes;
+    if (r->autos != NULL && an__auto_add(r->autos, &rec) != 0)
+        return an__read_fail(r, CM_ERR_NOMEM, "out of memory");
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 /*
  * The arrival report of a PAP-aware node (ins_schema.h): only on an
  * algorithm location inside its visit of a node with pap=yes (or an older
@@ -299,10 +349,19 @@ static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, 
         return an__read_fail(r, CM_ERR_INVALID, "parameter event on undefined location %"
                              PRIu64, id);
     l = &d->locs[li];
-    if (param != r->param_arrival || l->role != AN_ROLE_ALGO || r->ls[li].depth != 1)
-        return an__read_fail(r, CM_ERR_INVALID, "'%s': a parameter event that is not %s "
+    if ((param != r->param_arrival && param != r->param_auto) || l->role != AN_ROLE_ALGO
+        || r->ls[li].depth != 1)
+        return an__read_fail(r, CM_ERR_INVALID, "'%s': a parameter event that is not %s or %s "
                              "inside its visit of the algorithm node", l->name,
-                             INS_PARAM_ARRIVAL);
+                             INS_PARAM_ARRIVAL, INS_PARAM_AUTO);
+    if (param == r->param_auto) {
+        ns = to_ns(r, t);
+        if (ns < r->ls[li].last)
+            return an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': time goes backwards",
+                                 INS_PARAM_AUTO, l->name);
+        r->ls[li].last = ns;
+        return auto_choice(r, li, al, value);
+    }
     f = &r->ls[li].stack[0];
     w = &d->nodes[f->node];
     ns = to_ns(r, t);

@@ -16,6 +16,7 @@
 #include <otf2/otf2.h>
 
 #include "analyze/an_int.h"
+#include "analyze/an_auto_int.h"
 
 /* Raw global definitions, as OTF2 delivers them (string refs unresolved). */
 typedef struct rd_region {
@@ -48,6 +49,7 @@ typedef struct rd_frame {
     int64_t  t1;
     int      nested;
     int      arrivals;        /* arrival events inside this visit (ins_schema.h) */
+    int      choices;         /* auto's choice events inside this visit */
 } rd_frame_t;
 
 typedef struct rd_locstate {
@@ -69,6 +71,9 @@ struct an_reader {
     uint32_t       attr_op, attr_bytes;
     uint32_t       attr_arr[5];   /* asked, missing, error, lead, wait; UINT32_MAX if none */
     uint32_t       param_arrival; /* the arrival parameter, or UINT32_MAX */
+    uint32_t       attr_auto[AN_AUTO_NATTR]; /* auto's choice (an_auto_int.h); UINT32_MAX */
+    uint32_t       param_auto;    /* auto's parameter, or UINT32_MAX */
+    an_auto_t     *autos;         /* where choices go (an_reader_collect_auto), or NULL */
     int            nclock, nattr;
     /* events */
     rd_locstate_t *ls;

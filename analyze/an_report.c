@@ -680,6 +680,38 @@ static cm_status_t section_arrivals(rep_t *r, int64_t bytes, const char *sfx)
                  (long long)bytes, (long long)node, (long long)bytes);
 }
 
+/*
+ * Algorithm choices (docs/analysis-db.md, "Algorithm choices"): per call
+ * site (or node) and size class, how often auto chose each candidate, the
+ * predicted regret (the chosen candidate's corrected prediction over the
+ * best one's) and the measured time; with --baseline, auto's measured time
+ * against the fixed run's.  Only when the trace had choices.
+ */
+static cm_status_t section_auto(rep_t *r)
+{
+    cm_status_t ret;
+
+    if (query_int(r, 0, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'auto_summary'") == 0)
+        return CM_OK;
+    ret = table(r, "auto_choices", "Algorithm choices: per call site (or node) and size "
+                "class, how often auto chose each candidate, its predicted regret (chosen / "
+                "best corrected prediction) and the measured time",
+                "SELECT site, 1 << size_class AS bytes_from, chosen, n AS ops,"
+                " ROUND(share_pct, 1) AS share_pct, ROUND(mean_regret, 3) AS regret_mean,"
+                " ROUND(max_regret, 3) AS regret_max, " USZ("mean_measured_ns") " AS time_us,"
+                " disagreed FROM auto_summary ORDER BY site, size_class, n DESC, chosen");
+    if (ret != CM_OK
+        || query_int(r, 0, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'auto_baseline'")
+               == 0)
+        return ret;
+    return table(r, "auto_baseline", "Algorithm choices against the fixed run (--baseline): "
+                 "mean measured time per operation, auto / fixed",
+                 "SELECT site, 1 << size_class AS bytes_from, auto_ops, " USZ("auto_ns")
+                 " AS auto_us, baseline_ops AS fixed_ops, " USZ("baseline_ns") " AS fixed_us,"
+                 " ROUND(ratio, 3) AS auto_over_fixed FROM auto_baseline"
+                 " ORDER BY site, size_class");
+}
+
 /* All sections for one tuple size. */
 static cm_status_t report_size(rep_t *r, int64_t bytes, int nsizes)
 {
@@ -741,6 +773,9 @@ cm_status_t an_report(const char *path, const an_report_opts_t *opts, FILE *out,
         return ret;
     if (an_mpi_db_is_mpi(r.db)) {          /* an application trace's (an_mpi_report.c) */
         ret = an_mpi_report(r.db, path, opts, out, err);
+        /* its csv and json are one table each: the choices only in the text */
+        if (ret == CM_OK && opts->format == AN_FMT_TEXT)
+            ret = section_auto(&r);
         sqlite3_close(r.db);
         return ret;
     }
@@ -762,6 +797,8 @@ cm_status_t an_report(const char *path, const an_report_opts_t *opts, FILE *out,
         header(&r);
         for (int i = 0; i < nsizes && ret == CM_OK; i++)
             ret = report_size(&r, sizes[i], nsizes);
+        if (ret == CM_OK)
+            ret = section_auto(&r);
         if (opts->format == AN_FMT_JSON)
             fputs("\n]}\n", out);
     }

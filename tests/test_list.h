@@ -597,6 +597,8 @@ static const tst_entry_t tst_list[] = {
     { "analyze_anchor",        TST_SH, NULL, "sh tests/analyze/anchor.sh",             NULL, 0, 120 },
     /* application traces (issue 25): hand-timed synth_mpi archives, symbols, damage, chart */
     { "analyze_mpi",           TST_SH, NULL, "sh tests/analyze/mpi.sh",                NULL, 0, 120 },
+    /* sh: auto's choices from hand-made records: auto_ops, auto_preds, the report, --baseline (issue 26) */
+    { "analyze_auto",          TST_SH, NULL, "sh tests/analyze/auto.sh",               NULL, 0, 120 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
     { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },

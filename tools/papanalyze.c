@@ -38,6 +38,10 @@ static void usage(FILE *fp)
 "  -q, --quiet          no report and no progress; errors only\n"
 "      --no-report      write the database, print one summary line\n"
 "      --force          replace an output file that is not a papanalyze database\n"
+"      --baseline DB    the database of the same program run with a fixed\n"
+"                       algorithm: auto's measured time per call site (or node)\n"
+"                       and size class against it, in the report's \"Algorithm\n"
+"                       choices\" (docs/auto.md); needs a trace with auto\n"
 "      --advise         the reconfigurations the hotspots point at, as pathgen\n"
 "                       edits (docs/pathgen.md, \"Advice\"): after the report of\n"
 "                       a trace (alone with --no-report), instead of the report\n"
@@ -66,6 +70,13 @@ static cm_status_t apply_opt(cm_opt_t *ctx, int c, const char *opt, const char *
         return ctx->status;
     case 'T': return cm_opt_int(ctx, opt, arg, 0, 1 << 30, &ropts->thread);
     case 'W': ropts->wrapper = arg; return CM_OK;
+    case 'B':
+        if (!an_is_database(arg))
+            return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "'%s' is not a papanalyze database "
+                               "(analyse the fixed run's trace first: papanalyze "
+                               "FIXED/traces.otf2 writes FIXED/traces.db)", arg);
+        opts->baseline = arg;
+        return CM_OK;
     case 'f':
         if (cm_opt_word(ctx, opt, arg, formats, 3, &w) == CM_OK)
             ropts->format = (an_format_t)w;
@@ -96,6 +107,7 @@ int main(int argc, char **argv)
         { "wrapper", required_argument, NULL, 'W' }, { "quiet", no_argument, NULL, 'q' },
         { "no-report", no_argument, NULL, O_NOREPORT }, { "force", no_argument, NULL, O_FORCE },
         { "advise", no_argument, NULL, O_ADVISE },
+        { "baseline", required_argument, NULL, 'B' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
     an_opts_t opts = { .skip = 10, .progress = 1 };
@@ -142,8 +154,9 @@ int main(int argc, char **argv)
         return 1;
     }
     if ((is_db = an_is_database(opts.trace)) != 0) {
-        if (opts.db != NULL) {
-            fprintf(stderr, "papanalyze: -o needs a trace, and %s is a database\n", opts.trace);
+        if (opts.db != NULL || opts.baseline != NULL) {
+            fprintf(stderr, "papanalyze: %s needs a trace, and %s is a database\n",
+                    opts.db != NULL ? "-o" : "--baseline", opts.trace);
             return 2;
         }
         snprintf(res.db, sizeof(res.db), "%s", opts.trace);

@@ -10,6 +10,7 @@
  *                      (default: the used operation of median span)
  *   papviz report DB -o DIR
  *   papviz arrivals-by-site DB          (an application trace's database)
+ *   papviz choices DB                   (auto's choices, either kind)
  *
  * The glue between the command line, analyze's model (an_model.h) and the
  * charts (viz/).  The only code here that knows a chart is the table of
@@ -60,7 +61,10 @@ static void usage(FILE *fp)
 "  report DB        all of them and DIR/index.html with papanalyze's report\n"
 "  arrivals-by-site DB  an application trace's (paprun --trace): a row per call\n"
 "                   site, each rank's mean arrival after the operation's earliest\n"
-"                   and its range, the site's spread (Faraj et al.)\n"
+"                   and its range, the site's spread (Faraj et al.); a site run\n"
+"                   by an auto rule shows its choices\n"
+"  choices DB       what auto chose per operation, marked on the arrival spread\n"
+"                   the choice saw (docs/auto.md); either kind of database\n"
 "\n"
 "Options:\n"
 "  -o, --output F        the SVG (default: standard output); report: the directory\n"
@@ -326,6 +330,7 @@ static const command_t commands[] = {
     { "schedule",   draw_schedule,   1,          0, "Schedule" },
     { "report",     NULL,            1,          0, "Report" },
     { "arrivals-by-site", NULL,      1,          0, "Arrivals by call site" },
+    { "choices",    NULL,            1,          0, "Choices" },
 };
 
 /* Opens the models of a command: databases, or for tree a pathmap/--db. */
@@ -488,6 +493,30 @@ static cm_status_t run_arrivals(const args_t *a, const command_t *c, cm_err_t *e
     return ret;
 }
 
+static cm_status_t write_choices(FILE *out, void *ctx, cm_err_t *err)
+{
+    return viz_choices(out, ctx, err);
+}
+
+/* papviz choices: auto's choices, from either kind of database. */
+static cm_status_t run_choices(const args_t *a, const command_t *c, cm_err_t *err)
+{
+    an_model_choices_t *m = NULL;
+    cm_status_t ret = an_model_choices_open(a->inputs[0], &m, err);
+
+    if (ret == CM_OK && a->output != NULL && strcmp(a->output, "-") != 0) {
+        ret = viz_write_file(a->output, write_choices, m, err);
+    } else if (ret == CM_OK) {
+        ret = viz_choices(stdout, m, err);
+        if (ret == CM_OK && fflush(stdout) != 0)
+            ret = CM_ERR(err, CM_ERR_IO, "writing standard output: %s", strerror(errno));
+    }
+    if (ret == CM_OK && !a->quiet && wrote_file(a->output))
+        printf("%s: %s\n", c->title, a->output);
+    an_model_choices_close(m);
+    return ret;
+}
+
 /* papviz report: the text report into memory, then viz_report. */
 static cm_status_t run_report(const args_t *a, an_model_t *m, cm_err_t *err)
 {
@@ -535,8 +564,8 @@ int main(int argc, char **argv)
         return 2;
     if (check_inputs(&a) != 0)
         return 1;
-    if (strcmp(c->name, "arrivals-by-site") == 0) {
-        if (run_arrivals(&a, c, &err) == CM_OK)
+    if (strcmp(c->name, "arrivals-by-site") == 0 || strcmp(c->name, "choices") == 0) {
+        if ((c->name[0] == 'a' ? run_arrivals(&a, c, &err) : run_choices(&a, c, &err)) == CM_OK)
             return 0;
         cm_err_print(stderr, "papviz: ", &err);
         return 1;

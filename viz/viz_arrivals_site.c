@@ -80,8 +80,12 @@ static void draw_site(viz_svg_t *svg, const an_model_mpi_site_t *s, double top)
                         isnan(s->wait_pct) ? 0.0 : s->wait_pct);
     viz_svg_rect(svg, 10, top + 2, WIDTH - 20, ROW_H - 4, "a-row", NULL);
     viz_svg_text(svg, X0 - 10, mid - 2, VIZ_END, "a-lab", "%s", s->label);
-    viz_svg_text(svg, X0 - 10, mid + 11, VIZ_END, "a-lab-s", "%s, %lld calls, %s",
-                 s->collectives, (long long)s->calls, s->algorithms);
+    if (s->choices != NULL)    /* an auto rule's choices, most first */
+        viz_svg_text(svg, X0 - 10, mid + 11, VIZ_END, "a-lab-s", "%s, %lld calls, auto: %s",
+                     s->collectives, (long long)s->calls, s->choices);
+    else
+        viz_svg_text(svg, X0 - 10, mid + 11, VIZ_END, "a-lab-s", "%s, %lld calls, %s",
+                     s->collectives, (long long)s->calls, s->algorithms);
     viz_svg_rect(svg, X0, mid - 8, mx * scale, 16, "a-band", NULL);
     viz_svg_line(svg, X0, top + 6, X0, top + ROW_H - 6, "a-zero");
     for (int r = 0; r < s->nranks; r++)

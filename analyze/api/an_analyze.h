@@ -16,6 +16,8 @@ typedef struct an_opts {
     int         force;        /* replace a file that is not a papanalyze database */
     int         progress;     /* progress lines on stderr for long traces */
     const char *command;      /* recorded in meta.papanalyze */
+    const char *baseline;     /* --baseline: a database of the same program run with a
+                                 fixed algorithm, for auto's measured regret; or NULL */
 } an_opts_t;
 
 typedef struct an_result {

@@ -361,6 +361,8 @@ typedef struct an_model_mpi_site {
     int     last_rank;      /* most often last; -1 if none */
     int     nranks;
     an_model_mpi_rank_t *ranks;   /* [nranks], by rank */
+    char   *choices;        /* auto's choices there, "prr 62%, ring 38%" (most first);
+                               NULL when no auto rule ran at the site */
 } an_model_mpi_site_t;
 
 typedef struct an_model_mpi {
@@ -372,5 +374,37 @@ typedef struct an_model_mpi {
 
 cm_status_t an_model_mpi_open(const char *db, an_model_mpi_t **m_p, cm_err_t *err);
 void an_model_mpi_close(an_model_mpi_t *m);
+
+/*
+ * ---- what `auto` chose (docs/analysis-db.md, "Algorithm choices") ------
+ * Every auto operation of a database of either kind (auto_ops), by site
+ * and then in trace order, with its arrival spread, measured time and
+ * choice; what `papviz choices` draws.  CM_ERR_INVALID ("no choice of
+ * auto in the database") when it has none.
+ */
+typedef struct an_model_choice_op {
+    int     site;           /* index into sites */
+    int     cand;           /* the chosen candidate: index into names */
+    int64_t instance, op;   /* the tree instance and op, or communicator and seq */
+    int64_t bytes;
+    double  spread_ns;      /* the arrival vector's spread the choice saw */
+    double  measured_ns;    /* mean time per rank in the operation; NAN if unknown */
+    double  regret;         /* chosen / best corrected prediction; NAN if unknown */
+    int     agreed;         /* every rank chose the same */
+} an_model_choice_op_t;
+
+typedef struct an_model_choices {
+    char                 *db, *kind;     /* kind: "tree" or "mpi" */
+    char                **sites;         /* node names or call-site labels */
+    int                   nsites;
+    char                **names;         /* the candidates chosen at least once, by name */
+    int64_t              *counts;        /* [nnames]: how often */
+    int                   nnames;
+    an_model_choice_op_t *ops;
+    int64_t               nops;
+} an_model_choices_t;
+
+cm_status_t an_model_choices_open(const char *db, an_model_choices_t **m_p, cm_err_t *err);
+void an_model_choices_close(an_model_choices_t *m);
 
 #endif /* AN_MODEL_H */

@@ -106,4 +106,9 @@ cm_status_t viz_write_file(const char *path, viz_write_fn_t *write, void *ctx, c
 const char *viz_model_label(an_model_t *const *models, int n, const viz_opts_t *o, int i,
                             char *buf, size_t len);
 
+/* What auto chose (an_model_choices_t): a dot per operation at the arrival
+ * spread its choice saw, coloured by the candidate chosen, with a legend of
+ * how often each was chosen; a red ring where the ranks disagreed. */
+cm_status_t viz_choices(FILE *out, const an_model_choices_t *m, cm_err_t *err);
+
 #endif /* VIZ_H */
