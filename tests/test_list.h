@@ -333,6 +333,14 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(sim_pipeline_closed_form,      30) \
     X(sim_ring_one_late,             30) \
     X(sim_errors,                    30) \
+    /* auto's chooser (tests/unit/algo/t_auto.c) */ \
+    X(auto_candidates,               10) \
+    X(auto_predictions,              10) \
+    X(auto_pap_threshold,            10) \
+    X(auto_learn_hysteresis,         10) \
+    X(auto_explore,                  10) \
+    X(auto_agreement,                60) \
+    X(auto_cfg_hash,                 10) \
     /* the net file (tests/unit/algo/t_net.c) */ \
     X(net_read_good,                 10) \
     X(net_write_read,                10) \
