@@ -9,8 +9,7 @@ static cm_status_t algo_of(an_model_t *m, an_model_wrapper_t *w, const rt_algo_s
     an_model_algo_t *a = an_model_algo_alloc(m, (int)spec->nhosts);
     if (a == NULL)
         return CM_ERR_NOMEM;
-    a->algo = an_model_strdup(m, spec->native ? "native"
-                                 : spec->run != NULL ? spec->run->name : "");
+    a->algo = an_model_strdup(m, rt_algo_spec_name(spec));
     a->bcast = an_model_strdup(m, spec->bcast != NULL ? spec->bcast->name : "");
     a->arrival = rt_arrival_name(spec->arrival);
     a->root = spec->run != NULL && spec->run->coll != RT_COLL_ALLREDUCE ? (int)spec->root : -1;

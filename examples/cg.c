@@ -350,8 +350,9 @@ static const char *algo_name(const rt_tree_t *t, char *buf, size_t size)
 
     if (a == NULL)
         snprintf(buf, size, "core");
-    else if (a->algo->native)
-        snprintf(buf, size, "native");
+    else if (a->algo->native || a->algo->autocfg != NULL)
+        snprintf(buf, size, "%s%s%s", rt_algo_spec_name(a->algo), a->algo->pap ? " arrival=" : "",
+                 a->algo->pap ? rt_arrival_name(a->algo->arrival) : "");
     else
         snprintf(buf, size, "%s%s%s%s%s", a->algo->run->name, a->algo->bcast ? "+" : "",
                  a->algo->bcast ? a->algo->bcast->name : "", a->algo->pap ? " arrival=" : "",

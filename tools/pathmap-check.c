@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/cm_opt.h"
+#include "runtime/api/rt_auto.h"
 #include "runtime/api/rt_pathmap.h"
 
 static void usage(FILE *fp)
@@ -63,7 +64,9 @@ static void summarise_algo(const rt_pathmap_t *pm, const rt_node_t *node)
 {
     const rt_algo_spec_t *spec = node->algo;
 
-    printf("    algo %s: run=%s", node->name, spec->native ? "native" : spec->run->name);
+    printf("    algo %s: run=%s", node->name, rt_algo_spec_name(spec));
+    for (uint32_t i = 0; spec->autocfg != NULL && i < spec->autocfg->ncand; i++)
+        printf("%s%s", i ? "," : " candidates=", spec->autocfg->cand[i]);
     if (spec->bcast != NULL)
         printf(" bcast=%s", spec->bcast->name);
     if (algo_reads(spec, "root"))

@@ -208,6 +208,9 @@ int32_t rt_algo_host_index(const rt_algo_spec_t *spec, rt_host_id_t host);
  */
 int rt_algo_takes(const rt_algo_spec_t *spec, const char *key);
 
+/* What an algorithm node runs, as run= says: "auto", "native" or the table row's name. */
+const char *rt_algo_spec_name(const rt_algo_spec_t *spec);
+
 /* Names for printing: "core", "gred", "proxy", "algo" (cm_kind_name); "int32", ...; "sum", ... */
 /*
  * The bytes of tuple buffers that rt_exec_create allocates on `host` for

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "runtime/api/rt_auto.h"
 #include "runtime/core/pathmap_int.h"
 
 /* ---- algorithm nodes ------------------------------------------------ */
@@ -50,15 +51,35 @@ static bool pm_algo_reads(const rt_algo_info_t *a, const char *field)
     return false;
 }
 
-/* Whether run or bcast reads the parameter called `key`. */
+/*
+ * Whether run or bcast reads the parameter called `key`; for auto: arrival=
+ * and candidates=, and round= or segsize= when one of its candidates reads
+ * them (segments=, root= and the others it does not pass on).
+ */
 static bool pm_algo_takes(const rt_algo_spec_t *spec, const char *key)
 {
+    if (spec->autocfg != NULL) {
+        const char *field = strcmp(key, "round") == 0 ? "round_len"
+                            : strcmp(key, "segsize") == 0 ? "segcount" : NULL;
+        if (strcmp(key, "arrival") == 0 || strcmp(key, "candidates") == 0)
+            return true;
+        for (uint32_t i = 0; field != NULL && i < spec->autocfg->ncand; i++)
+            if (pm_algo_reads(rt_algo_find(spec->autocfg->cand[i]), field))
+                return true;
+        return false;
+    }
     for (size_t i = 0; i < PM_ALGO_NKEYS; i++) {
         if (strcmp(pm_algo_keys[i].key, key) == 0)
             return pm_algo_reads(spec->run, pm_algo_keys[i].field) ||
                    pm_algo_reads(spec->bcast, pm_algo_keys[i].field);
     }
     return false;
+}
+
+const char *rt_algo_spec_name(const rt_algo_spec_t *spec)
+{
+    return spec->autocfg != NULL ? "auto" : spec->native || spec->run == NULL ? "native"
+                                                                            : spec->run->name;
 }
 
 int rt_algo_takes(const rt_algo_spec_t *spec, const char *key)
@@ -91,7 +112,7 @@ static void pm_algo_run_names(char *buf, size_t size)
         if (table[i].coll != RT_COLL_BCAST)
             last = i;
     }
-    len = (size_t)snprintf(buf, size, "native");
+    len = (size_t)snprintf(buf, size, "auto, native");
     for (size_t i = 0; i < n && len < size; i++) {
         if (table[i].coll != RT_COLL_BCAST)
             len += (size_t)snprintf(buf + len, size - len, "%s%s",
@@ -150,6 +171,26 @@ static cm_status_t pm_algo_run(pm_builder_t *b, const pm_line_t *line,
         return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, line->toks[0].col,
                        "algo '%s' needs run= (one of %s)", name, names);
     }
+    if (tok_is(&run->value, "auto")) {
+        rt_auto_cfg_t *cfg = cm_arena_alloc(b->arena, sizeof(*cfg));
+        const pm_param_t *cands = pm_param_find(params, nparams, "candidates");
+        char list[RT_PATHMAP_LINE_MAX + 1];
+        cm_err_t e;
+
+        if (cfg == NULL)
+            return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+        rt_auto_cfg_default(cfg);
+        if (cands != NULL) {
+            snprintf(list, sizeof(list), "%.*s", (int)cands->value.len, cands->value.s);
+            if (rt_auto_cfg_candidates(cfg, list, &e) != CM_OK)
+                return PM_FAIL(b, err, e.status, line->lineno, cands->value.col, "%s", e.msg);
+        }
+        spec->autocfg = cfg;
+        if (bc != NULL)
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, bc->key.col,
+                           "bcast= completes a reduce; auto chooses among allreduces");
+        return CM_OK;
+    }
     if (tok_is(&run->value, "native")) {
         spec->native = 1;
     } else if ((spec->run = pm_algo_lookup(&run->value)) == NULL) {
@@ -166,7 +207,7 @@ static cm_status_t pm_algo_run(pm_builder_t *b, const pm_line_t *line,
         if (bc != NULL)
             return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, bc->key.col,
                            "bcast= completes a reduce; '%s' is an allreduce",
-                           spec->native ? "native" : spec->run->name);
+                           rt_algo_spec_name(spec));
         return CM_OK;
     }
     if (bc == NULL) {
@@ -340,6 +381,12 @@ cm_status_t pm_algo_params(pm_builder_t *b, const pm_line_t *line,
         if (tok_is(&p->key, "run") || tok_is(&p->key, "bcast"))
             continue;
         snprintf(key, sizeof(key), "%.*s", (int)p->key.len, p->key.s);
+        if (spec->autocfg != NULL && !pm_algo_takes(spec, key))
+            return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, p->key.col,
+                           "auto takes no parameter '%s' (it takes candidates=, arrival=, "
+                           "and round= or segsize= when a candidate reads it)", key);
+        if (tok_is(&p->key, "candidates"))
+            continue;                    /* read with run=auto */
         if (!pm_algo_takes(spec, key)) {
             pm_algo_taken(spec, taken, sizeof(taken));
             if (spec->bcast != NULL)
@@ -349,7 +396,7 @@ cm_status_t pm_algo_params(pm_builder_t *b, const pm_line_t *line,
                                taken);
             return PM_FAIL(b, err, CM_ERR_SYNTAX, line->lineno, p->key.col,
                            "algorithm '%s' takes no parameter '%s' (it takes%s%s)",
-                           spec->native ? "native" : spec->run->name, key,
+                           rt_algo_spec_name(spec), key,
                            strcmp(taken, "none") == 0 ? " " : ": ", taken);
         }
         if (tok_is(&p->key, "segments") || tok_is(&p->key, "segsize")) {
@@ -362,6 +409,13 @@ cm_status_t pm_algo_params(pm_builder_t *b, const pm_line_t *line,
             return st;
     }
     spec->pap = pm_algo_reads(spec->run, "arrival") || pm_algo_reads(spec->bcast, "arrival");
+    if (spec->autocfg != NULL) {        /* auto reads the arrivals to choose */
+        rt_auto_cfg_t *cfg = (rt_auto_cfg_t *)spec->autocfg;
+        spec->pap = 1;
+        cfg->round_ns = spec->round_ns;
+        cfg->segcount = spec->segcount;
+        return CM_OK;
+    }
     /* A generator that reads a segment size but no segment count has no
        default (ring-seg). */
     if (pm_algo_reads(spec->run, "segcount") && !pm_algo_reads(spec->run, "nsegs") &&

@@ -376,7 +376,7 @@ static cm_status_t ck_algo(pm_builder_t *b, cm_err_t *err)
         return CK_FAIL(b, err, CM_ERR_TREE, node->line, ab->algo.ppn_col,
                        "ppn=%d does not divide the %u hosts of algorithm node '%s' (%s "
                        "needs the same number of hosts on every node)", (int)spec->ppn, nhosts,
-                       node->name, spec->run->name);
+                       node->name, rt_algo_spec_name(spec));
     return CM_OK;
 }
 

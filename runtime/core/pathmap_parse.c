@@ -174,11 +174,11 @@ static cm_status_t pm_stmt_node(pm_builder_t *b, const pm_line_t *line,
     /* host=, parent= and wait= too, to say why an algo node takes none */
     static const char *const algo_allowed[] = {
         "host", "parent", "wait", "run", "bcast", "root", "segments", "segsize",
-        "round", "ppn", "port", "shape", "arrival", NULL
+        "round", "ppn", "port", "shape", "arrival", "candidates", NULL
     };
     const pm_tok_t *name = &line->toks[1];
     const char *kname = rt_node_kind_name(kind);
-    pm_param_t params[13];
+    pm_param_t params[14];
     char what[RT_PATHMAP_NAME_MAX + 16];
     pm_node_build_t *nb;
     uint32_t nparams, first;

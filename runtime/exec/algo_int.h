@@ -29,6 +29,7 @@
 #ifndef RT_ALGO_INT_H
 #define RT_ALGO_INT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "runtime/api/rt_algo_run.h"
@@ -74,6 +75,21 @@ typedef struct rt__xprog {
     size_t     max_round_ops; /* requests a round posts at most */
 } rt__xprog_t;
 
+/*
+ * The messages' tag, and what a rank that waits long looks for: an auto
+ * plan's candidate i runs with tag 1 + 2 i + (op & 1) (rt_algo_run.h,
+ * "auto plans"); a wait that lasts RT_AUTO_PROBE_NS probes every
+ * RT_AUTO_PROBE_NS for a message with another candidate's tag of the same
+ * parity, which means that its sender chose another candidate.  Tag 0 and
+ * ntags 0 (every plan but an auto plan's candidates): no probe.
+ */
+typedef struct rt__xtag {
+    int     tag;
+    int     ntags;          /* the auto plan's candidates */
+    int     foreign_tag;    /* set when the probe found one; else -1 */
+    int     foreign_src;
+} rt__xtag_t;
+
 /* A run's working memory: scratch and request arrays (kept by a plan). */
 typedef struct rt__xmem {
     unsigned char *scratch;
@@ -81,7 +97,12 @@ typedef struct rt__xmem {
     MPI_Request   *req;
     int           *idx;
     size_t         req_cap;
+    rt__xtag_t     tag;
 } rt__xmem_t;
+
+/* Probes call's communicator for another candidate's message (t->ntags > 0);
+   true, with foreign_tag and foreign_src set, when there is one. */
+bool rt__algo_probe_foreign(MPI_Comm comm, rt__xtag_t *t);
 
 void rt__xprog_init(rt__xprog_t *pg);
 void rt__xprog_free(rt__xprog_t *pg);
@@ -120,5 +141,24 @@ cm_status_t rt__algo_mpi_err(cm_err_t *err, int rc, const char *what, int32_t pe
 /* CM_OK if comm has `nranks` processes and this one is `rank`. */
 cm_status_t rt__algo_comm_check(MPI_Comm comm, int32_t nranks, int32_t rank,
                                 const char *what, cm_err_t *err);
+
+/* ---- auto plans (algo_auto.c) ------------------------------------------ */
+
+typedef struct rt__auto rt__auto_t;
+
+/* An auto spec's part of a plan: its candidates' plans and the chooser. */
+cm_status_t rt__auto_create(const rt_algo_spec_t *spec, int32_t rank, rt__auto_t **au_p,
+                            cm_err_t *err);
+void rt__auto_destroy(rt__auto_t *au);
+cm_status_t rt__auto_choose(rt__auto_t *au, const rt_algo_call_t *call, int64_t count,
+                            const rt_auto_choice_t **choice_p, cm_err_t *err);
+cm_status_t rt__auto_run(rt__auto_t *au, const rt_algo_call_t *call, void *buf, int64_t count,
+                         const rt_sched_t **sched_p, cm_err_t *err);
+const rt_auto_t *rt__auto_chooser(const rt__auto_t *au);
+
+/* A candidate's plan runs with this tag and probes for the other ntags'
+   (algo_plan.c); the foreign tag its last run found, or -1, and its sender. */
+void rt__algo_plan_set_tag(rt_algo_plan_t *plan, int tag, int ntags);
+int  rt__algo_plan_foreign(const rt_algo_plan_t *plan, int *src);
 
 #endif /* RT_ALGO_INT_H */

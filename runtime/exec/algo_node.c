@@ -41,7 +41,10 @@
 
 struct rt_algo_node {
     const rt_node_t      *node;
-    const rt_algo_spec_t *spec;
+    const rt_algo_spec_t *spec;           /* the pathmap's, or auto_spec */
+    rt_algo_spec_t        auto_spec;      /* auto: the pathmap's with the net model */
+    rt_auto_cfg_t         auto_cfg;       /* of PAPTREE_NET (rt_auto_net_default) */
+    uint64_t              auto_site;      /* auto: the node's key for the chooser */
     int32_t               rank;                 /* this host in the node */
     int32_t               nranks;
     int64_t               offset_ns;            /* rank 0's clock - ours */
@@ -121,6 +124,27 @@ static cm_status_t algo_est_create(rt_exec_t *ex, rt_algo_node_t *an, MPI_Comm c
 }
 
 /*
+ * Collective over the node's hosts: every host must have the same auto
+ * configuration (candidates, tuning and the net model of PAPTREE_NET), or
+ * their choices would differ.  st is the status so far; returns the new one.
+ */
+static cm_status_t algo_auto_agree(rt_algo_node_t *an, MPI_Comm comm, cm_status_t st,
+                                   cm_err_t *err)
+{
+    uint64_t h = rt_auto_cfg_hash(&an->auto_cfg), lo = h, hi = h;
+
+    if (MPI_Allreduce(&h, &lo, 1, MPI_UINT64_T, MPI_MIN, comm) != MPI_SUCCESS ||
+        MPI_Allreduce(&h, &hi, 1, MPI_UINT64_T, MPI_MAX, comm) != MPI_SUCCESS)
+        return st != CM_OK ? st : CM_ERR(err, CM_ERR_MPI, "checking the auto configuration "
+                                         "of algorithm node '%s' failed", an->node->name);
+    if (st == CM_OK && lo != hi)
+        return CM_ERR(err, CM_ERR_MISMATCH, "algorithm node '%s' (run=auto): the hosts have "
+                      "different auto configurations (the net model of PAPTREE_NET, or the "
+                      "pathmap): give every rank the same", an->node->name);
+    return st;
+}
+
+/*
  * Collective over ex->comm (every rank, spanned or not): the node's
  * communicators and plans on the hosts it spans.  A failure is local (the
  * caller agrees on it with the other ranks); ex->algo is then set for
@@ -153,6 +177,15 @@ cm_status_t rt__algo_node_create(rt_exec_t *ex, cm_err_t *err)
     an->spec = spec;
     an->rank = rank;
     an->nranks = (int32_t)spec->nhosts;
+    if (spec->autocfg != NULL) {         /* the machine's model, checked below */
+        an->auto_cfg = *spec->autocfg;
+        if (rt_auto_net_default(&an->auto_cfg.net, err) != CM_OK)
+            st = err->status;
+        an->auto_spec = *spec;
+        an->auto_spec.autocfg = &an->auto_cfg;
+        an->spec = spec = &an->auto_spec;
+        an->auto_site = rt_hash_fnv1a(ex->tree->name, strlen(ex->tree->name)) ^ node->line;
+    }
     for (unsigned i = 0; i < ex->ninstances; i++) {
         an->inst[i].comm = MPI_COMM_NULL;
         an->inst[i].req = MPI_REQUEST_NULL;
@@ -173,6 +206,8 @@ cm_status_t rt__algo_node_create(rt_exec_t *ex, cm_err_t *err)
         }
         MPI_Comm_set_errhandler(an->inst[i].comm, MPI_ERRORS_RETURN);
     }
+    if (spec->autocfg != NULL)
+        st = algo_auto_agree(an, comm, st, err);
     if (spec->pap && spec->arrival == RT_ARRIVAL_EDGE && !spec->native)
         st = algo_est_create(ex, an, comm, st, err);
     for (unsigned i = 0; st == CM_OK && i < ex->ninstances; i++) {
@@ -279,7 +314,9 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
     int64_t arrived = (int64_t)rt_wait_now_ns();
     rt_algo_observer_t obs = { ex->hooks.msg, traced ? an->site->loc : NULL, instance };
     rt_algo_call_t call = { an->inst[instance].comm, ex->tree->dtype, ex->tree->op, NULL,
-                            &ex->policy, traced && ex->hooks.msg != NULL ? &obs : NULL, 0, 0 };
+                            &ex->policy, traced && ex->hooks.msg != NULL ? &obs : NULL,
+                            arrived, an->auto_site };
+    const rt_auto_choice_t *choice = NULL;
     rt_arrival_report_t rep = {
         .asked = an->spec->arrival, .used = RT_ARRIVAL_EQUAL, .missing = -1,
         .error_ns = INT64_MIN, .lead_ns = INT64_MIN, .wait_ns = 0,
@@ -299,7 +336,7 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
     /* After t1: waiting for the arrival times is the node's. */
     if (ex->est != NULL) {
         call.arrival = rt__est_node_begin(ex->est, arrived, count, &rep, &plan);
-        if (plan == NULL)
+        if (plan == NULL || an->spec->autocfg != NULL)   /* auto learns on its own plan */
             plan = an->inst[instance].plan;
     } else {
         call.arrival = algo_arrival(ex, an, instance);
@@ -309,11 +346,19 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
     }
     if (traced && an->spec->pap && ex->hooks.arrival != NULL)
         ex->hooks.arrival(an->site->loc, instance, id, seq, &rep);
+    if (an->spec->autocfg != NULL) {
+        if (rt_algo_plan_choose(plan, &call, count, &choice, &err) != CM_OK)
+            rt__exec_fatal(ex, "algorithm node '%s' (auto), instance %u, operation %llu, "
+                           "%zu bytes: %s", an->node->name, instance, (unsigned long long)seq,
+                           bytes, err.msg);
+        if (traced && ex->hooks.choice != NULL)
+            ex->hooks.choice(an->site->loc, instance, id, seq, rt_algo_plan_auto(plan), choice);
+    }
     memcpy(out, cur, bytes);             /* the collective runs in place on out */
     if (rt_algo_plan_run(plan, &call, out, count, NULL, &err) != CM_OK)
         rt__exec_fatal(ex, "algorithm node '%s' (%s), instance %u, operation %llu, "
                        "%zu bytes: %s", an->node->name,
-                       an->spec->native ? "native" : an->spec->run->name, instance,
+                       rt_algo_spec_name(an->spec), instance,
                        (unsigned long long)seq, bytes, err.msg);
     if (ex->est != NULL)
         rt__est_node_end(ex->est);

@@ -41,6 +41,7 @@ struct rt_algo_plan {
     int64_t              *pap_arrival;               /* the vector pap_slot was made from */
     rt__xmem_t            mem;
     MPI_Comm              comm_ok;                   /* last communicator checked */
+    rt__auto_t           *au;                        /* auto: the candidates and chooser */
 };
 
 static int reads_arrival(const rt_algo_info_t *a)
@@ -55,7 +56,7 @@ static cm_status_t spec_check(const rt_algo_spec_t *spec, int32_t rank, cm_err_t
     if (rank < 0 || (uint32_t)rank >= spec->nhosts)
         return CM_ERR(err, CM_ERR_INVALID, "algorithm node: rank %d of %u hosts",
                       (int)rank, spec->nhosts);
-    if (spec->native)
+    if (spec->native || spec->autocfg != NULL)
         return CM_OK;
     if (!spec->run)
         return CM_ERR(err, CM_ERR_INVALID, "algorithm node: no algorithm and not native");
@@ -87,6 +88,15 @@ cm_status_t rt_algo_plan_create(const rt_algo_spec_t *spec, int32_t rank,
         return CM_ERR(err, CM_ERR_NOMEM, "algorithm node: no memory for a plan");
     plan->spec = spec;
     plan->rank = rank;
+    if (spec->autocfg != NULL) {
+        plan->comm_ok = MPI_COMM_NULL;
+        if ((st = rt__auto_create(spec, rank, &plan->au, err)) != CM_OK) {
+            free(plan);
+            return st;
+        }
+        *plan_p = plan;
+        return CM_OK;
+    }
     plan->pap = !spec->native &&
                 (spec->pap || reads_arrival(spec->run) || reads_arrival(spec->bcast));
     for (int i = 0; i < RT_ALGO_PLAN_CACHE; i++) {
@@ -113,6 +123,11 @@ void rt_algo_plan_destroy(rt_algo_plan_t *plan)
 {
     if (!plan)
         return;
+    if (plan->au != NULL) {
+        rt__auto_destroy(plan->au);
+        free(plan);
+        return;
+    }
     for (int i = 0; i < RT_ALGO_PLAN_CACHE; i++) {
         rt_sched_free(&plan->slot[i].sched);
         rt__xprog_free(&plan->slot[i].prog);
@@ -185,6 +200,9 @@ static cm_status_t cache_get(rt_algo_plan_t *plan, int64_t count, plan_slot_t **
 typedef struct native_wait {
     MPI_Request req;
     int         rc;
+    rt__xtag_t *tag;        /* an auto plan's candidate: probe for the others */
+    MPI_Comm    comm;
+    int64_t     probe_at;
 } native_wait_t;
 
 static bool native_ready(void *arg)
@@ -193,20 +211,40 @@ static bool native_ready(void *arg)
     int done = 0;
 
     w->rc = MPI_Test(&w->req, &done, MPI_STATUS_IGNORE);
-    return done || w->rc != MPI_SUCCESS;
+    if (done || w->rc != MPI_SUCCESS)
+        return true;
+    if (w->tag->ntags > 0 && (int64_t)rt_wait_now_ns() >= w->probe_at) {
+        w->probe_at = (int64_t)rt_wait_now_ns() + RT_AUTO_PROBE_NS;
+        return rt__algo_probe_foreign(w->comm, w->tag);
+    }
+    return false;
 }
 
-static cm_status_t native_run(const rt_algo_plan_t *plan, const rt_algo_call_t *call,
+void rt__algo_plan_set_tag(rt_algo_plan_t *plan, int tag, int ntags)
+{
+    plan->mem.tag.tag = tag;
+    plan->mem.tag.ntags = ntags;
+    plan->mem.tag.foreign_tag = -1;
+}
+
+int rt__algo_plan_foreign(const rt_algo_plan_t *plan, int *src)
+{
+    *src = plan->mem.tag.foreign_src;
+    return plan->mem.tag.foreign_tag;
+}
+
+static cm_status_t native_run(rt_algo_plan_t *plan, const rt_algo_call_t *call,
                               void *buf, int64_t count, cm_err_t *err)
 {
-    native_wait_t w;
+    native_wait_t w = { MPI_REQUEST_NULL, MPI_SUCCESS, &plan->mem.tag, call->comm,
+                        (int64_t)rt_wait_now_ns() + RT_AUTO_PROBE_NS };
 
     if (count > INT_MAX)
         return CM_ERR(err, CM_ERR_UNSUPPORTED,
                       "native: %lld elements: over MPI's int count", (long long)count);
     if (count == 0)
         return CM_OK;
-    (void)plan;
+    plan->mem.tag.foreign_tag = -1;
     w.rc = MPI_Iallreduce(MPI_IN_PLACE, buf, (int)count, rt_mpi_dtype(call->dtype),
                           rt_mpi_op(call->op), call->comm, &w.req);
     if (w.rc != MPI_SUCCESS)
@@ -215,6 +253,9 @@ static cm_status_t native_run(const rt_algo_plan_t *plan, const rt_algo_call_t *
                   native_ready, &w);
     if (w.rc != MPI_SUCCESS)
         return rt__algo_mpi_err(err, w.rc, "MPI_Test (MPI_Iallreduce)", -1, 0);
+    if (plan->mem.tag.foreign_tag >= 0)   /* the ranks disagree: the job is aborted */
+        return CM_ERR(err, CM_ERR_MISMATCH, "rank %d sent a message with tag %d",
+                      plan->mem.tag.foreign_src, plan->mem.tag.foreign_tag);
     return CM_OK;
 }
 
@@ -255,7 +296,7 @@ cm_status_t rt_algo_plan_prepare(rt_algo_plan_t *plan, int64_t count, const int6
 
     if (sched_p)
         *sched_p = NULL;
-    if ((st = count_check(count, err)) != CM_OK || plan->spec->native)
+    if ((st = count_check(count, err)) != CM_OK || plan->spec->native || plan->au != NULL)
         return st;
     if ((st = plan_slot(plan, count, arrival, &slot, err)) == CM_OK && sched_p)
         *sched_p = &slot->sched;
@@ -282,6 +323,8 @@ cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, v
             return st;
         plan->comm_ok = call->comm;
     }
+    if (plan->au != NULL)
+        return rt__auto_run(plan->au, call, buf, count, sched_p, err);
     if (plan->spec->native)
         return native_run(plan, call, buf, count, err);
     if ((st = plan_slot(plan, count, call->arrival, &slot, err)) != CM_OK)
@@ -290,4 +333,23 @@ cm_status_t rt_algo_plan_run(rt_algo_plan_t *plan, const rt_algo_call_t *call, v
     if (st == CM_OK && sched_p)
         *sched_p = &slot->sched;
     return st;
+}
+
+cm_status_t rt_algo_plan_choose(rt_algo_plan_t *plan, const rt_algo_call_t *call,
+                                int64_t count, const rt_auto_choice_t **choice_p,
+                                cm_err_t *err)
+{
+    cm_status_t st;
+
+    *choice_p = NULL;
+    if (plan->au == NULL)
+        return CM_OK;
+    if ((st = count_check(count, err)) != CM_OK)
+        return st;
+    return rt__auto_choose(plan->au, call, count, choice_p, err);
+}
+
+const rt_auto_t *rt_algo_plan_auto(const rt_algo_plan_t *plan)
+{
+    return plan->au != NULL ? rt__auto_chooser(plan->au) : NULL;
 }

@@ -346,6 +346,9 @@ typedef struct xround {
     rt_reduce_fn_t            reduce;
     const rt_algo_observer_t *obs;
     int                       rc;       /* an MPI error stops the wait */
+    rt__xtag_t               *tag;      /* the auto plan's tags (ntags 0: none) */
+    MPI_Comm                  comm;
+    int64_t                   probe_at; /* rt_wait_now_ns of the next probe */
 } xround_t;
 
 static void report(const xround_t *w, rt_msg_t what, const rt__xop_t *op)
@@ -378,6 +381,25 @@ static void apply(const xround_t *w, const rt__xop_t *op)
     }
 }
 
+bool rt__algo_probe_foreign(MPI_Comm comm, rt__xtag_t *t)
+{
+    int parity = (t->tag - 1) & 1;
+
+    for (int i = 0; i < t->ntags; i++) {
+        int other = 1 + 2 * i + parity, flag = 0;
+        MPI_Status st;
+
+        if (other == t->tag)
+            continue;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, other, comm, &flag, &st) == MPI_SUCCESS && flag) {
+            t->foreign_tag = other;
+            t->foreign_src = st.MPI_SOURCE;
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool xround_ready(void *arg)
 {
     xround_t *w = arg;
@@ -385,6 +407,11 @@ static bool xround_ready(void *arg)
 
     if (w->left == 0)
         return true;
+    if (w->tag->ntags > 0 && (int64_t)rt_wait_now_ns() >= w->probe_at) {
+        w->probe_at = (int64_t)rt_wait_now_ns() + RT_AUTO_PROBE_NS;
+        if (rt__algo_probe_foreign(w->comm, w->tag))
+            return true;                 /* the caller cancels and reports */
+    }
     w->rc = MPI_Testsome((int)w->k, w->req, &outcount, w->idx, MPI_STATUSES_IGNORE);
     if (w->rc != MPI_SUCCESS)
         return true;
@@ -414,14 +441,14 @@ static cm_status_t xround_post(xround_t *w, MPI_Datatype dt, MPI_Comm comm, cm_e
         if (op->dir == RT_STEP_RECV) {
             void *dst = op->scratch < 0 ? w->buf + (size_t)op->off * w->esz
                                         : w->scratch + (size_t)op->scratch * w->esz;
-            rc = MPI_Irecv(dst, (int)op->n, dt, op->peer, 0, comm, &w->req[i]);
+            rc = MPI_Irecv(dst, (int)op->n, dt, op->peer, w->tag->tag, comm, &w->req[i]);
             if (rc != MPI_SUCCESS)
                 return rt__algo_mpi_err(err, rc, "MPI_Irecv", op->peer, op->round);
             if (w->obs)
                 report(w, RT_MSG_RECV_POST, op);
         } else {
-            rc = MPI_Isend(w->buf + (size_t)op->off * w->esz, (int)op->n, dt, op->peer, 0,
-                           comm, &w->req[i]);
+            rc = MPI_Isend(w->buf + (size_t)op->off * w->esz, (int)op->n, dt, op->peer,
+                           w->tag->tag, comm, &w->req[i]);
             if (rc != MPI_SUCCESS)
                 return rt__algo_mpi_err(err, rc, "MPI_Isend", op->peer, op->round);
             if (w->obs)
@@ -570,12 +597,16 @@ cm_status_t rt__xprog_exec(const rt__xprog_t *pg, const rt_algo_call_t *call, vo
     w.scratch = mem->scratch;
     w.reduce = rt_reduce_get(call->dtype, call->op);
     w.obs = call->observer && call->observer->msg ? call->observer : NULL;
+    w.tag = &mem->tag;
+    w.tag->foreign_tag = -1;
+    w.comm = call->comm;
     for (size_t r = 0; r < pg->nrounds; r++) {
         uint64_t bytes = 0;
 
         w.ops = pg->ops + pg->round_start[r];
         w.k = w.left = pg->round_start[r + 1] - pg->round_start[r];
         w.rc = MPI_SUCCESS;
+        w.probe_at = (int64_t)rt_wait_now_ns() + RT_AUTO_PROBE_NS;
         st = xround_post(&w, dt, call->comm, err);
         if (st != CM_OK)
             return st;
@@ -584,6 +615,10 @@ cm_status_t rt__xprog_exec(const rt__xprog_t *pg, const rt_algo_call_t *call, vo
         rt__algo_wait(policy, bytes, xround_ready, &w);
         if (w.rc != MPI_SUCCESS)
             return rt__algo_mpi_err(err, w.rc, "MPI_Testsome", -1, w.ops[0].round);
+        if (w.tag->foreign_tag >= 0)     /* the ranks disagree: the job is aborted */
+            return CM_ERR(err, CM_ERR_MISMATCH, "round %d: rank %d sent a message with "
+                          "tag %d", (int)w.ops[0].round, w.tag->foreign_src,
+                          w.tag->foreign_tag);
         xround_apply(&w);
     }
     return CM_OK;

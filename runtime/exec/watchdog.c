@@ -278,7 +278,7 @@ static void add_where(rt_exec_t *ex, uint32_t index, bool full, wd_text_t *t)
         break;
     case RT_WHERE_ALGO:
         text_add(t, "runs algorithm node %s (%s), instance %u, op %llu, with hosts",
-                 node->name, node->algo->native ? "native" : node->algo->run->name, inst,
+                 node->name, rt_algo_spec_name(node->algo), inst,
                  (unsigned long long)op);
         for (uint32_t h = 0; h < node->algo->nhosts; h++)
             text_add(t, "%s%s", h ? "," : " ", host_name(ex, node->algo->hosts[h]));

@@ -129,10 +129,11 @@ static cm_status_t parse_algo_item(cm_opt_t *ctx, const char *item, pb_algo_t *a
     memcpy(a->name, item, len);
     a->name[len] = '\0';
     info = rt_algo_find(a->name);
-    if (strcmp(a->name, "native") != 0 && (info == NULL || info->coll == RT_COLL_BCAST))
+    if (strcmp(a->name, "native") != 0 && strcmp(a->name, "auto") != 0 &&
+        (info == NULL || info->coll == RT_COLL_BCAST))
         return cm_opt_fail(ctx, CM_ERR_INVALID, "--algo", "'%s' is not an allreduce or a "
-                           "reduce of the algorithm table, nor native (papsim --help lists "
-                           "them)", a->name);
+                           "reduce of the algorithm table, nor native or auto (papsim --help "
+                           "lists them)", a->name);
     a->params[0] = '\0';
     while (*p == ':') {
         size_t l = strcspn(++p, ":");

@@ -25,15 +25,22 @@ static int has_param(const pb_algo_t *a, const char *key)
     return strstr(a->params, k) != NULL;
 }
 
+/* Whether algorithm `name` reads `what`; auto (docs/auto.md) reads the
+   arrival times, and round= for its default candidate prr. */
 static int reads(const char *name, const char *what)
 {
     const rt_algo_info_t *info = rt_algo_find(name);
+
+    if (strcmp(name, "auto") == 0)
+        return strcmp(what, "arrival") == 0 || strcmp(what, "round_len") == 0;
     return info != NULL && strstr(info->params, what) != NULL;
 }
 
 int pb_algo_default_round(const pb_algo_t *a)
 {
-    return reads(a->name, "round_len") && !has_param(a, "round");
+    /* auto with its own candidates= gets round= only if the user gives it */
+    return reads(a->name, "round_len") && !has_param(a, "round") &&
+           !(strcmp(a->name, "auto") == 0 && has_param(a, "candidates"));
 }
 
 /* The pathmap of `name` for P hosts; malloc'ed, NULL when out of memory. */
@@ -115,8 +122,8 @@ static void describe(pb_row_t *row)
     row->source = row->pap ? rt_arrival_name(row->arrival) : "-";
     if (row->file != NULL)
         return;
-    if (s == NULL || s->native)
-        snprintf(row->algo, sizeof(row->algo), "native");
+    if (s == NULL || s->native || s->autocfg != NULL)
+        snprintf(row->algo, sizeof(row->algo), "%s", s != NULL ? rt_algo_spec_name(s) : "native");
     else if (s->bcast != NULL)
         snprintf(row->algo, sizeof(row->algo), "%s+%s", s->run->name, s->bcast->name);
     else
