@@ -103,6 +103,8 @@ struct rt_auto {
     int           last_class, last_chosen;
     int64_t       last_count;
     int32_t       last_elem;
+    int64_t      *last_vec;                     /* [nranks] the vector it was made from */
+    int64_t       noise_ns;                     /* moving mean of the vectors' error */
     double       *arr_s;                        /* [nranks] scratch */
 };
 
@@ -123,7 +125,7 @@ void rt_auto_cfg_default(rt_auto_cfg_t *cfg)
     rt_auto_cfg_candidates(cfg, RT_AUTO_DEFAULT_CANDIDATES, &err);
     cfg->net = (rt_net_t){ AUTO_ALPHA, AUTO_BETA, AUTO_GAMMA };
     cfg->round_ns = RT_ALGO_ROUND_NS_DEFAULT;
-    cfg->hysteresis_pct = 5;
+    cfg->hysteresis_pct = 10;
     cfg->explore_every = 16;
     cfg->explore_pct = 50;
     cfg->learn_shift = 2;
@@ -242,7 +244,10 @@ cm_status_t rt_auto_create(const rt_auto_cfg_t *cfg, int32_t nranks, rt_auto_t *
     if (nranks < 1 || nranks > RT_SCHED_RANKS_MAX)
         return CM_ERR(err, CM_ERR_INVALID, "auto: %d ranks", (int)nranks);
     if ((a = calloc(1, sizeof(*a))) == NULL
-        || (a->arr_s = calloc((size_t)nranks, sizeof(*a->arr_s))) == NULL) {
+        || (a->arr_s = calloc((size_t)nranks, sizeof(*a->arr_s))) == NULL
+        || (a->last_vec = calloc((size_t)nranks, sizeof(*a->last_vec))) == NULL) {
+        if (a != NULL)
+            free(a->arr_s);
         free(a);
         return CM_ERR(err, CM_ERR_NOMEM, "auto: no memory for a chooser");
     }
@@ -278,6 +283,7 @@ void rt_auto_destroy(rt_auto_t *a)
         for (int k = 0; k < AUTO_CACHE; k++)
             rt_sched_free(&a->row[r].slot[k].sched);
     free(a->arr_s);
+    free(a->last_vec);
     free(a);
 }
 
@@ -499,7 +505,8 @@ cm_status_t rt_auto_choose(rt_auto_t *a, const rt_auto_op_t *op, rt_auto_choice_
     out->op = a->op;
     out->spread_ns = spread_of(op->arrival, a->nranks);
     out->size_class = size_class_of(op->count, op->elem_bytes);
-    pays = pap_pays(a, op->count, out->spread_ns, cost);
+    /* a spread within twice the vectors' own error is noise, not lateness */
+    pays = pap_pays(a, op->count, out->spread_ns - 2 * a->noise_ns, cost);
     for (uint32_t i = 0; i < n; i++) {
         out->pred_ns[i] = out->corr_ns[i] = -1;
         if (is_pap(a, i) && !(pays & (1u << i))) {
@@ -556,8 +563,27 @@ cm_status_t rt_auto_choose(rt_auto_t *a, const rt_auto_op_t *op, rt_auto_choice_
     a->last_chosen = chosen;
     a->last_count = op->count;
     a->last_elem = op->elem_bytes;
+    for (int32_t r = 0; r < a->nranks; r++)
+        a->last_vec[r] = op->arrival != NULL ? op->arrival[r] : 0;
     a->op++;
     return CM_OK;
+}
+
+/* The largest difference between two vectors, each relative to its earliest. */
+static int64_t vec_error(const int64_t *x, const int64_t *y, int32_t n)
+{
+    int64_t x0 = x[0], y0 = y[0], e = 0;
+
+    for (int32_t r = 1; r < n; r++) {
+        x0 = x[r] < x0 ? x[r] : x0;
+        y0 = y[r] < y0 ? y[r] : y0;
+    }
+    for (int32_t r = 0; r < n; r++) {
+        int64_t d = (x[r] - x0) - (y[r] - y0);
+        d = d < 0 ? -d : d;
+        e = d > e ? d : e;
+    }
+    return e;
 }
 
 void rt_auto_learn(rt_auto_t *a, const int64_t *arrival, const int64_t *elapsed)
@@ -574,10 +600,21 @@ void rt_auto_learn(rt_auto_t *a, const int64_t *arrival, const int64_t *elapsed)
     i = a->last_chosen;
     if (!k->used)
         return;
-    for (int32_t r = 0; r < a->nranks; r++)
-        sum += elapsed[r] > 0 ? elapsed[r] : 0;
-    measured = sum / a->nranks;
-    pays = pap_pays(a, a->last_count, spread_of(arrival, a->nranks), cost);
+    if (arrival != NULL)                 /* how far the vector chosen from was off */
+        a->noise_ns += (vec_error(arrival, a->last_vec, a->nranks) - a->noise_ns) / 4;
+    pays = pap_pays(a, a->last_count, spread_of(arrival, a->nranks) - 2 * a->noise_ns, cost);
+    if (pays == 0) {
+        /* Nobody late beyond the noise: the prediction is the algorithm's time
+           at equal arrivals, which the last rank to arrive measures (the
+           others' times add their wait for it). */
+        measured = INT64_MAX;
+        for (int32_t r = 0; r < a->nranks; r++)
+            measured = elapsed[r] < measured ? elapsed[r] : measured;
+    } else {
+        for (int32_t r = 0; r < a->nranks; r++)
+            sum += elapsed[r] > 0 ? elapsed[r] : 0;
+        measured = sum / a->nranks;
+    }
     pred = cand_pred(a, (uint32_t)i, a->last_count, a->last_elem, arrival, pays == 0);
     if (pred < 0 || measured <= 0)
         return;
@@ -593,7 +630,7 @@ void rt_auto_learn(rt_auto_t *a, const int64_t *arrival, const int64_t *elapsed)
 
 uint64_t rt_auto_state_hash(const rt_auto_t *a)
 {
-    uint64_t h = cm_hash_fnv1a(&a->op, sizeof(a->op));
+    uint64_t h = cm_hash_fnv1a(&a->op, sizeof(a->op)) ^ (uint64_t)a->noise_ns;
 
     for (int c = 0; c < AUTO_CLASSES; c++) {
         const auto_class_t *k = &a->cls[c];

@@ -66,7 +66,7 @@ typedef struct rt_auto_cfg {
     int64_t     segcount;                /* slt's segment, elements, or 0 */
     /* Tuning, each with a default (rt_auto_cfg_default): */
     int32_t     hysteresis_pct;          /* keep the previous choice unless the best is
-                                            this many per cent faster (5) */
+                                            this many per cent faster (10) */
     int32_t     explore_every;           /* an exploring operation at most every N of a
                                             class (16); 0: never explore */
     int32_t     explore_pct;             /* explore only candidates predicted within this
