@@ -166,6 +166,9 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(ip_rules_errors,               10) \
     X(ip_rules_hash,                 10) \
     X(ip_rules_normal_reparses,      10) \
+    X(ip_rules_auto,                 10) \
+    X(ip_rules_auto_net,             10) \
+    X(ip_rules_auto_errors,          10) \
     /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
