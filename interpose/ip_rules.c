@@ -433,7 +433,7 @@ static void names_for(ip_rule_coll_t coll, char *buf, size_t size)
         names_of(RT_COLL_ALLREDUCE, false, all, sizeof(all));
         names_of(RT_COLL_REDUCE, false, red, sizeof(red));
         names_of(RT_COLL_BCAST, false, bc, sizeof(bc));
-        snprintf(buf, size, "native, %s, or REDUCE+BCAST with REDUCE %s and BCAST %s", all,
+        snprintf(buf, size, "native, auto, %s, or REDUCE+BCAST with REDUCE %s and BCAST %s", all,
                  red, bc);
     }
 }

@@ -250,7 +250,7 @@ typedef struct bad {
     const char *msg;
 } bad_t;
 
-#define ALLREDUCE_NAMES "native, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or " \
+#define ALLREDUCE_NAMES "native, auto, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or " \
     "REDUCE+BCAST with REDUCE binomial, chain, bintree, greedy, clv-linear or clv and " \
     "BCAST binomial or chain"
 
