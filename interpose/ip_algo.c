@@ -30,10 +30,24 @@
  * that waited least, the last to arrive, arrives latest.  It needs no
  * common clock, and the vector is identical on every rank, so the PAP-aware
  * schedule is too.  The first call has no history: all arrive at 0.
+ *
+ * auto (an allreduce rule's `auto`): the run's plan is an auto plan
+ * (rt_algo_run.h) whose chooser's configuration is the rule's, segsize=
+ * made elements of the call's type.  Per call, after the fallbacks above
+ * (datatype, op, ...), rt_algo_plan_choose gets the call's entry time,
+ * its class key (the hash of the call site's module+offset name, the same
+ * on every rank) and the history vector when arrival=history; its choice
+ * is recorded (the candidate's name as the call's algorithm).  No
+ * candidate for the count: Open MPI's own (reason count).  A disagreement
+ * between the ranks (CM_ERR_MISMATCH, from choose or run) or any other
+ * error of choosing stops the job with the message: the ranks cannot go
+ * on with different algorithms.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/cm_hash.h"
+#include "common/cm_site.h"
 #include "interpose/ip_int.h"
 
 /* Runs kept per communicator; the least recently made beyond are freed. */
@@ -135,6 +149,11 @@ static ip_run_t *run_get(ip_comm_t *c, const ip_job_t *job, int64_t count, int32
     if (job->choice->segsize_bytes > 0)
         r->spec.segcount = job->choice->segsize_bytes / (int64_t)esz > 0
                            ? job->choice->segsize_bytes / (int64_t)esz : 1;
+    if (job->choice->spec.autocfg) {
+        r->autocfg = *job->choice->spec.autocfg;
+        r->autocfg.segcount = r->spec.segcount;
+        r->spec.autocfg = &r->autocfg;
+    }
     rt_sched_init(&r->sched);
     r->next = c->runs;
     c->runs = r;
@@ -218,7 +237,74 @@ static int run_error(const ip_job_t *job, const cm_err_t *err, cm_status_t st)
     return code;
 }
 
-ins_mpi_fallback_t ip_algo_run(const ip_job_t *job, int *rc_p)
+/* ---- auto ------------------------------------------------------------------ */
+
+/* The chooser's class key of a call site: the hash of its name
+   (cm_site_name: module and offset, the same on every rank whatever the
+   address layout); the last few sites of the run are remembered, since
+   dladdr is not cheap. */
+static uint64_t site_key(ip_run_t *r, const void *site)
+{
+    char name[4096 + 64];
+    size_t n = sizeof r->site_addr / sizeof *r->site_addr;
+    uint64_t key;
+
+    for (size_t i = 0; i < n; i++)
+        if (r->site_addr[i] == site && site)
+            return r->site_key[i];
+    cm_site_name(site, name, sizeof name);
+    key = cm_hash_fnv1a(name, strlen(name));
+    memmove(r->site_addr + 1, r->site_addr, (n - 1) * sizeof *r->site_addr);
+    memmove(r->site_key + 1, r->site_key, (n - 1) * sizeof *r->site_key);
+    r->site_addr[0] = site;
+    r->site_key[0] = key;
+    return key;
+}
+
+/* The ranks disagree (or the choice failed): nothing can be taken back, and
+   waiting would hang, so the job stops with the message. */
+static void auto_stop(const ip_job_t *job, const cm_err_t *err)
+{
+    char msg[CM_ERR_MSG_MAX + CM_ERR_PATH_MAX + 64];
+
+    cm_err_format(err, msg, sizeof msg);
+    fprintf(stderr, "paptree: rank %d: %s (%s): %s\n", ip_lib.world_rank,
+            coll_func[job->coll], job->choice->text, msg);
+    fflush(stderr);
+    ip_trace_abandon();
+    PMPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+/* Chooses the candidate of an auto run for this call and says so in rec.
+   INS_FB_NONE, or INS_FB_COUNT when no candidate can run the count (the
+   same on every rank). */
+static ins_mpi_fallback_t auto_choose(const ip_job_t *job, ip_run_t *r, rt_algo_call_t *call,
+                                      ins_mpi_call_t *rec)
+{
+    const rt_auto_choice_t *choice = NULL;
+    const rt_auto_t *a;
+    cm_status_t st;
+    cm_err_t err;
+
+    cm_err_clear(&err);
+    call->arrived_ns = (int64_t)job->entry_ns;
+    call->site = site_key(r, job->site);
+    st = rt_algo_plan_choose(r->plan, call, job->count, &choice, &err);
+    if (st == CM_ERR_UNSUPPORTED)
+        return INS_FB_COUNT;
+    if (st != CM_OK)
+        auto_stop(job, &err);
+    a = rt_algo_plan_auto(r->plan);
+    if (choice && a) {
+        r->chosen = *choice;            /* the plan's is borrowed until its next call */
+        rec->algo = rt_auto_cand_name(a, choice->chosen);
+        rec->auto_a = a;
+        rec->auto_choice = &r->chosen;
+    }
+    return INS_FB_NONE;
+}
+
+ins_mpi_fallback_t ip_algo_run(const ip_job_t *job, int *rc_p, ins_mpi_call_t *rec)
 {
     uint64_t ns0 = history(job) ? rt_wait_now_ns() : 0;
     const int64_t *arrival = NULL;
@@ -239,7 +325,14 @@ ins_mpi_fallback_t ip_algo_run(const ip_job_t *job, int *rc_p)
         return INS_FB_OTHER;
     if (history(job))
         arrival = hist_begin(job->c, job->coll);
-    if (job->coll == IP_RULE_ALLREDUCE)
+    memset(&call, 0, sizeof call);
+    call.comm = job->c->dup;
+    call.dtype = job->dtype;
+    call.op = job->op;
+    call.arrival = arrival;
+    if (r->spec.autocfg)
+        st = auto_choose(job, r, &call, rec) == INS_FB_NONE ? CM_OK : CM_ERR_UNSUPPORTED;
+    else if (job->coll == IP_RULE_ALLREDUCE)
         st = rt_algo_plan_prepare(r->plan, job->count, arrival, NULL, &err);
     else
         st = sched_make(r, job, arrival, &err);
@@ -248,11 +341,6 @@ ins_mpi_fallback_t ip_algo_run(const ip_job_t *job, int *rc_p)
     buf = work_buffer(job);
     if (!buf)
         return INS_FB_OTHER;
-    memset(&call, 0, sizeof call);
-    call.comm = job->c->dup;
-    call.dtype = job->dtype;
-    call.op = job->op;
-    call.arrival = arrival;
     tr = (ins_mpi_t *)atomic_load_explicit(&ip_lib.open_trace, memory_order_relaxed);
     if (tr) {
         ins_mpi_observer(tr, job->trace_comm, &obs);
@@ -262,6 +350,8 @@ ins_mpi_fallback_t ip_algo_run(const ip_job_t *job, int *rc_p)
         st = rt_algo_plan_run(r->plan, &call, buf, job->count, NULL, &err);
     else
         st = rt_sched_run(&r->sched, job->c->rank, &call, buf, &err);
+    if (st == CM_ERR_MISMATCH)
+        auto_stop(job, &err);
     *rc_p = st == CM_OK ? MPI_SUCCESS : run_error(job, &err, st);
     if (st == CM_OK && history(job))
         hist_end(job->c, job->coll, rt_wait_now_ns() - ns0);

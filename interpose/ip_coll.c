@@ -51,6 +51,12 @@ int64_t ip_type_size(MPI_Datatype dtype)
 void ip_record(ins_mpi_call_t *call, const ip_clock_t *clk, const void *site,
                uint64_t msg_bytes)
 {
+    ip_record_rule(call, clk, site, msg_bytes, NULL);
+}
+
+void ip_record_rule(ins_mpi_call_t *call, const ip_clock_t *clk, const void *site,
+                    uint64_t msg_bytes, const ip_choice_t *rule)
+{
     ins_mpi_t *tr = (ins_mpi_t *)atomic_load_explicit(&ip_lib.open_trace, memory_order_relaxed);
 
     if (tr) {
@@ -59,9 +65,14 @@ void ip_record(ins_mpi_call_t *call, const ip_clock_t *clk, const void *site,
         call->callsite = (uint64_t)(uintptr_t)site;
         ins_mpi_record(tr, call);
     }
-    if (ip_lib.report)
+    if (ip_lib.report && rule && call->auto_choice) {
+        ip_report_add(ip_lib.report, site, call->func, rule->text, call->fallback, msg_bytes,
+                      rt_wait_now_ns() - clk->ns0);
+        ip_report_chose(ip_lib.report, site, call->func, rule->text, call->algo);
+    } else if (ip_lib.report) {
         ip_report_add(ip_lib.report, site, call->func, call->algo, call->fallback, msg_bytes,
                       rt_wait_now_ns() - clk->ns0);
+    }
 }
 
 /* ---- the decision -------------------------------------------------------- */
@@ -232,7 +243,7 @@ static int decide(ip_job_t *job, ins_mpi_call_t *call, uint64_t bytes, const voi
 static int run(ip_job_t *job, ins_mpi_call_t *call, int *rc_p)
 {
     job->trace_comm = job->c->id;
-    call->fallback = ip_algo_run(job, rc_p);
+    call->fallback = ip_algo_run(job, rc_p, call);
     return call->fallback == INS_FB_NONE;
 }
 
@@ -257,12 +268,14 @@ int ip_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dty
     job.coll = IP_RULE_ALLREDUCE;
     job.sendbuf = sendbuf;
     job.buf = recvbuf;
+    job.site = site;
+    job.entry_ns = clk.ns0 ? clk.ns0 : ip_lib.rules ? rt_wait_now_ns() : 0;
     if (!ip_lib.rules || !decide(&job, &call, m, sendbuf, recvbuf, count, dtype, op, 0) ||
         !run(&job, &call, &rc))
         rc = PMPI_Allreduce(sendbuf, recvbuf, count, dtype, op, comm);
     n = (uint64_t)c->size - (sendbuf == MPI_IN_PLACE);
     call.bytes_sent = call.bytes_recv = n * m;
-    ip_record(&call, &clk, site, m);
+    ip_record_rule(&call, &clk, site, m, job.choice);
     return rc;
 }
 

@@ -10,7 +10,8 @@
  *   MPI_Init     ip_after_init: a private duplicate of MPI_COMM_WORLD; the
  *                ranks' rules compared (a job whose ranks got different
  *                rules would deadlock in the first collective they decide
- *                differently: it is stopped with one message); the trace
+ *                differently: it is stopped with one message), and so are
+ *                the auto rules' configurations (PAPTREE_NET's net model); the trace
  *                opened; the keyvals; the signal and exit handlers
  *   MPI_Finalize MPI_COMM_SELF's attribute is deleted first, while MPI
  *                still works (MPI-3.1 8.7.1): its callback frees the
@@ -163,6 +164,26 @@ static void rules_agree(void)
     job_stop(msg);
 }
 
+/* The same rules with auto cases must also have the same auto
+   configurations: the net model (PAPTREE_NET) is not in the rules' text,
+   and ranks whose choosers differ would choose differently. */
+static void auto_agree(void)
+{
+    uint64_t h = ip_rules_auto_hash(ip_lib.rules), mine[2] = { h, ~h }, all[2];
+    const rt_net_t *net = ip_rules_net(ip_lib.rules);
+    char msg[320];
+
+    if (PMPI_Allreduce(mine, all, 2, MPI_UINT64_T, MPI_MAX, ip_lib.world) != MPI_SUCCESS)
+        job_stop("MPI_Init: cannot compare the ranks' auto configurations");
+    if (all[0] == h && ~all[1] == h)
+        return;
+    snprintf(msg, sizeof msg,
+             "PAPTREE_NET: the ranks' auto rules have different net models (rank 0: "
+             "alpha=%g beta=%g gamma=%g); every rank must read the same PAPTREE_NET",
+             net ? net->alpha : 0.0, net ? net->beta : 0.0, net ? net->gamma : 0.0);
+    job_stop(msg);
+}
+
 static void trace_open(const char *dir)
 {
     ins_mpi_opts_t opts;
@@ -208,6 +229,7 @@ void ip_after_init(int provided)
         ip_lib.rank_bits++;
     ip_lib.next_id = 1;
     rules_agree();
+    auto_agree();
     if (dir && *dir)
         trace_open(dir);
     if (env_on("PAPTREE_REPORT"))

@@ -53,6 +53,13 @@ typedef struct ip_run {
     int32_t            root;
     int                sched_ok;  /* sched is count's and root's, arrival-free */
     rt_sched_t         sched;     /* reduce, bcast: this rank's steps */
+    /* auto (spec.autocfg == &autocfg): the rule's configuration with segsize=
+       made elements of dtype; the last choice (for the record); call sites
+       seen lately and their keys (cm_site_name's hash, the same on every rank) */
+    rt_auto_cfg_t      autocfg;
+    rt_auto_choice_t   chosen;
+    const void        *site_addr[4];
+    uint64_t           site_key[4];
 } ip_run_t;
 
 /* arrival=history of one collective on one communicator: the ranks' time
@@ -139,6 +146,11 @@ static inline void ip_clock_start(ip_clock_t *c)
    trace and the report, whichever is on. */
 void ip_record(ins_mpi_call_t *call, const ip_clock_t *clk, const void *site,
                uint64_t msg_bytes);
+/* The same for a call a rule decided: when an auto rule ran it
+   (call->auto_choice), the report counts it under the rule's text and
+   the chosen candidate (call->algo) among its choices. */
+void ip_record_rule(ins_mpi_call_t *call, const ip_clock_t *clk, const void *site,
+                    uint64_t msg_bytes, const ip_choice_t *rule);
 
 /* The size of dtype in bytes, 0 if it has none (MPI_DATATYPE_NULL). */
 int64_t ip_type_size(MPI_Datatype dtype);
@@ -177,15 +189,21 @@ typedef struct ip_job {
     rt_op_t            op;
     int32_t            root;
     uint32_t           trace_comm;
+    const void        *site;      /* the caller's return address */
+    uint64_t           entry_ns;  /* rt_wait_now_ns() when the call began; 0: unknown */
 } ip_job_t;
 
 /*
  * Runs job on its communicator's duplicate.  INS_FB_NONE and *rc_p the MPI
  * code (MPI_SUCCESS, or an error the application's handler has been given)
  * when it ran; else the reason it did not, before anything was sent or the
- * user's buffers were touched (the caller then runs Open MPI's own).
+ * user's buffers were touched (the caller then runs Open MPI's own).  An
+ * auto rule's call sets rec->algo (the chosen candidate's name),
+ * rec->auto_a and rec->auto_choice (valid until the next call on job's
+ * communicator); a disagreement between the ranks' choices, or any error
+ * of choosing, stops the job (MPI_Abort) with the message.
  */
-ins_mpi_fallback_t ip_algo_run(const ip_job_t *job, int *rc_p);
+ins_mpi_fallback_t ip_algo_run(const ip_job_t *job, int *rc_p, ins_mpi_call_t *rec);
 
 /* Completes c's pending arrival gathers and frees its runs (finalize and
    the communicator's delete callback). */

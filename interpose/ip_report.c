@@ -43,12 +43,22 @@
 
 /* One (site, function, algorithm) of one thread, or of one rank once
    merged. */
+/* An auto rule's choices on a row: candidate names and how often each
+   was chosen (at most IP_REPORT_CHOICES candidates: RT_AUTO_CAND_MAX). */
+enum { IP_REPORT_CHOICES = 8 };
+typedef struct ip_report_choices {
+    uint32_t    n;
+    const char *name[IP_REPORT_CHOICES];
+    uint64_t    count[IP_REPORT_CHOICES];
+} ip_report_choices_t;
+
 typedef struct ip_report_row {
     const void    *site;            /* NULL: free slot */
     const char    *algo;
     ins_mpi_func_t func;
     uint64_t       calls, bytes, ns, ns_min, ns_max;
     uint64_t       fb[INS_FB_NREASONS];
+    ip_report_choices_t chose;      /* auto: what it chose */
 } ip_report_row_t;
 
 /* A thread's table (open addressing, linear probing, at most half full). */
@@ -161,6 +171,29 @@ static ip_report_row_t *tab_row(ip_report_tab_t *t, const void *site, ins_mpi_fu
     return row;
 }
 
+/* Adds n choices of `name` to c (names compared as text, so that rows of
+   other ranks join; a name beyond IP_REPORT_CHOICES is not counted). */
+static void choices_add(ip_report_choices_t *c, const char *name, uint64_t n)
+{
+    uint32_t i;
+
+    for (i = 0; i < c->n && strcmp(c->name[i], name) != 0; i++)
+        ;
+    if (i == IP_REPORT_CHOICES)
+        return;
+    if (i == c->n) {
+        c->name[c->n++] = name;
+        c->count[i] = 0;
+    }
+    c->count[i] += n;
+}
+
+static void choices_merge(ip_report_choices_t *dst, const ip_report_choices_t *src)
+{
+    for (uint32_t i = 0; i < src->n; i++)
+        choices_add(dst, src->name[i], src->count[i]);
+}
+
 /* Adds src's figures into dst (same key). */
 static void row_merge(ip_report_row_t *dst, const ip_report_row_t *src)
 {
@@ -173,6 +206,7 @@ static void row_merge(ip_report_row_t *dst, const ip_report_row_t *src)
         dst->ns_max = src->ns_max;
     for (int k = 0; k < INS_FB_NREASONS; k++)
         dst->fb[k] += src->fb[k];
+    choices_merge(&dst->chose, &src->chose);
 }
 
 /* The calling thread's table of r, registered on first use; NULL out of
@@ -218,6 +252,18 @@ void ip_report_add(ip_report_t *r, const void *site, ins_mpi_func_t func, const 
         row->fb[fallback]++;
 }
 
+void ip_report_chose(ip_report_t *r, const void *site, ins_mpi_func_t func, const char *algo,
+                     const char *chosen)
+{
+    if (site == NULL)
+        site = (const void *)1;
+    ip_report_tab_t *t = thread_tab(r);
+    ip_report_row_t *row = t != NULL ? tab_row(t, site, func, algo) : NULL;
+
+    if (row != NULL && chosen != NULL)
+        choices_add(&row->chose, chosen, 1);
+}
+
 /* ---- a rank's rows as bytes -------------------------------------------- */
 
 /* A growing byte buffer; `failed` sticks once an allocation failed. */
@@ -253,7 +299,9 @@ static void buf_str(ip_report_buf_t *b, const char *s) { buf_put(b, s, strlen(s)
 /*
  * A rank's message: u64 dropped, u64 nrows, then per row the strings
  * site name, dladdr's symbol of the call (or ""), algorithm text, each NUL-terminated,
- * and the u64s func, calls, bytes, ns, ns_min, ns_max, fb[INS_FB_NREASONS].
+ * and the u64s func, calls, bytes, ns, ns_min, ns_max, fb[INS_FB_NREASONS],
+ * then u64 the number of auto choices and per choice its name (a string)
+ * and u64 count.
  * All ranks run the same binary, so the host's byte order is the format's.
  */
 static void row_serialise(ip_report_buf_t *b, const ip_report_row_t *row)
@@ -276,6 +324,11 @@ static void row_serialise(ip_report_buf_t *b, const ip_report_row_t *row)
     buf_u64(b, row->ns_max);
     for (int k = 0; k < INS_FB_NREASONS; k++)
         buf_u64(b, row->fb[k]);
+    buf_u64(b, row->chose.n);
+    for (uint32_t i = 0; i < row->chose.n; i++) {
+        buf_str(b, row->chose.name[i]);
+        buf_u64(b, row->chose.count[i]);
+    }
 }
 
 /* This rank's message: its threads' tables merged, serialised.  Out of
@@ -324,6 +377,7 @@ typedef struct ip_report_rrow {
     int         rank;
     uint64_t    func, calls, bytes, ns, ns_min, ns_max;
     uint64_t    fb[INS_FB_NREASONS];
+    ip_report_choices_t chose;
 } ip_report_rrow_t;
 
 /* Reads a NUL-terminated string at *pos of [p, p+n); NULL if cut short. */
@@ -359,6 +413,16 @@ static int get_row(const char *p, size_t n, size_t *pos, ip_report_rrow_t *row)
     for (int k = 0; k < INS_FB_NREASONS; k++)
         if (get_u64(p, n, pos, &row->fb[k]) != 0)
             return -1;
+    uint64_t nc, count;
+    const char *name;
+    if (get_u64(p, n, pos, &nc) != 0 || nc > IP_REPORT_CHOICES)
+        return -1;
+    row->chose.n = 0;
+    for (uint64_t i = 0; i < nc; i++) {
+        if ((name = get_str(p, n, pos)) == NULL || get_u64(p, n, pos, &count) != 0)
+            return -1;
+        choices_add(&row->chose, name, count);
+    }
     return row->func < INS_MPI_NFUNCS ? 0 : -1;
 }
 
@@ -410,6 +474,8 @@ typedef struct ip_report_line {
     double      mean_min, mean_max; /* ns */
     int         nranks, last;       /* ranks that made the call; the fastest */
     uint64_t    fb[INS_FB_NREASONS];/* the most of any rank, per reason */
+    ip_report_choices_t chose;      /* auto: the choices, summed over ranks */
+    char       *shown;              /* malloc'ed "auto: prr 62%, ring 38%"; NULL: algo */
 } ip_report_line_t;
 
 static int rrow_cmp(const void *pa, const void *pb)
@@ -461,6 +527,7 @@ static void line_add(ip_report_line_t *line, const ip_report_rrow_t *row)
     for (int k = 0; k < INS_FB_NREASONS; k++)
         if (row->fb[k] > line->fb[k])
             line->fb[k] = row->fb[k];
+    choices_merge(&line->chose, &row->chose);
     line->nranks++;
 }
 
@@ -475,6 +542,7 @@ static void rrow_merge(ip_report_rrow_t *a, const ip_report_rrow_t *b)
     a->ns_max = b->ns_max > a->ns_max ? b->ns_max : a->ns_max;
     for (int k = 0; k < INS_FB_NREASONS; k++)
         a->fb[k] += b->fb[k];
+    choices_merge(&a->chose, &b->chose);
     if (a->sym[0] == '\0')
         a->sym = b->sym;
 }
@@ -701,6 +769,43 @@ static void fallback_text(const ip_report_line_t *l, char *buf, size_t size)
    Rows fit in IP_REPORT_COLUMNS unless a cell alone is too wide. */
 enum { IP_REPORT_SITE_MAX = 24, IP_REPORT_COLUMNS = 100 };
 
+/* "auto: prr 62%, ring 38%": an auto row's choices, most chosen first
+   (ties by name), each its share of the calls auto ran, rounded; NULL
+   when the row has no choice or out of memory. */
+static char *choices_text(const ip_report_choices_t *c)
+{
+    ip_report_choices_t s = *c;
+    uint64_t total = 0;
+    char buf[512];
+    size_t len;
+
+    for (uint32_t i = 0; i < s.n; i++)
+        total += s.count[i];
+    if (total == 0)
+        return NULL;
+    for (uint32_t i = 1; i < s.n; i++)          /* insertion sort, s.n <= 8 */
+        for (uint32_t j = i; j > 0 && (s.count[j] > s.count[j - 1] ||
+                                       (s.count[j] == s.count[j - 1] &&
+                                        strcmp(s.name[j], s.name[j - 1]) < 0)); j--) {
+            const char *nm = s.name[j];
+            uint64_t ct = s.count[j];
+            s.name[j] = s.name[j - 1];
+            s.count[j] = s.count[j - 1];
+            s.name[j - 1] = nm;
+            s.count[j - 1] = ct;
+        }
+    len = (size_t)snprintf(buf, sizeof(buf), "auto:");
+    for (uint32_t i = 0; i < s.n && len < sizeof(buf); i++)
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s %s %.0f%%", i ? "," : "",
+                                s.name[i], 100.0 * (double)s.count[i] / (double)total);
+    return strdup(buf);
+}
+
+static const char *line_algo(const ip_report_line_t *l)
+{
+    return l->shown != NULL ? l->shown : l->algo;
+}
+
 typedef struct ip_report_widths {
     int site, coll, calls, bytes, algo, mean, spread;
 } ip_report_widths_t;
@@ -719,7 +824,7 @@ static ip_report_widths_t widths(const ip_report_line_t *lines, long n)
         w.calls = max_int(w.calls, snprintf(cell, sizeof(cell), "%" PRIu64, l->calls_max));
         w.bytes = max_int(w.bytes, snprintf(cell, sizeof(cell), "%.0f",
                                             (double)l->bytes_sum / (double)l->calls_sum));
-        w.algo = max_int(w.algo, (int)strlen(l->algo));
+        w.algo = max_int(w.algo, (int)strlen(line_algo(l)));
         w.mean = max_int(w.mean, snprintf(cell, sizeof(cell), "%.2f", line_mean(l) / 1e3));
         w.spread = max_int(w.spread, snprintf(cell, sizeof(cell), "%.2f", line_spread(l) / 1e3));
     }
@@ -747,7 +852,7 @@ static void print_line(FILE *out, const ip_report_line_t *l, const ip_report_wid
     int len = fprintf(out, "%-*s  %-*s  %*" PRIu64 "  %*.0f  %-*s  %*.2f  %*.2f  %4s",
                       w->site, site, w->coll, ins_mpi_func_name((ins_mpi_func_t)l->func),
                       w->calls, l->calls_max, w->bytes,
-                      (double)l->bytes_sum / (double)l->calls_sum, w->algo, l->algo, w->mean,
+                      (double)l->bytes_sum / (double)l->calls_sum, w->algo, line_algo(l), w->mean,
                       line_mean(l) / 1e3, w->spread, line_spread(l) / 1e3, last);
     if (len + 2 + (int)strlen(fb) <= IP_REPORT_COLUMNS)
         fprintf(out, "  %s\n", fb);
@@ -797,14 +902,18 @@ static void print_all(FILE *out, const char *all, const int *sizes, int nranks)
     }
     label_lines(lines, n);
     for (long i = 0; i < n; i++)
+        lines[i].shown = choices_text(&lines[i].chose);
+    for (long i = 0; i < n; i++)
         if (lines[i].label == NULL) {
             fprintf(out, "paptree report: out of memory\n");
             goto free_lines;
         }
     print_table(out, nranks, lines, n, dropped);
 free_lines:
-    for (long i = 0; i < n; i++)
+    for (long i = 0; i < n; i++) {
         free(lines[i].label);
+        free(lines[i].shown);
+    }
     free(lines);
     free(rows);
 }

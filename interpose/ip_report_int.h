@@ -41,6 +41,17 @@ void ip_report_add(ip_report_t *r, const void *site, ins_mpi_func_t func, const 
                    ins_mpi_fallback_t fallback, uint64_t bytes, uint64_t ns);
 
 /*
+ * One choice of an auto rule for a call already added (same site, func
+ * and algo, the rule's text): `chosen` (the candidate's name, static or
+ * kept as long as the library) is counted on the row.  The row's
+ * algorithm is then printed as its choices: "auto: prr 62%, ring 38%"
+ * (each candidate's share of the row's choices over all ranks, rounded,
+ * most chosen first).  Any thread, as ip_report_add.
+ */
+void ip_report_chose(ip_report_t *r, const void *site, ins_mpi_func_t func, const char *algo,
+                     const char *chosen);
+
+/*
  * Collective over comm (the library's duplicate of MPI_COMM_WORLD; PMPI_
  * calls only): rank 0 prints the table to out (the other ranks' out is
  * not used and may be NULL).  Call it once no thread adds any more (at
@@ -54,7 +65,8 @@ void ip_report_add(ip_report_t *r, const void *site, ins_mpi_func_t func, const 
  *   collective  MPI_Allreduce, ...
  *   calls       per rank: the most of any rank
  *   bytes       per call: all ranks' bytes over all ranks' calls
- *   algorithm   the algorithm text
+ *   algorithm   the algorithm text; for an auto rule its choices,
+ *               "auto: prr 62%, ring 38%" (ip_report_chose)
  *   mean        us in the call: the mean over ranks of each rank's mean
  *   spread      us: the largest rank mean minus the smallest
  *   last        the rank with the smallest mean, the last to arrive ("-"

@@ -24,6 +24,7 @@
 #include "common/cm_hash.h"
 #include "common/cm_opt.h"
 #include "interpose/api/ip_rules.h"
+#include "runtime/api/rt_auto.h"
 
 /* Limits (docs/paprun.md, "Rules"). */
 #define IP_NP_MAX       2147483647ll            /* communicator sizes: int */
@@ -73,6 +74,8 @@ typedef struct parser {
     const char *origin;
     cm_arena_t *arena;
     cm_err_t   *err;
+    bool        net_read;        /* net holds rt_auto_net_default's model */
+    rt_net_t    net;             /* the auto cases' cost model, read once */
 } parser_t;
 
 /* The parameters a rule may give, in the order of the normal form. */
@@ -430,7 +433,7 @@ static void names_for(ip_rule_coll_t coll, char *buf, size_t size)
         names_of(RT_COLL_ALLREDUCE, false, all, sizeof(all));
         names_of(RT_COLL_REDUCE, false, red, sizeof(red));
         names_of(RT_COLL_BCAST, false, bc, sizeof(bc));
-        snprintf(buf, size, "native, %s, or REDUCE+BCAST with REDUCE %s and BCAST %s", all,
+        snprintf(buf, size, "native, auto, %s, or REDUCE+BCAST with REDUCE %s and BCAST %s", all,
                  red, bc);
     }
 }
@@ -768,6 +771,288 @@ static cm_status_t choice_text(parser_t *p, const algo_toks_t *t, size_t open_at
     return CM_OK;
 }
 
+/* ---- ALGO: auto ------------------------------------------------------------ */
+
+/* What an auto case was given, for its text, its checks and normal form. */
+typedef struct auto_given {
+    unsigned seen;                   /* bits of AK_* */
+    size_t   at[4];                  /* where each key stood */
+} auto_given_t;
+
+enum { AK_CANDIDATES, AK_SEGSIZE, AK_ROUND, AK_ARRIVAL, AK_COUNT };
+static const char *const auto_keys[AK_COUNT] = { "candidates", "segsize", "round", "arrival" };
+
+/* The candidate `name` of the table (an allreduce) or native; NULL if none. */
+static const char *auto_cand(const char *name)
+{
+    const rt_algo_info_t *a;
+
+    if (strcmp(name, RT_AUTO_NATIVE) == 0)
+        return RT_AUTO_NATIVE;
+    a = rt_algo_find(name);
+    return a != NULL && a->coll == RT_COLL_ALLREDUCE ? a->name : NULL;
+}
+
+/* The table's allreduces that need what auto does not give them. */
+static bool auto_refused(const char *name)
+{
+    return strcmp(name, "nap") == 0 || strcmp(name, "ring-seg") == 0;
+}
+
+/* 1 if one of cfg's candidates reads parameter `key`. */
+static int auto_takes(const rt_auto_cfg_t *cfg, const char *key)
+{
+    for (uint32_t i = 0; i < cfg->ncand; i++) {
+        rt_algo_spec_t one = { .run = rt_algo_find(cfg->cand[i]) };
+
+        if (one.run != NULL && rt_algo_takes(&one, key))
+            return 1;
+    }
+    return 0;
+}
+
+/* "rd, ring and native": cfg's candidates, for messages. */
+static void auto_list(const rt_auto_cfg_t *cfg, char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < cfg->ncand && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s",
+                                i == 0 ? "" : i + 1 == cfg->ncand ? " and " : ", ",
+                                cfg->cand[i]);
+}
+
+/* "native, ring, rd, ... or prr": what may be a candidate (the table's
+   allreduces but those that need a parameter auto does not give). */
+static void auto_names(char *buf, size_t size)
+{
+    size_t n, len, total = 1, k = 1;
+    const rt_algo_info_t *t = rt_algo_table(&n);
+
+    for (size_t i = 0; i < n; i++)
+        total += t[i].coll == RT_COLL_ALLREDUCE && !auto_refused(t[i].name);
+    len = (size_t)snprintf(buf, size, "native");
+    for (size_t i = 0; i < n && len < size; i++) {
+        if (t[i].coll != RT_COLL_ALLREDUCE || auto_refused(t[i].name))
+            continue;
+        k++;
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", k == total ? " or " : ", ",
+                                t[i].name);
+    }
+}
+
+/* Whether the ',' at p->pos continues a candidate list: a word follows it
+   that is not a KEY= (spaces and comments may stand between). */
+static bool list_goes_on(const parser_t *p)
+{
+    parser_t q = *p;
+
+    q.pos++;
+    skip_space(&q);
+    if (scan(&q, is_name) == 0)
+        return false;
+    skip_space(&q);
+    return peek(&q) != '=';
+}
+
+/* candidates=NAME { ',' NAME }, at p->pos (on the first name). */
+static cm_status_t auto_candidates(parser_t *p, rt_auto_cfg_t *cfg)
+{
+    char name[IP_TOKEN_MAX], where[32], names[256], list[256];
+    size_t len = 0;
+
+    list[0] = '\0';
+    cfg->ncand = 0;
+    for (;;) {
+        size_t at = p->pos, n = scan(p, is_name);
+        const char *cand;
+
+        if (n == 0)
+            return FAIL(p, at, CM_ERR_SYNTAX, "expected a candidate algorithm, found %s",
+                        found(p, at, where, sizeof(where)));
+        token(p, at, n, name);
+        if ((cand = auto_cand(name)) == NULL) {
+            auto_names(names, sizeof(names));
+            return FAIL(p, at, CM_ERR_NAME, "unknown candidate '%s' for auto (expected %s)",
+                        name, names);
+        }
+        if (auto_refused(cand))
+            return FAIL(p, at, CM_ERR_INVALID,
+                        "'%s' cannot be a candidate of auto: it needs %s, which auto does not "
+                        "give its candidates", cand, cand[0] == 'n' ? "ppn=" : "segsize=");
+        for (uint32_t i = 0; i < cfg->ncand; i++)
+            if (strcmp(cfg->cand[i], cand) == 0)
+                return FAIL(p, at, CM_ERR_INVALID, "candidate '%s' given twice", cand);
+        if (cfg->ncand == RT_AUTO_CAND_MAX)
+            return FAIL(p, at, CM_ERR_RANGE, "too many candidates (at most %d)",
+                        RT_AUTO_CAND_MAX);
+        cfg->cand[cfg->ncand++] = cand;
+        len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", len ? "," : "", cand);
+        skip_space(p);
+        if (peek(p) != ',' || !list_goes_on(p))
+            break;
+        p->pos++;
+        skip_space(p);
+    }
+    /* The chooser's own parse, of names it is known to take. */
+    return rt_auto_cfg_candidates(cfg, list, p->err);
+}
+
+/* One KEY=VALUE of auto's, at p->pos. */
+static cm_status_t auto_param(parser_t *p, ip_choice_t *ch, rt_auto_cfg_t *cfg,
+                              auto_given_t *g)
+{
+    size_t key_at = p->pos, key_len = scan(p, is_name), val_at;
+    char key[IP_TOKEN_MAX], val[IP_TOKEN_MAX], where[32];
+    int k, known;
+    cm_status_t st;
+
+    if (key_len == 0)
+        return FAIL(p, key_at, CM_ERR_SYNTAX, "expected a parameter KEY=VALUE or ')', found %s",
+                    found(p, key_at, where, sizeof(where)));
+    token(p, key_at, key_len, key);
+    skip_space(p);
+    if (peek(p) != '=')
+        return FAIL(p, p->pos, CM_ERR_SYNTAX, "expected '=' after '%s', found %s", key,
+                    found(p, p->pos, where, sizeof(where)));
+    p->pos++;
+    skip_space(p);
+    val_at = p->pos;
+    if (strcmp(key, "root") == 0)
+        return FAIL(p, key_at, CM_ERR_INVALID,
+                    "root= is not a rule parameter: the call gives the root");
+    for (k = 0; k < AK_COUNT && strcmp(key, auto_keys[k]) != 0; k++)
+        ;
+    for (known = 0; known < K_COUNT && strcmp(key, key_names[known]) != 0; known++)
+        ;
+    if (k == AK_COUNT && known < K_COUNT)
+        return FAIL(p, key_at, CM_ERR_SYNTAX, "auto takes no parameter '%s' (it takes: "
+                    "candidates, arrival, and round and segsize for its candidates)", key);
+    if (k == AK_COUNT)
+        return FAIL(p, key_at, CM_ERR_NAME, "unknown parameter '%s' (expected candidates, "
+                    "arrival, round or segsize)", key);
+    if (g->seen & (1u << k))
+        return FAIL(p, key_at, CM_ERR_SYNTAX, "parameter '%s' given twice", key);
+    g->seen |= 1u << k;
+    g->at[k] = key_at;
+    if (k == AK_CANDIDATES)
+        return auto_candidates(p, cfg);
+    token(p, val_at, scan(p, is_value), val);
+    if (val[0] == '\0')
+        return FAIL(p, val_at, CM_ERR_SYNTAX, "expected a value for %s=, found %s", key,
+                    found(p, val_at, where, sizeof(where)));
+    if ((st = param_value(p, known, val_at, val, ch)) != CM_OK)
+        return st;
+    cfg->round_ns = ch->spec.round_ns;
+    return CM_OK;
+}
+
+/* round= and segsize= must be read by a candidate (checked once the
+   candidates are known: they may come after). */
+static cm_status_t auto_check(const parser_t *p, const rt_auto_cfg_t *cfg,
+                              const auto_given_t *g)
+{
+    char list[256];
+
+    auto_list(cfg, list, sizeof(list));
+    for (int k = AK_SEGSIZE; k <= AK_ROUND; k++)
+        if ((g->seen & (1u << k)) && !auto_takes(cfg, auto_keys[k]))
+            return FAIL(p, g->at[k], CM_ERR_SYNTAX,
+                        "none of auto's candidates (%s) takes parameter '%s'", list,
+                        auto_keys[k]);
+    return CM_OK;
+}
+
+/* "auto(candidates=ring,prr arrival=history round=5000)": what was given. */
+static cm_status_t auto_text(parser_t *p, const ip_choice_t *ch, const auto_given_t *g,
+                             const char **text_p)
+{
+    const rt_auto_cfg_t *cfg = ch->spec.autocfg;
+    char buf[512];
+    size_t len = (size_t)snprintf(buf, sizeof(buf), "auto");
+    const char *sep = "(";
+
+    if (g->seen & (1u << AK_CANDIDATES)) {
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%scandidates=", sep);
+        for (uint32_t i = 0; i < cfg->ncand; i++)
+            len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? "," : "",
+                                    cfg->cand[i]);
+        sep = " ";
+    }
+    if (g->seen & (1u << AK_ARRIVAL)) {
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%sarrival=%s", sep,
+                                rt_arrival_name(ch->spec.arrival));
+        sep = " ";
+    }
+    if (g->seen & (1u << AK_ROUND)) {
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%sround=%lld", sep,
+                                (long long)ch->spec.round_ns);
+        sep = " ";
+    }
+    if (g->seen & (1u << AK_SEGSIZE))
+        len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%ssegsize=%lld", sep,
+                                (long long)ch->segsize_bytes);
+    if (g->seen != 0 && len + 1 < sizeof(buf))
+        buf[len++] = ')';
+    buf[len < sizeof(buf) ? len : sizeof(buf) - 1] = '\0';
+    if ((*text_p = cm_arena_strndup(p->arena, buf, strlen(buf))) == NULL)
+        return CM_ERR(p->err, CM_ERR_NOMEM, "out of memory");
+    return CM_OK;
+}
+
+/* auto [ '(' KEY=VALUE ... ')' ], p->pos just after "auto" and its spaces. */
+static cm_status_t parse_auto(parser_t *p, ip_rule_coll_t coll, const algo_toks_t *t,
+                              ip_choice_t *ch)
+{
+    rt_auto_cfg_t *cfg;
+    auto_given_t g = { 0 };
+    size_t open_at;
+    cm_status_t st;
+
+    if (coll != IP_RULE_ALLREDUCE)
+        return FAIL(p, t->name_at, CM_ERR_INVALID,
+                    "auto chooses among allreduce algorithms; a rule for %s cannot take it",
+                    coll_names[coll]);
+    if (t->plus)
+        return FAIL(p, t->plus_at, CM_ERR_INVALID,
+                    "auto chooses whole allreduce algorithms: it takes no '+' broadcast");
+    if ((cfg = cm_arena_alloc(p->arena, sizeof(*cfg))) == NULL)
+        return CM_ERR(p->err, CM_ERR_NOMEM, "out of memory");
+    rt_auto_cfg_default(cfg);
+    if (!p->net_read) {
+        if ((st = rt_auto_net_default(&p->net, p->err)) != CM_OK)
+            return st;
+        p->net_read = true;
+    }
+    cfg->net = p->net;
+    cfg->round_ns = ch->spec.round_ns;
+    cfg->segcount = 0;                 /* segsize= is in bytes: made elements per call */
+    ch->spec.autocfg = cfg;
+    ch->spec.pap = 1;
+    if (peek(p) == '(') {
+        open_at = p->pos++;
+        for (;;) {
+            skip_space(p);
+            if (peek(p) == ',') {
+                p->pos++;
+                continue;
+            }
+            if (peek(p) == ')') {
+                p->pos++;
+                break;
+            }
+            if (peek(p) == '\0')
+                return FAIL(p, open_at, CM_ERR_SYNTAX, "missing ')' for this '('");
+            if ((st = auto_param(p, ch, cfg, &g)) != CM_OK)
+                return st;
+        }
+    }
+    if ((st = auto_check(p, cfg, &g)) != CM_OK)
+        return st;
+    return auto_text(p, ch, &g, &ch->text);
+}
+
 /* ALGO := native | NAME [ '+' BCAST ] [ '(' KEY=VALUE { ' ' KEY=VALUE } ')' ]. */
 static cm_status_t parse_algo(parser_t *p, ip_rule_coll_t coll, ip_choice_t *ch)
 {
@@ -798,6 +1083,8 @@ static cm_status_t parse_algo(parser_t *p, ip_rule_coll_t coll, ip_choice_t *ch)
     ch->spec.shape = RT_TREE_HEAP;
     ch->spec.arrival = RT_ARRIVAL_EQUAL;
     ch->segsize_bytes = 0;
+    if (t.name_len == 4 && strncmp(p->text + t.name_at, "auto", 4) == 0)
+        return parse_auto(p, coll, &t, ch);
     if ((st = resolve(p, coll, &t, &ch->spec)) != CM_OK)
         return st;
     if (peek(p) == '(') {
@@ -935,6 +1222,24 @@ static void sb_add(strbuf_t *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+/* "auto(candidates=rd,ring arrival=equal round=5000 segsize=4096)": every
+   candidate, the arrival source, and round= and segsize= when a candidate
+   reads them (round with its default). */
+static void normal_auto(strbuf_t *b, const ip_choice_t *ch)
+{
+    const rt_auto_cfg_t *cfg = ch->spec.autocfg;
+
+    sb_add(b, "auto(candidates=");
+    for (uint32_t i = 0; i < cfg->ncand; i++)
+        sb_add(b, "%s%s", i ? "," : "", cfg->cand[i]);
+    sb_add(b, " arrival=%s", rt_arrival_name(ch->spec.arrival));
+    if (auto_takes(cfg, "round"))
+        sb_add(b, " round=%lld", (long long)ch->spec.round_ns);
+    if (ch->segsize_bytes > 0)
+        sb_add(b, " segsize=%lld", (long long)ch->segsize_bytes);
+    sb_add(b, ")");
+}
+
 /* "binomial-reduce+binomial-bcast(segments=4)": full names and every
    parameter the generators read, defaults included, so that spellings of
    the same choice (short names, 64K or 65536, 5us or 5000) agree. */
@@ -945,6 +1250,10 @@ static void normal_choice(strbuf_t *b, const ip_choice_t *ch)
 
     if (s->native) {
         sb_add(b, "native");
+        return;
+    }
+    if (s->autocfg != NULL) {
+        normal_auto(b, ch);
         return;
     }
     sb_add(b, "%s%s%s", s->run->name, s->bcast ? "+" : "", s->bcast ? s->bcast->name : "");
@@ -1120,4 +1429,27 @@ uint64_t ip_rules_hash(const ip_rules_t *rules)
 const char *ip_rules_normal(const ip_rules_t *rules)
 {
     return rules != NULL ? rules->normal : "";
+}
+
+uint64_t ip_rules_auto_hash(const ip_rules_t *rules)
+{
+    uint64_t h = 0;
+
+    for (uint32_t i = 0; rules != NULL && i < rules->nrules; i++)
+        for (uint32_t j = 0; j < rules->rules[i].ncases; j++) {
+            const rt_auto_cfg_t *cfg = rules->rules[i].cases[j].choice.spec.autocfg;
+
+            if (cfg != NULL)
+                h = (h ^ rt_auto_cfg_hash(cfg)) * UINT64_C(0x100000001b3);
+        }
+    return h;
+}
+
+const rt_net_t *ip_rules_net(const ip_rules_t *rules)
+{
+    for (uint32_t i = 0; rules != NULL && i < rules->nrules; i++)
+        for (uint32_t j = 0; j < rules->rules[i].ncases; j++)
+            if (rules->rules[i].cases[j].choice.spec.autocfg != NULL)
+                return &rules->rules[i].cases[j].choice.spec.autocfg->net;
+    return NULL;
 }

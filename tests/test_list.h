@@ -166,6 +166,9 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(ip_rules_errors,               10) \
     X(ip_rules_hash,                 10) \
     X(ip_rules_normal_reparses,      10) \
+    X(ip_rules_auto,                 10) \
+    X(ip_rules_auto_net,             10) \
+    X(ip_rules_auto_errors,          10) \
     /* the random pathmap generator (tests/unit/randtree/, tests/randtree/) */ \
     X(randtree_valid,                60) \
     X(randtree_deterministic,        10) \
@@ -536,6 +539,9 @@ static const tst_entry_t tst_list[] = {
     { "app_threads",           TST_SH, NULL, "sh tests/interpose/threads.sh",          NULL, 0, 180 },
     { "app_errhandler",        TST_SH, NULL, "sh tests/interpose/errhandler.sh",       NULL, 0, 120 },
     { "app_fortran",           TST_SH, NULL, "sh tests/interpose/fortran.sh",          NULL, 0, 180 },
+    /* auto rules (issue 26): choices, results, report, trace; ranks that disagree */
+    { "app_auto_np3",          TST_SH, NULL, "sh tests/interpose/auto.sh 3",           NULL, 0, 240 },
+    { "app_auto_np4",          TST_SH, NULL, "sh tests/interpose/auto.sh 4",           NULL, 0, 240 },
     /* exclusive: it signals mpirun and the ranks while they loop, and times their end */
     { "app_cut_short",         TST_SH | TST_EXCLUSIVE, NULL, "sh tests/interpose/cut-short.sh", NULL, 0, 180 },
     /* gen: pathgen compare (tests/pathgen/) */

@@ -29,6 +29,7 @@
 #include "common/cm_err.h"
 #include "common/cm_opt.h"
 #include "interpose/api/ip_rules.h"
+#include "runtime/api/rt_auto.h"
 
 #define PAPRUN_RULES_MAX   65536   /* bytes of rules: an environment string must fit */
 #define PAPRUN_COMMAND_MAX 4096    /* PAPTREE_COMMAND is cut beyond this */
@@ -110,6 +111,10 @@ static void usage(FILE *fp)
     algo_names(fp, RT_COLL_REDUCE, "reduce");
     algo_names(fp, RT_COLL_BCAST, "bcast");
     fprintf(fp,
+"  auto   (allreduce) chosen per call among candidates from the arrival pattern\n"
+"         and a cost model: auto, auto(candidates=ring,prr,native arrival=history\n"
+"         round=5us); default candidates " RT_AUTO_DEFAULT_CANDIDATES ";\n"
+"         the report shows its choices (docs/paprun.md, \"auto\")\n"
 "  The first rule for the collective whose NP holds the communicator size and\n"
 "  one of whose cases holds the bytes decides; nothing matches: native.\n"
 "\n"
@@ -120,6 +125,8 @@ static void usage(FILE *fp)
 "  PAPTREE_REPORT=1       as --report\n"
 "  PAPTREE_FORCE=1        as --force\n"
 "  PAPTREE_TRACE_MEM=SIZE as --trace-mem\n"
+"  PAPTREE_NET=FILE       auto's cost model, a net file of bin/netfit (default:\n"
+"                         built-in values); every rank must read the same\n"
 "  PAPTREE_COMMAND        the program and its arguments, recorded in the trace\n"
 "  PAPTREE_LIB=PATH       the library to preload (default: ../lib/" PAPRUN_LIB_NAME "\n"
 "                         beside paprun's own directory)\n"

@@ -18,6 +18,11 @@
  *              4K = 4096, up to 1024T; B-B includes both ends, B alone is exactly B;
  *              a rank's message: count x the datatype's size)
  *     ALGO  := native | NAME [ '+' BCAST ] [ '(' KEY=VALUE { ' ' KEY=VALUE } ')' ]
+ *            | auto [ '(' AKEY=VALUE { ' ' AKEY=VALUE } ')' ]       (allreduce only)
+ *     AKEY  := candidates | arrival | round | segsize
+ *              candidates=NAME { ',' NAME }: a comma followed by a word that is
+ *              not a KEY= continues the list (candidates=ring,prr,native arrival=history
+ *              is three candidates and an arrival source)
  *
  * Spaces, tabs and line breaks may stand between any two tokens (a rules
  * file may spread a rule over lines), '#' starts a comment that runs to
@@ -34,6 +39,17 @@
  * ppn=N (2..4096), port=u|b, shape=heap|ompi, arrival=equal|history.
  * Refused: root= (the call gives the root) and arrival=edge (it needs the
  * program's edge() calls).  `native` is Open MPI's own algorithm.
+ *
+ * `auto` (docs/auto.md, docs/paprun.md) chooses per call among candidates,
+ * allreduce rows of the table or native, each at most once, at most
+ * RT_AUTO_CAND_MAX (default RT_AUTO_DEFAULT_CANDIDATES; nap and ring-seg
+ * cannot be candidates: auto gives them no ppn= or segsize=).  round= and
+ * segsize= are passed to the candidates and must be read by one of them;
+ * arrival= is equal (default) or history.  Its spec has run NULL, native
+ * 0, pap 1 and autocfg: rt_auto_cfg_default with the candidates, round_ns,
+ * segcount 0 (segsize= is made elements per call) and the net model of
+ * rt_auto_net_default (PAPTREE_NET, read once per parse, when the first
+ * auto case is parsed: its error is the parse's).
  *
  * Matching: the rules are tried in order; the first rule for the
  * collective whose NP holds the communicator size and one of whose cases
@@ -52,6 +68,7 @@
 #include "common/cm_err.h"
 #include "runtime/api/rt_pathmap.h"
 #include "runtime/api/rt_sched.h"
+#include "runtime/api/rt_sim.h"
 
 /* The collectives a rule can name. */
 typedef enum { IP_RULE_ALLREDUCE, IP_RULE_REDUCE, IP_RULE_BCAST, IP_RULE_NCOLL } ip_rule_coll_t;
@@ -77,8 +94,11 @@ typedef struct ip_rules ip_rules_t;
  * has line breaks) and column (in bytes, from 1) of the offending
  * character: `origin:1:COL: error: ...`; the codes are CM_ERR_SYNTAX,
  * CM_ERR_RANGE, CM_ERR_NAME (unknown collective, algorithm or parameter),
- * CM_ERR_INVALID (an algorithm of another collective, root=),
- * CM_ERR_UNSUPPORTED (arrival=edge, greedy with port=b) and CM_ERR_NOMEM.
+ * CM_ERR_INVALID (an algorithm of another collective, root=, auto for reduce
+ * or bcast, a candidate given twice or one auto cannot run),
+ * CM_ERR_UNSUPPORTED (arrival=edge, greedy with port=b) and CM_ERR_NOMEM;
+ * an auto case whose PAPTREE_NET cannot be read fails with rt_net_read's
+ * error (located in that file).
  * An empty or all-blank text is a valid empty rule set (everything
  * native).  On success *rules_p is the caller's, freed with
  * ip_rules_free; on failure it is untouched.  The parsed rules are
@@ -105,6 +125,15 @@ uint64_t ip_rules_hash(const ip_rules_t *rules);
  * "allreduce@1-2147483647:0-65536=rd,>=65537=ring".  It is rules text
  * itself and parses back to the same normal form.  Owned by rules. */
 const char *ip_rules_normal(const ip_rules_t *rules);
+
+/* The auto cases' configurations (rt_auto_cfg_hash, the net model
+ * included) combined in order; 0 when no case is auto.  The library
+ * compares it across ranks at MPI_Init beside ip_rules_hash: the rules
+ * text can agree while PAPTREE_NET does not. */
+uint64_t ip_rules_auto_hash(const ip_rules_t *rules);
+
+/* The net model of the auto cases (all share it), NULL when none is auto. */
+const rt_net_t *ip_rules_net(const ip_rules_t *rules);
 
 /* "allreduce", "reduce", "bcast". */
 const char *ip_rule_coll_name(ip_rule_coll_t coll);

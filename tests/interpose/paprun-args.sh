@@ -61,12 +61,16 @@ refused 2 "paprun: --trace-mem and --force need --trace DIR (or PAPTREE_TRACE)" 
 refused 2 "paprun: --trace-mem and --force need --trace DIR (or PAPTREE_TRACE)" --trace-mem 1M -- sh -c "touch $tmp/ran"
 
 # Rules: the parser's located message, after "paprun: ".
-refused 2 "paprun: --algo:1:13: error: unknown algorithm 'foo' for allreduce (expected native, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or REDUCE+BCAST with REDUCE binomial, chain, bintree, greedy, clv-linear or clv and BCAST binomial or chain)" \
+refused 2 "paprun: --algo:1:13: error: unknown algorithm 'foo' for allreduce (expected native, auto, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or REDUCE+BCAST with REDUCE binomial, chain, bintree, greedy, clv-linear or clv and BCAST binomial or chain)" \
     --algo 'allreduce:*=foo' -- sh -c "touch $tmp/ran"
 refused 2 "paprun: --algo:1:25: error: arrival=edge needs the program's edge() calls, which an unmodified program does not make (expected equal or history)" \
     -a 'allreduce:*=prr(arrival=edge)' sh -c "touch $tmp/ran"
+refused 2 "paprun: --algo:1:10: error: auto chooses among allreduce algorithms; a rule for reduce cannot take it" \
+    --algo 'reduce:*=auto' -- sh -c "touch $tmp/ran"
+refused 2 "paprun: --algo:1:34: error: unknown candidate 'foo' for auto (expected native, ring, rd, rabenseifner, slt or prr)" \
+    --algo 'allreduce:*=auto(candidates=ring,foo)' -- sh -c "touch $tmp/ran"
 printf '# two rules\nallreduce:<=4K=rd,\n  >4K=rung\n' > "$tmp/rules"
-refused 2 "paprun: $tmp/rules:3:7: error: unknown algorithm 'rung' for allreduce (expected native, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or REDUCE+BCAST with REDUCE binomial, chain, bintree, greedy, clv-linear or clv and BCAST binomial or chain)" \
+refused 2 "paprun: $tmp/rules:3:7: error: unknown algorithm 'rung' for allreduce (expected native, auto, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or REDUCE+BCAST with REDUCE binomial, chain, bintree, greedy, clv-linear or clv and BCAST binomial or chain)" \
     --algo "@$tmp/rules" sh -c "touch $tmp/ran"
 refused 2 "paprun: --algo: cannot read '$tmp/none': No such file or directory" --algo "@$tmp/none" sh -c "touch $tmp/ran"
 rm -f "$tmp/ran"
@@ -166,7 +170,7 @@ st=$?
 # at least one line here, each exact; every rank's line in the next job,
 # which lets each rank end by itself.
 MPIRUN=$(mpirun_cmd)
-ERR="paprun: --algo:1:25: error: unknown algorithm 'rung' for allreduce (expected native, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or REDUCE+BCAST with REDUCE binomial, chain, bintree, greedy, clv-linear or clv and BCAST binomial or chain)"
+ERR="paprun: --algo:1:25: error: unknown algorithm 'rung' for allreduce (expected native, auto, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or REDUCE+BCAST with REDUCE binomial, chain, bintree, greedy, clv-linear or clv and BCAST binomial or chain)"
 rm -f "$tmp/ran"
 timeout 60 $MPIRUN -np 2 "$PR" --algo 'allreduce:<=64K=rd,>64K=rung' -- sh -c "touch $tmp/ran" >"$tmp/mpi" 2>&1
 st=$?

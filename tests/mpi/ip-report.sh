@@ -19,7 +19,7 @@
 # with an addr2line that fails, every site of the program named
 # module+offset; a site in the C library (no debug information) named by
 # addr2line's symbol, or by dladdr's (qsort) when addr2line fails or is
-# missing.
+# missing; an auto rule's row with its choices ("auto: prr 62%, ring 38%").
 set -eu
 . tests/lib.sh
 MPIRUN=$(mpirun_cmd)
@@ -165,3 +165,19 @@ run 2 lib "$tmp/lib-none.txt" -x PATH=/nonexistent
 same "$tmp/lib-noa2l.expect" "$tmp/lib-none.txt" "a site in the C library, no addr2line on PATH"
 [ ! -s "$tmp/run.log" ] || { cat "$tmp/run.log" >&2; fail "no addr2line on PATH: output on stdout or stderr"; }
 echo "ok: ip_report ranks, threads, empty, without addr2line, lib"
+
+# ---- an auto rule's choices -------------------------------------------------------
+# 2 ranks, 9 calls each at site_a: 8 chose (prr 5, ring 3: 62.5% printed
+# %.0f, rounded to even, 62; 37.5% -> 38), 1 fell back (count).  Rank means
+# 1 and 2 us: mean 1.50, spread 1.00, last 0.  The algorithm column is 23
+# wide; the row is 95 + 2 + 8 > 100 columns, so the fallbacks go below.
+W=$((19 + ${#LA}))
+{
+  echo "paptree report: 2 ranks; per call site and collective, most time lost waiting first"
+  echo "$LEGEND"
+  printf '%-*s  %s\n' "$W" site "collective     calls  bytes  algorithm                mean  spread  last  fallbacks"
+  printf '%-*s  %s\n' "$W" "site_a ip_report.c:$LA" "MPI_Allreduce      9     64  auto: prr 62%, ring 38%  1.50    1.00     0"
+  printf '%*sfallbacks: count: 1\n' $((W + 2)) ""
+} > "$tmp/auto.expect"
+run 2 auto "$tmp/auto.txt"
+same "$tmp/auto.expect" "$tmp/auto.txt" "an auto rule's choices"

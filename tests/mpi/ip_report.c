@@ -10,6 +10,12 @@
  *   build/tests/ip_report lib OUT       (np 2) rank r: 3 calls of 32 B,
  *       1000 (r+1) ns, MPI_Allgather, "native", at a site 4 bytes into
  *       the C library's qsort (a shared library without debug information)
+ *   build/tests/ip_report auto OUT      (np 2) an auto rule's choices
+ *
+ * "auto", rank r of 2: site_a, MPI_Allreduce, algorithm text
+ * "auto(candidates=ring,prr)": 8 calls of 64 B, each 1000 (r+1) ns, the
+ * first 5 chose prr and the last 3 ring (ip_report_chose), then 1 call of
+ * 64 B, 1000 (r+1) ns, that fell back (count) and chose nothing.
  *
  * "ranks", rank r of 3 (every call's site is a return address inside this
  * program, so addr2line names the function and this file's line):
@@ -164,7 +170,21 @@ static void usage(FILE *f)
                "  ranks    (np 3) known calls on three sites, the table to OUT (rank 0)\n"
                "  threads  (np 2) two threads adding at once, the table to OUT (rank 0)\n"
                "  empty    (np 2) no calls, the table to OUT (rank 0)\n"
-               "  lib      (np 2) calls at a site in the C library, the table to OUT (rank 0)\n");
+               "  lib      (np 2) calls at a site in the C library, the table to OUT (rank 0)\n"
+               "  auto     (np 2) an auto rule's choices, the table to OUT (rank 0)\n");
+}
+
+static const char auto_text[] = "auto(candidates=ring,prr)";
+
+static void add_auto(ip_report_t *rep, int rank)
+{
+    for (int i = 0; i < 8; i++) {
+        ip_report_add(rep, site_a_addr, INS_MPI_ALLREDUCE, auto_text, INS_FB_NONE, 64,
+                      1000u * (unsigned)(rank + 1));
+        ip_report_chose(rep, site_a_addr, INS_MPI_ALLREDUCE, auto_text, i < 5 ? "prr" : "ring");
+    }
+    ip_report_add(rep, site_a_addr, INS_MPI_ALLREDUCE, auto_text, INS_FB_COUNT, 64,
+                  1000u * (unsigned)(rank + 1));
 }
 
 int main(int argc, char **argv)
@@ -176,7 +196,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc != 3 || (strcmp(argv[1], "ranks") != 0 && strcmp(argv[1], "threads") != 0 &&
-                      strcmp(argv[1], "empty") != 0 && strcmp(argv[1], "lib") != 0)) {
+                      strcmp(argv[1], "empty") != 0 && strcmp(argv[1], "lib") != 0 &&
+                      strcmp(argv[1], "auto") != 0)) {
         usage(stderr);
         return 2;
     }
@@ -194,6 +215,8 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     else if (strcmp(argv[1], "lib") == 0 && add_lib(rep, rank) != 0)
         MPI_Abort(MPI_COMM_WORLD, 1);
+    else if (strcmp(argv[1], "auto") == 0)
+        add_auto(rep, rank);
     FILE *out = NULL;
     if (rank == 0 && (out = fopen(argv[2], "w")) == NULL) {
         perror(argv[2]);

@@ -9,11 +9,15 @@
  * written (the comment above each case counts it).
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tests/tst.h"
 #include "tests/test_list.h"
 #include "common/cm_hash.h"
 #include "interpose/api/ip_rules.h"
+#include "runtime/api/rt_auto.h"
 
 static ip_rules_t *parse_ok(const char *text)
 {
@@ -246,7 +250,7 @@ typedef struct bad {
     const char *msg;
 } bad_t;
 
-#define ALLREDUCE_NAMES "native, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or " \
+#define ALLREDUCE_NAMES "native, auto, ring, ring-seg, rd, rabenseifner, slt, prr or nap, or " \
     "REDUCE+BCAST with REDUCE binomial, chain, bintree, greedy, clv-linear or clv and " \
     "BCAST binomial or chain"
 
@@ -507,5 +511,221 @@ void t_ip_rules_normal_reparses(void)
         TST_EQ_STR(ip_rules_normal(a), "reduce@1-2147483647:0-99=bintree-reduce(port=b "
                                        "shape=ompi);allreduce@8-2147483647:12-13=nap(ppn=4)");
         ip_rules_free(a);
+    }
+}
+
+/* ---- auto (issue 26) ------------------------------------------------------ */
+
+/* The only case of a one-case allreduce rule set. */
+static const ip_choice_t *only_case(const ip_rules_t *r)
+{
+    const ip_choice_t *c = ip_rules_match(r, IP_RULE_ALLREDUCE, 4, 1 << 20);
+
+    TST_NOT_NULL(c);
+    return c;
+}
+
+void t_ip_rules_auto(void)
+{
+    ip_rules_t *r;
+    const ip_choice_t *c;
+    const rt_auto_cfg_t *cfg;
+
+    unsetenv("PAPTREE_NET");
+    /* Bare auto: the default candidates (RT_AUTO_DEFAULT_CANDIDATES, in
+       order), arrival=equal, round 5000 ns; not native, no run. */
+    r = parse_ok("allreduce:*=auto");
+    c = only_case(r);
+    cfg = c->spec.autocfg;
+    TST_NOT_NULL(cfg);
+    TST_TRUE(c->spec.run == NULL && c->spec.bcast == NULL && !c->spec.native);
+    TST_EQ_INT(c->spec.pap, 1);
+    TST_EQ_INT(c->spec.arrival, RT_ARRIVAL_EQUAL);
+    TST_EQ_UINT(cfg->ncand, 6);
+    TST_EQ_STR(cfg->cand[0], "rd");
+    TST_EQ_STR(cfg->cand[3], "prr");
+    TST_EQ_STR(cfg->cand[5], "native");
+    TST_EQ_INT(cfg->round_ns, 5000);
+    TST_EQ_INT(cfg->segcount, 0);
+    TST_EQ_STR(c->text, "auto");
+    TST_EQ_STR(ip_rules_normal(r), "allreduce@1-2147483647:*=auto(candidates=rd,ring,"
+               "rabenseifner,prr,slt,native arrival=equal round=5000)");
+    TST_TRUE(ip_rules_auto_hash(r) != 0);
+    TST_NOT_NULL(ip_rules_net(r));
+    ip_rules_free(r);
+
+    /* The brief's example: three candidates (commas list them), history,
+       round 5us = 5000 ns given to prr, only at 64 KiB and more. */
+    r = parse_ok("allreduce:>=64K=auto(candidates=ring,prr,native arrival=history round=5us)");
+    TST_NULL(ip_rules_match(r, IP_RULE_ALLREDUCE, 4, 65535));
+    c = only_case(r);
+    cfg = c->spec.autocfg;
+    TST_EQ_UINT(cfg->ncand, 3);
+    TST_EQ_STR(cfg->cand[0], "ring");
+    TST_EQ_STR(cfg->cand[1], "prr");
+    TST_EQ_STR(cfg->cand[2], "native");
+    TST_EQ_INT(c->spec.arrival, RT_ARRIVAL_HISTORY);
+    TST_EQ_INT(c->spec.round_ns, 5000);
+    TST_EQ_INT(cfg->round_ns, 5000);
+    TST_EQ_STR(c->text, "auto(candidates=ring,prr,native arrival=history round=5000)");
+    ip_rules_free(r);
+
+    /* A comma then a KEY= ends the list; spaces after a comma continue it;
+       segsize= for slt stays in bytes (made elements per call); no round
+       in the normal form when no candidate reads it. */
+    r = parse_ok("allreduce:*=auto(candidates=ring, slt,arrival=history segsize=8K)");
+    c = only_case(r);
+    cfg = c->spec.autocfg;
+    TST_EQ_UINT(cfg->ncand, 2);
+    TST_EQ_STR(cfg->cand[1], "slt");
+    TST_EQ_INT(c->spec.arrival, RT_ARRIVAL_HISTORY);
+    TST_EQ_INT(c->segsize_bytes, 8192);
+    TST_EQ_STR(ip_rules_normal(r), "allreduce@1-2147483647:*=auto(candidates=ring,slt "
+               "arrival=history segsize=8192)");
+    ip_rules_free(r);
+
+    /* auto beside fixed algorithms, and the normal form parses back. */
+    r = parse_ok("allreduce:<=4K=rd,*=auto(candidates=rd,ring);bcast:*=binomial");
+    TST_EQ_STR(ran(r, IP_RULE_ALLREDUCE, 4, 4096), "rd");
+    {
+        ip_rules_t *again = parse_ok(ip_rules_normal(r));
+
+        TST_EQ_STR(ip_rules_normal(again), ip_rules_normal(r));
+        TST_EQ_UINT(ip_rules_auto_hash(again), ip_rules_auto_hash(r));
+        ip_rules_free(again);
+    }
+    ip_rules_free(r);
+
+    /* No auto case: auto hash 0, no net model. */
+    r = parse_ok("allreduce:*=ring");
+    TST_EQ_UINT(ip_rules_auto_hash(r), 0);
+    TST_NULL(ip_rules_net(r));
+    ip_rules_free(r);
+}
+
+/* A net file with alpha `alpha` (seconds) in path (a mkstemp template). */
+static void net_file(char *path, const char *alpha)
+{
+    int fd = mkstemp(path);
+    FILE *fp;
+
+    TST_TRUE(fd >= 0);
+    fp = fdopen(fd, "w");
+    TST_NOT_NULL(fp);
+    fprintf(fp, "alpha=%s\nbeta=1e-9\ngamma=2e-10\n", alpha);
+    fclose(fp);
+}
+
+void t_ip_rules_auto_net(void)
+{
+    static const char text[] = "allreduce:*=auto(candidates=ring,prr)";
+    char a[] = "/tmp/t_rules_netA.XXXXXX", b[] = "/tmp/t_rules_netB.XXXXXX";
+    ip_rules_t *ra, *rb, *rc = NULL;
+    cm_err_t err;
+
+    net_file(a, "3e-6");
+    net_file(b, "4e-6");
+    setenv("PAPTREE_NET", a, 1);
+    ra = parse_ok(text);
+    setenv("PAPTREE_NET", b, 1);
+    rb = parse_ok(text);
+    /* PAPTREE_NET is the auto cases' model: the rules agree, the auto
+       configurations do not (what MPI_Init compares). */
+    TST_EQ_INT(ip_rules_net(ra)->alpha == 3e-6, 1);
+    TST_EQ_INT(ip_rules_net(rb)->alpha == 4e-6, 1);
+    TST_EQ_INT(ip_rules_net(rb)->gamma == 2e-10, 1);
+    TST_EQ_UINT(ip_rules_hash(ra), ip_rules_hash(rb));
+    TST_TRUE(ip_rules_auto_hash(ra) != ip_rules_auto_hash(rb));
+    /* Other candidates: other rules. */
+    rc = parse_ok("allreduce:*=auto(candidates=ring,rd)");
+    TST_TRUE(ip_rules_hash(rc) != ip_rules_hash(rb));
+    ip_rules_free(rc);
+    rc = NULL;
+    /* A net file that cannot be read fails the parse (no auto: not read). */
+    setenv("PAPTREE_NET", "/nonexistent/net.txt", 1);
+    cm_err_clear(&err);
+    TST_TRUE(ip_rules_parse(text, "--algo", &rc, &err) != CM_OK);
+    TST_NULL(rc);
+    TST_TRUE(strstr(err.path, "/nonexistent/net.txt") != NULL);
+    rc = parse_ok("allreduce:*=ring");
+    ip_rules_free(rc);
+    unsetenv("PAPTREE_NET");
+    unlink(a);
+    unlink(b);
+    ip_rules_free(ra);
+    ip_rules_free(rb);
+}
+
+/* Columns: "allreduce:*=" is 1-12, "auto" 13-16, '(' 17, the first
+   parameter from 18; "candidates=" 18-28, its first name from 29. */
+static const bad_t bad_auto[] = {
+    /* "reduce:*=" 1-9: auto at 10; "bcast:*=" 1-8: auto at 9 */
+    { "reduce:*=auto", 1, 10, CM_ERR_INVALID,
+      "auto chooses among allreduce algorithms; a rule for reduce cannot take it" },
+    { "bcast:*=auto(candidates=ring)", 1, 9, CM_ERR_INVALID,
+      "auto chooses among allreduce algorithms; a rule for bcast cannot take it" },
+    /* '+' at 17 */
+    { "allreduce:*=auto+binomial", 1, 17, CM_ERR_INVALID,
+      "auto chooses whole allreduce algorithms: it takes no '+' broadcast" },
+    /* "ring," 29-33: foo at 34 */
+    { "allreduce:*=auto(candidates=ring,foo)", 1, 34, CM_ERR_NAME,
+      "unknown candidate 'foo' for auto (expected native, ring, rd, rabenseifner, slt or "
+      "prr)" },
+    /* a reduce is no candidate either: binomial at 29 */
+    { "allreduce:*=auto(candidates=binomial)", 1, 29, CM_ERR_NAME,
+      "unknown candidate 'binomial' for auto (expected native, ring, rd, rabenseifner, slt "
+      "or prr)" },
+    /* "ring,prr," 29-37: ring again at 38 */
+    { "allreduce:*=auto(candidates=ring,prr,ring)", 1, 38, CM_ERR_INVALID,
+      "candidate 'ring' given twice" },
+    { "allreduce:*=auto(candidates=nap)", 1, 29, CM_ERR_INVALID,
+      "'nap' cannot be a candidate of auto: it needs ppn=, which auto does not give its "
+      "candidates" },
+    /* "ring,rd" 29-35, space 36: round at 37 */
+    { "allreduce:*=auto(candidates=ring,rd round=5us)", 1, 37, CM_ERR_SYNTAX,
+      "none of auto's candidates (ring and rd) takes parameter 'round'" },
+    /* segsize before the candidates, checked after them: segsize at 18 */
+    { "allreduce:*=auto(segsize=4K candidates=ring,prr)", 1, 18, CM_ERR_SYNTAX,
+      "none of auto's candidates (ring and prr) takes parameter 'segsize'" },
+    { "allreduce:*=auto(segments=4)", 1, 18, CM_ERR_SYNTAX,
+      "auto takes no parameter 'segments' (it takes: candidates, arrival, and round and "
+      "segsize for its candidates)" },
+    { "allreduce:*=auto(speed=4)", 1, 18, CM_ERR_NAME,
+      "unknown parameter 'speed' (expected candidates, arrival, round or segsize)" },
+    /* "arrival=" 18-25: edge at 26 */
+    { "allreduce:*=auto(arrival=edge)", 1, 26, CM_ERR_UNSUPPORTED,
+      "arrival=edge needs the program's edge() calls, which an unmodified program does not "
+      "make (expected equal or history)" },
+    { "allreduce:*=auto(candidates=)", 1, 29, CM_ERR_SYNTAX,
+      "expected a candidate algorithm, found ')'" },
+    /* "candidates=ring " 18-33: the second candidates at 34 */
+    { "allreduce:*=auto(candidates=ring candidates=rd)", 1, 34, CM_ERR_SYNTAX,
+      "parameter 'candidates' given twice" },
+    /* names are separated by commas: "ring" 29-32, "prr" 34-36 is taken
+       for a key, and ')' at 37 is no '=' */
+    { "allreduce:*=auto(candidates=ring prr)", 1, 37, CM_ERR_SYNTAX,
+      "expected '=' after 'prr', found ')'" },
+    { "allreduce:*=auto(root=1)", 1, 18, CM_ERR_INVALID,
+      "root= is not a rule parameter: the call gives the root" },
+    { "allreduce:*=auto(arrival=history", 1, 17, CM_ERR_SYNTAX,
+      "missing ')' for this '('" },
+};
+
+void t_ip_rules_auto_errors(void)
+{
+    unsetenv("PAPTREE_NET");
+    for (size_t i = 0; i < sizeof(bad_auto) / sizeof(bad_auto[0]); i++) {
+        const bad_t *b = &bad_auto[i];
+        ip_rules_t *r = NULL;
+        cm_err_t err;
+
+        cm_err_clear(&err);
+        if (ip_rules_parse(b->text, "--algo", &r, &err) == CM_OK)
+            TST_FAIL("'%s' accepted", b->text);
+        TST_NULL(r);
+        TST_EQ_STR(err.msg, b->msg);
+        TST_EQ_STATUS(err.status, b->status);
+        TST_EQ_UINT(err.line, b->line);
+        TST_EQ_UINT(err.col, b->col);
     }
 }
