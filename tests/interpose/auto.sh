@@ -29,9 +29,9 @@ RULES="allreduce:>=64K=$BIG,*=auto(candidates=rd,ring)"
 # check_rows OUT: every MPI_Allreduce row of the report shows auto's
 # choices from its case's candidates, shares summing to 99..101, no fallback.
 check_rows() {
-  rows=$(grep -c 'MPI_Allreduce' "$1" || true)
+  rows=$(grep -Ec 'MPI_Allreduce +[0-9]+ +[0-9]+ ' "$1" || true)
   [ "$rows" -ge 2 ] || { cat "$1" >&2; fail "np $np: expected MPI_Allreduce rows in the report"; }
-  grep 'MPI_Allreduce' "$1" | awk -v np="$np" '
+  grep -E 'MPI_Allreduce +[0-9]+ +[0-9]+ ' "$1" | awk -v np="$np" '
     { line = $0; sub(/.*MPI_Allreduce +[0-9]+ +/, "", line)
       bytes = line + 0; sub(/^[0-9]+ +/, "", line)
       if (line !~ /^auto: /) { print "not an auto row: " $0; bad = 1; next }
