@@ -575,6 +575,9 @@ static const tst_entry_t tst_list[] = {
        communicators, threads with flushes, an existing directory, abandon (issue 25) */
     { "trace_mpi_app",         TST_SH, NULL, "sh tests/mpi/ins-mpi-trace.sh",          NULL, 0, 180 },
     { "trace_mpi_auto",        TST_SH, NULL, "sh tests/mpi/ins-mpi-auto.sh",           NULL, 0, 120 },
+    /* sh: auto over MPI: agreement, disagreements named, gsum traced -> trace_check,
+       papanalyze, papviz; papbench; PAPTREE_NET differing (issue 26) */
+    { "auto_mpi",              TST_SH, NULL, "sh tests/mpi/auto-agree.sh",             NULL, 0, 240 },
     /* sh: paprun --report's table (interpose/ip_report.c) from known calls on 3 ranks, from
        2 threads at once, with no calls, at a site in libc, checked line for line; sites
        named with and without addr2line */

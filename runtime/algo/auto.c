@@ -423,6 +423,14 @@ static int is_pap(const rt_auto_t *a, uint32_t i)
     return a->cand_row[i] >= 0 && a->row[a->cand_row[i]].pap;
 }
 
+static int has_static(const rt_auto_t *a)
+{
+    for (uint32_t i = 0; i < a->cfg.ncand; i++)
+        if (!is_pap(a, i))
+            return 1;
+    return 0;
+}
+
 static int64_t spread_of(const int64_t *v, int32_t n)
 {
     int64_t lo, hi;
@@ -509,7 +517,8 @@ cm_status_t rt_auto_choose(rt_auto_t *a, const rt_auto_op_t *op, rt_auto_choice_
     pays = pap_pays(a, op->count, out->spread_ns - 2 * a->noise_ns, cost);
     for (uint32_t i = 0; i < n; i++) {
         out->pred_ns[i] = out->corr_ns[i] = -1;
-        if (is_pap(a, i) && !(pays & (1u << i))) {
+        /* skipped only when a static candidate can run instead */
+        if (is_pap(a, i) && !(pays & (1u << i)) && has_static(a)) {
             out->skipped |= 1u << i;
             continue;
         }
@@ -630,7 +639,8 @@ void rt_auto_learn(rt_auto_t *a, const int64_t *arrival, const int64_t *elapsed)
 
 uint64_t rt_auto_state_hash(const rt_auto_t *a)
 {
-    uint64_t h = cm_hash_fnv1a(&a->op, sizeof(a->op)) ^ (uint64_t)a->noise_ns;
+    uint64_t h = (cm_hash_fnv1a(&a->op, sizeof(a->op)) ^ (uint64_t)a->noise_ns) ^
+                 rt_auto_cfg_hash(&a->cfg);
 
     for (int c = 0; c < AUTO_CLASSES; c++) {
         const auto_class_t *k = &a->cls[c];

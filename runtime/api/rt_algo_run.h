@@ -130,7 +130,8 @@ cm_status_t rt_sched_run(const rt_sched_t *s, int32_t rank, const rt_algo_call_t
  *     this operation from call->arrival (NULL: all 0), count, call->site.
  *  2. rt_algo_plan_run runs the chosen candidate's plan (choosing first if
  *     choose was not called for this operation), its messages on
- *     call->comm with a tag of the candidate's (1 + 2 * index + (op & 1)),
+ *     call->comm with a tag of the candidate's (1 + 2 * id + (op & 1), id its
+ *     row in runtime/algo's table, or the table's size for native),
  *     so that ranks that chose differently cannot match each other's
  *     messages: a rank whose round waits long (RT_AUTO_PROBE_NS) probes
  *     the communicator, and a message with another candidate's tag of the

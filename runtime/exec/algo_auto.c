@@ -105,6 +105,31 @@ const rt_auto_t *rt__auto_chooser(const rt__auto_t *au)
     return au->chooser;
 }
 
+/*
+ * A candidate's identity in the tags: its row of the algorithm table, or
+ * the table's size for native (the same on every rank whatever its
+ * candidate list, so that a rank whose list differs is still told apart).
+ */
+static int algo_id(const char *name)
+{
+    size_t n;
+    const rt_algo_info_t *t = rt_algo_table(&n);
+
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(t[i].name, name) == 0)
+            return (int)i;
+    return (int)n;
+}
+
+static const char *algo_of_tag(int tag)
+{
+    size_t n;
+    const rt_algo_info_t *t = rt_algo_table(&n);
+    int id = (tag - 1) / 2;
+
+    return id >= 0 && (size_t)id < n ? t[id].name : RT_AUTO_NATIVE;
+}
+
 typedef struct auto_wait {
     MPI_Request *req;
     int          rc;
@@ -190,8 +215,14 @@ cm_status_t rt__auto_run(rt__auto_t *au, const rt_algo_call_t *call, void *buf, 
         return st;
     i = c->chosen;
     start = call->arrived_ns > 0 ? call->arrived_ns : au->t_choose;
-    rt__algo_plan_set_tag(au->cand_plan[i], 1 + 2 * i + (int)(au->op & 1),
-                          (int)rt_auto_cfg(au->chooser)->ncand);
+    {
+        size_t ntable;
+
+        rt_algo_table(&ntable);
+        rt__algo_plan_set_tag(au->cand_plan[i],
+                              1 + 2 * algo_id(rt_auto_cand_name(au->chooser, i)) +
+                                  (int)(au->op & 1), (int)ntable + 1);
+    }
     st = rt_algo_plan_run(au->cand_plan[i], call, buf, count, sched_p, err);
     if (st == CM_ERR_MISMATCH && rt__algo_plan_foreign(au->cand_plan[i], &src) >= 0) {
         int tag = rt__algo_plan_foreign(au->cand_plan[i], &src);
@@ -199,7 +230,7 @@ cm_status_t rt__auto_run(rt__auto_t *au, const rt_algo_call_t *call, void *buf, 
                       "but rank %d chose %s (its message's tag %d): the ranks must choose "
                       "alike", (unsigned long long)au->op, (int)au->rank,
                       rt_auto_cand_name(au->chooser, i), src,
-                      rt_auto_cand_name(au->chooser, (tag - 1) / 2), tag);
+                      algo_of_tag(tag), tag);
     }
     if (st != CM_OK)
         return st;

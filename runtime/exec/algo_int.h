@@ -77,7 +77,8 @@ typedef struct rt__xprog {
 
 /*
  * The messages' tag, and what a rank that waits long looks for: an auto
- * plan's candidate i runs with tag 1 + 2 i + (op & 1) (rt_algo_run.h,
+ * plan's candidate runs with tag 1 + 2 id + (op & 1), id its row of the
+ * algorithm table (native: the table's size; rt_algo_run.h,
  * "auto plans"); a wait that lasts RT_AUTO_PROBE_NS probes every
  * RT_AUTO_PROBE_NS for a message with another candidate's tag of the same
  * parity, which means that its sender chose another candidate.  Tag 0 and
@@ -85,7 +86,7 @@ typedef struct rt__xprog {
  */
 typedef struct rt__xtag {
     int     tag;
-    int     ntags;          /* the auto plan's candidates */
+    int     ntags;          /* ids to probe: the table's rows and native */
     int     foreign_tag;    /* set when the probe found one; else -1 */
     int     foreign_src;
 } rt__xtag_t;

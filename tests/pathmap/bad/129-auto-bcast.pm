@@ -1,0 +1,6 @@
+host h0
+host h1
+tree t type=float op=sum
+algo a run=auto bcast=binomial-bcast
+threads 0 host=h0 enter=a
+threads 1 host=h1 enter=a
