@@ -595,6 +595,8 @@ static const tst_entry_t tst_list[] = {
     { "bench_compare_native_label", TST_SH, NULL, "sh tests/bench/compare-native-label.sh", NULL, 0, 30 },
     /* sh: issue 25's benchmarks (bin/mpicall, bench/paprun-*.sh): options, run order, table arithmetic */
     { "bench_paprun_scripts", TST_SH, NULL, "sh tests/bench/paprun-scripts.sh", NULL, 0, 120 },
+    /* sh: bench/auto-papbench.sh -t, the table of issue 26's goals from a hand-written CSV */
+    { "bench_auto_table",     TST_SH, NULL, "sh tests/bench/auto-papbench-table.sh", NULL, 0, 30 },
     /* pathgen, sweep --follow-advice, gsum, papanalyze and pathgen advise together (tests/pathgen/follow.sh) */
     { "pathgen_follow_advice", TST_SH | TST_EXCLUSIVE, NULL, "sh tests/pathgen/follow.sh", NULL, 0, 120 },
     { "random_trees_traced",   TST_SH, NULL, "sh tests/mpi/random-trees-traced.sh 951 990", NULL, 0, 300 },
