@@ -520,6 +520,8 @@ static const tst_entry_t tst_list[] = {
 
     /* sh: scripts and end-to-end runs */
     { "papsim",                TST_SH, NULL, "sh tests/algo/papsim.sh",                NULL, 0, 120 },
+    /* sh: papsim auto: the best static row with nobody late, prr with one host late */
+    { "papsim_auto",           TST_SH, NULL, "sh tests/algo/papsim-auto.sh",           NULL, 0, 60 },
     { "netfit",                TST_SH, NULL, "sh tests/algo/netfit.sh",                NULL, 0, 120 },
     { "clvbench_limits",       TST_SH, NULL, "sh tests/algo/clvbench.sh",              NULL, 0, 120 },
     { "bench_args",            TST_SH, NULL, "sh tests/algo/bench-args.sh",            NULL, 0, 120 },

@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 {
     static opts_t o = { .nranks = 48, .bytes = 4 << 20, .elem_bytes = 4, .port = RT_PORT_U,
                         .tree = RT_TREE_HEAP, .net = &nets[0], .arr = RT_SIM_ARRIVAL_NONE,
-                        .arr_text = "none", .seed = 1, .metric = MET_AVG };
+                        .arr_text = "none", .seed = 1, .metric = MET_AVG, .ops = 100 };
     int c, have_bytes = 0, rc;
     int64_t *ticks;
     double *arr_s;
@@ -212,6 +212,14 @@ int main(int argc, char **argv)
     if (ctx.status != CM_OK) {
         cm_opt_print(&ctx, stderr);
         return 2;
+    }
+    if (strncmp(argv[optind], "auto", 4) == 0 && (argv[optind][4] == '\0' ||
+                                                   argv[optind][4] == ':')) {
+        if (argc - optind != 1) {
+            fprintf(stderr, "papsim: auto runs alone (it compares its candidates itself)\n");
+            return 2;
+        }
+        return run_auto(&o, argv[optind]);
     }
     for (int i = optind; i < argc; i++)
         if ((rc = parse_algo(&o.algos[o.nalgos++], argv[i])) != 0)

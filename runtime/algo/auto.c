@@ -564,7 +564,8 @@ cm_status_t rt_auto_choose(rt_auto_t *a, const rt_auto_op_t *op, rt_auto_choice_
         out->reason = RT_AUTO_KEPT;
     }
     out->chosen = chosen;
-    k->previous = chosen;
+    if (out->reason != RT_AUTO_EXPLORE)  /* an exploration does not become the incumbent */
+        k->previous = chosen;
     k->nops++;
     k->last = a->op;
     a->have_last = 1;

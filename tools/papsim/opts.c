@@ -75,6 +75,8 @@ void usage(FILE *fp)
 "                        r*MS/(P-1) ms), reversed:MS (rank r at (P-1-r)*MS/(P-1));\n"
 "                        MS in 0..1e9\n"
 "      --seed N          seed of random:, 0..2^63-1 (default 1)\n"
+"      --ops N           with ALGO auto[:LIST]: operations to simulate, 1..10^6\n"
+"                        (default 100; random: a new seed for each)\n"
 "      --per-rank        each process's arrival, finish and elapsed time\n"
 "      --verify          also replay each schedule (rt_sched_verify)\n"
 "      --mem-limit SIZE  refuse a schedule whose estimated size is over SIZE\n"
@@ -298,7 +300,7 @@ const struct option longopts[] = {
     { "seed", required_argument, NULL, O_SEED }, { "per-rank", no_argument, NULL, O_PERRANK },
     { "verify", no_argument, NULL, O_VERIFY }, { "help", no_argument, NULL, 'h' },
     { "mem-limit", required_argument, NULL, O_MEMLIMIT },
-    { "verbose", no_argument, NULL, 'v' },
+    { "verbose", no_argument, NULL, 'v' }, { "ops", required_argument, NULL, O_OPS },
     { NULL, 0, NULL, 0 },
 };
 
@@ -377,6 +379,7 @@ cm_status_t apply_opt(cm_opt_t *ctx, opts_t *o, int c, const char *opt,
         o->mem_limit = (double)mem;
         return CM_OK;
     case 'v': o->verbose = 1; return CM_OK;
+    case O_OPS: return cm_opt_long(ctx, opt, arg, 1, 1000000, &o->ops);
     default: return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "unexpected option");
     }
 }

@@ -60,6 +60,7 @@ typedef struct opts {
     double      t0;                          /* when papsim started (now_s) */
     algo_spec_t algos[MAX_ALGOS];
     int         nalgos;
+    long        ops;                         /* auto: operations simulated (--ops) */
 } opts_t;
 
 /* One run: what papsim prints for an algorithm at one size. */
@@ -89,7 +90,7 @@ typedef struct outcome {
 
 enum { O_BYTES = 256, O_SIZES, O_METRIC, O_ELEM, O_SEGS, O_SEGSIZE, O_ROOT, O_PPN,
        O_TREE, O_PORT, O_NET, O_ALPHA, O_BETA, O_GAMMA, O_ARRIVAL, O_SEED, O_PERRANK,
-       O_VERIFY, O_MEMLIMIT };
+       O_VERIFY, O_MEMLIMIT, O_OPS };
 
 /* opts.c: the network presets (the first is the default). */
 extern const net_t nets[];
@@ -113,4 +114,8 @@ rt_sim_arrival_t arrival_of(const opts_t *o);
 void print_header(const opts_t *o, int64_t bytes);
 void print_per_rank(const opts_t *o, const algo_spec_t *a,
                     const outcome_t *out, const double *arr_s);
+/* auto.c: `papsim auto[:LIST]` (docs/auto.md): auto's choices over o->ops
+   operations of the arrival pattern; 0 done, 1 bad input. */
+int run_auto(const opts_t *o, const char *text);
+
 #endif /* PAPSIM_INT_H */
