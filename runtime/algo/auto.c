@@ -377,7 +377,27 @@ static auto_slot_t *row_slot(rt_auto_t *a, int r, int64_t count, int32_t elem_by
     return s->pred0 >= 0 ? s : NULL;
 }
 
-/* Row r's prediction under arrival (NULL or `cheap`: equal arrivals), ns; -1: refused. */
+/* The mean over ranks of the latest arrival minus the rank's own. */
+static int64_t mean_wait(const int64_t *v, int32_t n)
+{
+    int64_t hi = v[0], sum = 0;
+
+    for (int32_t r = 1; r < n; r++)
+        hi = v[r] > hi ? v[r] : hi;
+    for (int32_t r = 0; r < n; r++)
+        sum += hi - v[r];
+    return sum / n;
+}
+
+/*
+ * Row r's prediction under arrival (NULL or `cheap`: equal arrivals), ns;
+ * -1: refused.  A static schedule is predicted as its time at equal
+ * arrivals plus each rank's mean wait for the last one: its ranks cannot
+ * finish before every contribution is in, and simulating it under every
+ * vector would cost more than the choice is worth (docs/auto.md).  A
+ * PAP-aware one is made for the vector and simulated: what it overlaps is
+ * the point.
+ */
 static int64_t row_pred(rt_auto_t *a, int r, int64_t count, int32_t elem_bytes,
                         const int64_t *arrival, int cheap)
 {
@@ -392,8 +412,8 @@ static int64_t row_pred(rt_auto_t *a, int r, int64_t count, int32_t elem_bytes,
         return -1;
     if (cheap || arrival == NULL)
         return s->pred0;
-    if (!row->pap)
-        return simulate(a, &s->sched, elem_bytes, arrival);
+    if (!row->pap)   /* a static schedule cannot finish before the last arrival */
+        return s->pred0 + mean_wait(arrival, a->nranks);
     rt_sched_init(&pap);
     row_params(a, row, count, arrival, &p);
     ns = row->info->gen(&pap, &p, -1, &err) == CM_OK ? simulate(a, &pap, elem_bytes, arrival)
