@@ -187,14 +187,20 @@ cm_status_t rt__auto_choose(rt__auto_t *au, const rt_algo_call_t *call, int64_t 
 {
     rt_auto_op_t op = { count, (int32_t)rt_dtype_size(call->dtype), call->site, call->arrival };
     cm_status_t st;
+    int learned;
 
     if (au->chosen) {
         *choice_p = &au->choice;
         return CM_OK;
     }
     au->t_choose = (int64_t)rt_wait_now_ns();
+    learned = au->req != MPI_REQUEST_NULL;
     if ((st = auto_exchange(au, call, err)) != CM_OK)
         return st;
+    /* history without a vector from the caller: the arrivals of the previous
+       operation, from the exchange (max elapsed - elapsed: no shared clock) */
+    if (op.arrival == NULL && au->spec->arrival == RT_ARRIVAL_HISTORY && learned)
+        op.arrival = au->arr;
     if ((st = rt_auto_choose(au->chooser, &op, &au->choice, err)) != CM_OK)
         return st;
     au->chosen = 1;

@@ -56,6 +56,7 @@ struct rt_algo_node {
         int64_t          *gathered;             /* history: every host's */
         int64_t          *arrival;              /* what the schedule gets */
         MPI_Request       req;                  /* the Iallgather in flight */
+        uint64_t          auto_ops;             /* auto: operations run */
     } inst[EXEC_INSTANCES_MAX];
 };
 
@@ -273,7 +274,8 @@ static const int64_t *algo_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned i
 {
     int64_t low;
 
-    if (!an->spec->pap || an->spec->arrival != RT_ARRIVAL_HISTORY)
+    /* an auto plan gathers the hosts' times itself and derives the vector */
+    if (!an->spec->pap || an->spec->arrival != RT_ARRIVAL_HISTORY || an->spec->autocfg != NULL)
         return NULL;
     if (an->inst[instance].req == MPI_REQUEST_NULL)
         return NULL;                     /* the instance's first operation */
@@ -292,7 +294,7 @@ static const int64_t *algo_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned i
 static void algo_share_arrival(rt_exec_t *ex, rt_algo_node_t *an, unsigned instance,
                                int64_t arrived_ns)
 {
-    if (!an->spec->pap || an->spec->arrival != RT_ARRIVAL_HISTORY)
+    if (!an->spec->pap || an->spec->arrival != RT_ARRIVAL_HISTORY || an->spec->autocfg != NULL)
         return;
     an->inst[instance].mine = arrived_ns + an->offset_ns;
     rt__exec_mpi_check(ex, MPI_Iallgather(&an->inst[instance].mine, 1, MPI_INT64_T,
@@ -341,6 +343,11 @@ void algo_run(rt_exec_t *ex, unsigned instance, const void *cur, void *out, size
     } else {
         call.arrival = algo_arrival(ex, an, instance);
         rep.used = call.arrival != NULL ? RT_ARRIVAL_HISTORY : RT_ARRIVAL_EQUAL;
+        /* auto with history: its plan's exchange gives the vector from the
+           instance's second operation on (rt_algo_run.h, "auto plans") */
+        if (an->spec->autocfg != NULL && an->spec->arrival == RT_ARRIVAL_HISTORY &&
+            an->inst[instance].auto_ops++ > 0)
+            rep.used = RT_ARRIVAL_HISTORY;
         if (traced)
             rep.wait_ns = (int64_t)rt_wait_now_ns() - arrived;
     }
