@@ -44,7 +44,7 @@
 #define RT_AUTO_DEFAULT_CANDIDATES "rd,ring,rabenseifner,prr,slt,native"
 /* What making a PAP-aware schedule costs a rank per step of its one-rank
    schedule, ns: bin/autobench on the development machine (docs/auto.md). */
-#define RT_AUTO_GEN_NS_PER_STEP 40
+#define RT_AUTO_GEN_NS_PER_STEP 30
 
 /* Why a candidate was chosen (rt_auto_reason_name spells them). */
 typedef enum rt_auto_reason {
