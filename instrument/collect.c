@@ -292,8 +292,9 @@ static void hook_msg(void *locp, rt_msg_t what, unsigned instance, int32_t peer,
     r->bytes = (uint32_t)bytes;
 }
 
-/* One record of an arrival report (ins_int.h). */
-static void arrival_rec(ins_loc_t *loc, uint64_t ts, uint32_t part, uint32_t data, int64_t v)
+/* One record of a report that takes several (an arrival report, a choice:
+   ins_int.h): its kind, its payload (part and data) and a value. */
+static void part_rec(ins_loc_t *loc, uint64_t ts, uint32_t kind, uint32_t payload, int64_t v)
 {
     ins_rec_t *r;
 
@@ -302,9 +303,13 @@ static void arrival_rec(ins_loc_t *loc, uint64_t ts, uint32_t part, uint32_t dat
     r = &loc->buf[loc->n++];
     r->ts = ts;
     r->op = (uint64_t)v;
-    r->ref = INS_REC_EXT | (uint32_t)INS_REC_ARRIVAL << INS_REC_KIND_SHIFT |
-             part << INS_REC_PART_SHIFT | data;
+    r->ref = INS_REC_EXT | kind << INS_REC_KIND_SHIFT | payload;
     r->bytes = 0;
+}
+
+static void arrival_rec(ins_loc_t *loc, uint64_t ts, uint32_t part, uint32_t data, int64_t v)
+{
+    part_rec(loc, ts, INS_REC_ARRIVAL, part << INS_REC_PART_SHIFT | data, v);
 }
 
 /*
@@ -330,19 +335,9 @@ static void hook_arrival(void *locp, unsigned instance, rt_node_id_t node, uint6
     arrival_rec(loc, ts, 2, 0, rep->wait_ns);
 }
 
-/* One record of a choice (ins_int.h). */
 static void choice_rec(ins_loc_t *loc, uint64_t ts, uint32_t part, uint32_t data, int64_t v)
 {
-    ins_rec_t *r;
-
-    if (__builtin_expect(loc->n == loc->cap, 0))
-        loc_flush(loc);
-    r = &loc->buf[loc->n++];
-    r->ts = ts;
-    r->op = (uint64_t)v;
-    r->ref = INS_REC_EXT | (uint32_t)INS_REC_CHOICE << INS_REC_KIND_SHIFT |
-             part << INS_CHOICE_PART_SHIFT | data;
-    r->bytes = 0;
+    part_rec(loc, ts, INS_REC_CHOICE, part << INS_CHOICE_PART_SHIFT | data, v);
 }
 
 /*
