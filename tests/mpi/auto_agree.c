@@ -197,7 +197,6 @@ int main(int argc, char **argv)
     } else {
         die("unknown mode", NULL);
     }
-    rt_algo_plan_destroy(NULL);
     MPI_Comm_free(&r.comm);
     free(r.hosts);
     MPI_Finalize();
