@@ -132,7 +132,7 @@ void t_gen_edit_refuse_algo(void)
     gen_map_t *m = etst_load(L "nary-4x2.pathmap"), *g = etst_load(L "gateway-3x2.pathmap");
 
     /* the runtime parser's messages */
-    REFUSE(m, CM_ERR_INVALID, "algo run=nosuch: unknown algorithm 'nosuch' (expected native, "
+    REFUSE(m, CM_ERR_INVALID, "algo run=nosuch: unknown algorithm 'nosuch' (expected auto, native, "
                               "ring, ring-seg, rd, rabenseifner, slt, prr, nap, "
                               "binomial-reduce, chain-reduce, bintree-reduce, greedy-reduce, "
                               "clv-linear or clv)",
