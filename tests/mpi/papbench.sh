@@ -188,8 +188,8 @@ bad "--sizes: '2G' is out of range, expected 4..1GiB" --sizes 2G
 bad "--sizes: '2X' is not a size, expected bytes 4..1GiB (K, M, G, T: powers of 1024)" --sizes 4,2X
 bad "--sizes: item 2 of '4,,8' is empty, expected items separated by ','" --sizes 4,,8
 bad "--delays: '-1' is out of range, expected 0..10000" --delays 0,-1
-bad "--algo: 'bogus' is not an allreduce or a reduce of the algorithm table, nor native (papsim --help lists them)" --algo ring,bogus
-bad "--algo: 'binomial-bcast' is not an allreduce or a reduce of the algorithm table, nor native (papsim --help lists them)" --algo binomial-bcast
+bad "--algo: 'bogus' is not an allreduce or a reduce of the algorithm table, nor native or auto (papsim --help lists them)" --algo ring,bogus
+bad "--algo: 'binomial-bcast' is not an allreduce or a reduce of the algorithm table, nor native or auto (papsim --help lists them)" --algo binomial-bcast
 bad "--algo: 'prr:arrival=edge': the arrival source is chosen by --arrival" --algo prr:arrival=edge
 bad "--arrival: unknown 'psychic', expected equal, history or edge" --arrival equal,psychic
 bad "--arrival: 'edge' given twice, expected each source once" --arrival edge,edge
