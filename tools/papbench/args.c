@@ -29,7 +29,8 @@ void pb_usage(FILE *fp)
 "paper's Tables 3/4: average elapsed ms per cell and the speedup over ring.\n"
 "  -a, --algo LIST       algorithms (default ring,rabenseifner,rd,slt,prr,clv,native);\n"
 "                        an item may add pathmap parameters: prr:round=200000,\n"
-"                        clv:segments=8 (a reduce such as clv gets bcast=binomial-bcast)\n"
+"                        clv:segments=8 (a reduce such as clv gets bcast=binomial-bcast);\n"
+"                        auto chooses per operation (docs/auto.md), auto:candidates=ring,prr\n"
 "  -p, --pathmap FILE    also run this pathmap (repeatable): one thread per host,\n"
 "                        type=float op=sum; its first tree\n"
 "  -s, --sizes LIST      bytes per allreduce, each a whole number of floats (4 B);\n"
@@ -117,7 +118,7 @@ static cm_status_t parse_arrivals(cm_opt_t *ctx, const char *s, pb_opts_t *o)
 }
 
 /* One --algo item: NAME[:key=value]...; the name must be an allreduce or a
-   reduce of the table, or native; the parameters are checked by the parser. */
+   reduce of the table, native or auto; the parameters are checked by the parser. */
 static cm_status_t parse_algo_item(cm_opt_t *ctx, const char *item, pb_algo_t *a)
 {
     const rt_algo_info_t *info;
