@@ -135,8 +135,9 @@ cm_status_t rt_sched_run(const rt_sched_t *s, int32_t rank, const rt_algo_call_t
  *     so that ranks that chose differently cannot match each other's
  *     messages: a rank whose round waits long (RT_AUTO_PROBE_NS) probes
  *     the communicator, and a message with another candidate's tag of the
- *     same operation parity ends the run with CM_ERR_MISMATCH naming both
- *     choices (the caller aborts the job, which is then not left hanging).
+ *     same operation parity that stays unmatched for RT_AUTO_MISMATCH_NS
+ *     ends the run with CM_ERR_MISMATCH naming both choices (the caller
+ *     aborts the job, which is then not left hanging).
  *  3. After the run it posts the exchange (MPI_Iallgather of three int64
  *     on call->comm), completed by the next operation or by destroy (which
  *     is then collective: every rank must destroy after the same number of
@@ -147,6 +148,11 @@ cm_status_t rt_sched_run(const rt_sched_t *s, int32_t rank, const rt_algo_call_t
  * (rt_auto_cfg_hash) is the caller's, with its other set-up checks.
  */
 #define RT_AUTO_PROBE_NS (1000 * 1000)   /* probe for a disagreement every 1 ms of waiting */
+/* A foreign message is a disagreement once it has waited this long, unmatched, while this
+   rank waits too: another auto plan on the same communicator (the profiling library keeps
+   one per datatype and rule) may already send its next operation's messages, which wait
+   only until this operation ends. */
+#define RT_AUTO_MISMATCH_NS (200 * 1000 * 1000)
 
 /*
  * Step 1 above; *choice_p (borrowed until the plan's next call; NULL for a

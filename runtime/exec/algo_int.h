@@ -89,6 +89,7 @@ typedef struct rt__xtag {
     int     ntags;          /* ids to probe: the table's rows and native */
     int     foreign_tag;    /* set when the probe found one; else -1 */
     int     foreign_src;
+    int64_t foreign_since;  /* when a probe first saw it (rt_wait_now_ns); 0: not yet */
 } rt__xtag_t;
 
 /* A run's working memory: scratch and request arrays (kept by a plan). */
@@ -102,7 +103,10 @@ typedef struct rt__xmem {
 } rt__xmem_t;
 
 /* Probes call's communicator for another candidate's message (t->ntags > 0);
-   true, with foreign_tag and foreign_src set, when there is one. */
+   true, with foreign_tag and foreign_src set, when one has been there for
+   RT_AUTO_MISMATCH_NS while this rank still waits (a message of the next
+   operation of another plan on the same communicator can be there too, but
+   only until this operation ends). */
 bool rt__algo_probe_foreign(MPI_Comm comm, rt__xtag_t *t);
 
 void rt__xprog_init(rt__xprog_t *pg);

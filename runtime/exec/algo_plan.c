@@ -225,6 +225,7 @@ void rt__algo_plan_set_tag(rt_algo_plan_t *plan, int tag, int ntags)
     plan->mem.tag.tag = tag;
     plan->mem.tag.ntags = ntags;
     plan->mem.tag.foreign_tag = -1;
+    plan->mem.tag.foreign_since = 0;
 }
 
 int rt__algo_plan_foreign(const rt_algo_plan_t *plan, int *src)
@@ -245,6 +246,7 @@ static cm_status_t native_run(rt_algo_plan_t *plan, const rt_algo_call_t *call,
     if (count == 0)
         return CM_OK;
     plan->mem.tag.foreign_tag = -1;
+    plan->mem.tag.foreign_since = 0;
     w.rc = MPI_Iallreduce(MPI_IN_PLACE, buf, (int)count, rt_mpi_dtype(call->dtype),
                           rt_mpi_op(call->op), call->comm, &w.req);
     if (w.rc != MPI_SUCCESS)

@@ -384,6 +384,7 @@ static void apply(const xround_t *w, const rt__xop_t *op)
 bool rt__algo_probe_foreign(MPI_Comm comm, rt__xtag_t *t)
 {
     int parity = (t->tag - 1) & 1;
+    int64_t now = (int64_t)rt_wait_now_ns();
 
     for (int i = 0; i < t->ntags; i++) {
         int other = 1 + 2 * i + parity, flag = 0;
@@ -392,11 +393,16 @@ bool rt__algo_probe_foreign(MPI_Comm comm, rt__xtag_t *t)
         if (other == t->tag)
             continue;
         if (MPI_Iprobe(MPI_ANY_SOURCE, other, comm, &flag, &st) == MPI_SUCCESS && flag) {
+            if (t->foreign_since == 0)
+                t->foreign_since = now;
+            if (now - t->foreign_since < RT_AUTO_MISMATCH_NS)
+                return false;            /* perhaps the next operation's: wait on */
             t->foreign_tag = other;
             t->foreign_src = st.MPI_SOURCE;
             return true;
         }
     }
+    t->foreign_since = 0;
     return false;
 }
 
@@ -599,6 +605,7 @@ cm_status_t rt__xprog_exec(const rt__xprog_t *pg, const rt_algo_call_t *call, vo
     w.obs = call->observer && call->observer->msg ? call->observer : NULL;
     w.tag = &mem->tag;
     w.tag->foreign_tag = -1;
+    w.tag->foreign_since = 0;
     w.comm = call->comm;
     for (size_t r = 0; r < pg->nrounds; r++) {
         uint64_t bytes = 0;
