@@ -577,6 +577,8 @@ static const tst_entry_t tst_list[] = {
        communicators, threads with flushes, an existing directory, abandon (issue 25) */
     { "trace_mpi_app",         TST_SH, NULL, "sh tests/mpi/ins-mpi-trace.sh",          NULL, 0, 180 },
     { "trace_mpi_auto",        TST_SH, NULL, "sh tests/mpi/ins-mpi-auto.sh",           NULL, 0, 120 },
+    /* sh: gsum with an auto pathmap traced: one paptree::auto record per operation per algorithm location, by otf2-print */
+    { "trace_auto",            TST_SH, NULL, "sh tests/mpi/trace-auto.sh",             NULL, 0, 120 },
     /* sh: auto over MPI: agreement, disagreements named, gsum traced -> trace_check,
        papanalyze, papviz; papbench; PAPTREE_NET differing (issue 26) */
     { "auto_mpi",              TST_SH, NULL, "sh tests/mpi/auto-agree.sh",             NULL, 0, 240 },
