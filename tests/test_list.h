@@ -153,6 +153,7 @@ int tst__main(const tst_entry_t *list, size_t n, int argc, char **argv);
     X(pathmap_algo_example,          10) \
     X(pathmap_algo_hosts_ascending,  10) \
     X(pathmap_algo_params,           10) \
+    X(pathmap_algo_auto,             10) \
     X(pathmap_algo_none_in_core_tree, 10) \
     X(pathmap_algo_arrival_sources,  10) \
     X(pathmap_algo_tuple_bytes,      10) \

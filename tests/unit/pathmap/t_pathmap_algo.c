@@ -9,6 +9,7 @@
 #include <string.h>
 #include "tests/tst.h"
 #include "tests/test_list.h"
+#include "runtime/api/rt_auto.h"
 #include "runtime/api/rt_pathmap.h"
 
 static rt_pathmap_t *parse_ok(const char *text)
@@ -285,4 +286,46 @@ void t_pathmap_algo_arrival_sources(void)
         TST_EQ_STR(rt_arrival_name(s->arrival), words[i]);
         rt_pathmap_destroy(pm);
     }
+}
+
+/* run=auto (docs/auto.md, "In a pathmap"): the defaults, a candidate list,
+   and the parameters handed to the candidates that read them; by hand. */
+void t_pathmap_algo_auto(void)
+{
+    static const char text[] =
+        "host h0\n"
+        "host h1\n"
+        "tree a type=float op=sum\n"
+        "algo x run=auto\n"
+        "threads 0 host=h0 enter=x\n"
+        "threads 1 host=h1 enter=x\n"
+        "tree b type=float op=sum\n"
+        "algo y run=auto candidates=ring,prr,native arrival=history round=7000 \n"
+        "threads 0 host=h0 enter=y\n"
+        "threads 1 host=h1 enter=y\n";
+    rt_pathmap_t *pm = parse_ok(text);
+    const rt_algo_spec_t *a = node_named(rt_pathmap_tree(pm, "a"), "x")->algo;
+    const rt_algo_spec_t *b = node_named(rt_pathmap_tree(pm, "b"), "y")->algo;
+
+    TST_NOT_NULL(a->autocfg);
+    TST_NULL(a->run);
+    TST_EQ_INT(a->native, 0);
+    TST_EQ_INT(a->pap, 1);
+    TST_EQ_STR(rt_algo_spec_name(a), "auto");
+    TST_EQ_INT(a->arrival, RT_ARRIVAL_EQUAL);
+    TST_EQ_UINT(a->autocfg->ncand, 6);        /* rd,ring,rabenseifner,prr,slt,native */
+    TST_EQ_STR(a->autocfg->cand[0], "rd");
+    TST_EQ_STR(a->autocfg->cand[5], "native");
+    TST_EQ_INT(a->autocfg->round_ns, RT_ALGO_ROUND_NS_DEFAULT);
+    TST_EQ_UINT(b->autocfg->ncand, 3);
+    TST_EQ_STR(b->autocfg->cand[0], "ring");
+    TST_EQ_STR(b->autocfg->cand[1], "prr");
+    TST_EQ_STR(b->autocfg->cand[2], "native");
+    TST_EQ_INT(b->arrival, RT_ARRIVAL_HISTORY);
+    TST_EQ_INT(b->autocfg->round_ns, 7000);
+    TST_EQ_INT(rt_algo_takes(b, "round"), 1);      /* prr reads it */
+    TST_EQ_INT(rt_algo_takes(b, "segsize"), 0);    /* no slt among ring, prr, native */
+    TST_EQ_INT(rt_algo_takes(b, "candidates"), 1);
+    TST_EQ_INT(rt_algo_takes(b, "root"), 0);
+    rt_pathmap_destroy(pm);
 }
