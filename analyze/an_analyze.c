@@ -10,19 +10,13 @@
 
 #include "analyze/an_int.h"
 #include "analyze/an_mpi_int.h"
+#include "analyze/an_progress.h"
 #include "analyze/an_read_int.h"
 #include "analyze/api/an_analyze.h"
 
-typedef struct progress {
-    an_ops_t *ops;
-    uint64_t  total;
-    double    start, last;
-    int       on;
-} progress_t;
-
 typedef struct run {
-    an_ops_t  *ops;
-    progress_t pr;
+    an_ops_t     *ops;
+    an_progress_t pr;
 } run_t;
 
 static double now(void)
@@ -33,18 +27,9 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* A line every 2 s once the run has taken more than 1.5 s. */
 static void on_progress(void *ud, uint64_t events)
 {
-    run_t *r = ud;
-    double t = now();
-
-    if (!r->pr.on || t - r->pr.start < 1.5 || t - r->pr.last < 2)
-        return;
-    r->pr.last = t;
-    fprintf(stderr, "papanalyze: %5.1f %% (%.1f of %.1f M events, %.1f s)\n",
-            r->pr.total > 0 ? 100.0 * (double)events / (double)r->pr.total : 0.0,
-            (double)events / 1e6, (double)r->pr.total / 1e6, t - r->pr.start);
+    an_progress_tick(&((run_t *)ud)->pr, events);
 }
 
 static cm_status_t visit(void *ud, const an_visit_t *v, cm_err_t *err)
@@ -102,6 +87,11 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         return st;
     if (an_mpi_is_archive(opts->trace))
         return an_mpi_analyze(opts, res, err);
+    if (opts->ranks != NULL || opts->call_site != NULL)
+        return CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "%s: a tree trace's "
+                         "operations need every host and have no call site (application "
+                         "traces only; --ops A:B takes part of a tree trace)",
+                         opts->ranks != NULL ? "--ranks" : "--call-site");
     if ((st = an_reader_open(opts->trace, &defs, &rd, err)) != CM_OK)
         return st;
     st = an_db_create(res->db, opts->force, &db, err);
@@ -115,7 +105,7 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
     if (st == CM_OK)
         st = an_ops_create(&defs, db, opts->skip, &run.ops, err);
     if (st == CM_OK) {
-        run.pr = (progress_t){ run.ops, defs.nevents, t0, t0, opts->progress };
+        an_progress_init(&run.pr, defs.nevents, opts->progress);
         an_reader_collect_auto(rd, &autos);
         st = an_reader_run(rd, visit, msg, &run, on_progress, err);
     }

@@ -36,6 +36,16 @@ static void usage(FILE *fp)
 "      --thread T       Table 2 for thread T (default: the slowest thread)\n"
 "      --wrapper NAME   Table 1 and the subtree table for wrapper NAME only\n"
 "  -q, --quiet          no report and no progress; errors only\n"
+"      --read-threads N OTF2 readers, each over a share of the trace's\n"
+"                       locations (default: one per core, at most one per\n"
+"                       location; 1: the single reader of OTF2)\n"
+"      --ops A:B        only operations A to B (tree traces: op; application\n"
+"                       traces: seq on each communicator); the rest is not read\n"
+"                       where OTF2 allows it (docs/analysis-db.md, \"Part of a\n"
+"                       trace\")\n"
+"      --ranks LIST     only these ranks (comma-separated): application traces\n"
+"      --call-site SITE only the calls of one call site (its label FILE:LINE,\n"
+"                       function or MODULE+0xOFF): application traces\n"
 "      --no-report      write the database, print one summary line\n"
 "      --force          replace an output file that is not a papanalyze database\n"
 "      --baseline DB    the database of the same program run with a fixed\n"
@@ -51,6 +61,34 @@ static void usage(FILE *fp)
 "  -h, --help           this text\n"
 "Exit status: 0 done, 1 bad input or failure (an existing database is left\n"
 "intact), 2 usage error.\n");
+}
+
+#define RANKS_MAX 65536
+
+static int cmp_int(const void *a, const void *b)
+{
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+/* --ranks 0,3,5: ascending, each once, into opts (static storage). */
+static cm_status_t parse_ranks(cm_opt_t *ctx, const char *opt, const char *arg,
+                               an_opts_t *opts)
+{
+    static long v[RANKS_MAX];
+    static int ranks[RANKS_MAX];
+    size_t n;
+
+    if (cm_opt_long_list(ctx, opt, arg, ',', 0, RANKS_MAX - 1, v, RANKS_MAX, &n) != CM_OK)
+        return ctx->status;
+    for (size_t i = 0; i < n; i++)
+        ranks[i] = (int)v[i];
+    qsort(ranks, n, sizeof(ranks[0]), cmp_int);
+    for (size_t i = 1; i < n; i++)
+        if (ranks[i] == ranks[i - 1])
+            return cm_opt_fail(ctx, CM_ERR_INVALID, opt, "rank %d given twice", ranks[i]);
+    opts->ranks = ranks;
+    opts->nranks = (int)n;
+    return CM_OK;
 }
 
 /* Option c's value: CM_OK or the error, recorded in ctx. */
@@ -81,6 +119,11 @@ static cm_status_t apply_opt(cm_opt_t *ctx, int c, const char *opt, const char *
         if (cm_opt_word(ctx, opt, arg, formats, 3, &w) == CM_OK)
             ropts->format = (an_format_t)w;
         return ctx->status;
+    case 'J': return cm_opt_int(ctx, opt, arg, 1, 256, &opts->read_threads);
+    case 'O': return cm_opt_size_range(ctx, opt, arg, 0, UINT64_MAX - 1, &opts->op_first,
+                                       &opts->op_last);
+    case 'C': opts->call_site = arg; return CM_OK;
+    case 'R': return parse_ranks(ctx, opt, arg, opts);
     default: return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected option");
     }
 }
@@ -108,9 +151,11 @@ int main(int argc, char **argv)
         { "no-report", no_argument, NULL, O_NOREPORT }, { "force", no_argument, NULL, O_FORCE },
         { "advise", no_argument, NULL, O_ADVISE },
         { "baseline", required_argument, NULL, 'B' },
+        { "read-threads", required_argument, NULL, 'J' }, { "ops", required_argument, NULL, 'O' },
+        { "ranks", required_argument, NULL, 'R' }, { "call-site", required_argument, NULL, 'C' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
-    an_opts_t opts = { .skip = 10, .progress = 1 };
+    an_opts_t opts = { .skip = 10, .progress = 1, .op_last = UINT64_MAX };
     an_report_opts_t ropts = { .format = AN_FMT_TEXT, .thread = -1 };
     int quiet = 0, report = 1, advise = 0, bad_value = 0, is_db, c;
     an_result_t res;
@@ -154,9 +199,13 @@ int main(int argc, char **argv)
         return 1;
     }
     if ((is_db = an_is_database(opts.trace)) != 0) {
-        if (opts.db != NULL || opts.baseline != NULL) {
-            fprintf(stderr, "papanalyze: %s needs a trace, and %s is a database\n",
-                    opts.db != NULL ? "-o" : "--baseline", opts.trace);
+        const char *needs = opts.db != NULL ? "-o" : opts.baseline != NULL ? "--baseline"
+                          : opts.read_threads != 0 ? "--read-threads"
+                          : opts.op_first != 0 || opts.op_last != UINT64_MAX ? "--ops"
+                          : opts.ranks != NULL ? "--ranks" : opts.call_site ? "--call-site" : NULL;
+        if (needs != NULL) {
+            fprintf(stderr, "papanalyze: %s needs a trace, and %s is a database\n", needs,
+                    opts.trace);
             return 2;
         }
         snprintf(res.db, sizeof(res.db), "%s", opts.trace);

@@ -15,6 +15,17 @@ typedef struct an_opts {
     uint64_t    skip;         /* operations left out of the statistics per series */
     int         force;        /* replace a file that is not a papanalyze database */
     int         progress;     /* progress lines on stderr for long traces */
+    int         read_threads; /* --read-threads: OTF2 readers, each over a share of the
+                                 locations; 0: one per core, at most one per location */
+    /* The part of the trace to analyse (docs/analysis-db.md, "Part of a trace"). */
+    uint64_t    op_first, op_last;  /* --ops A:B, inclusive; 0 and UINT64_MAX: all.
+                                       Tree traces: the op; application traces: seq on
+                                       each communicator */
+    const int  *ranks;        /* --ranks: world ranks (tree traces: hosts) to read,
+                                 nranks of them, ascending; NULL: all */
+    int         nranks;
+    const char *call_site;    /* --call-site: application traces, the calls of one site
+                                 (its label file:line, function or MODULE+0xOFF); NULL */
     const char *command;      /* recorded in meta.papanalyze */
     const char *baseline;     /* --baseline: a database of the same program run with a
                                  fixed algorithm, for auto's measured regret; or NULL */
