@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analyze/an_int.h"
 #include "analyze/an_mpi_int.h"
@@ -25,6 +26,17 @@ static double now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --read-threads, or one per core; at most one per location with events. */
+static int an_read_threads_default(int asked, const an_defs_t *d)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = asked > 0 ? asked : cores > 0 ? (int)cores : 1, withev = 0;
+
+    for (int i = 0; i < d->nlocs; i++)
+        withev += d->locs[i].events > 0;
+    return n < withev ? n : withev > 0 ? withev : 1;
 }
 
 static void on_progress(void *ud, uint64_t events)
@@ -107,6 +119,8 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
     if (st == CM_OK) {
         an_progress_init(&run.pr, defs.nevents, opts->progress);
         an_reader_collect_auto(rd, &autos);
+        an_reader_part(rd, an_read_threads_default(opts->read_threads, &defs), opts->op_first,
+                       opts->op_last);
         st = an_reader_run(rd, visit, msg, &run, on_progress, err);
     }
     if (st == CM_OK)

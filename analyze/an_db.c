@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,18 @@ static cm_status_t exec(an_db_t *db, const char *sql)
     return sqlite3_exec(db->db, sql, NULL, NULL, NULL) == SQLITE_OK ? CM_OK : CM_ERR_IO;
 }
 
+/*
+ * SQLite counts every allocation under a global mutex for
+ * sqlite3_memory_used, which nothing here asks: off, before SQLite's first
+ * use in the process (too late, it is refused and nothing changes).
+ */
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+
+static void config_sqlite(void)
+{
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 cm_status_t an_db_create(const char *path, int force, an_db_t **out, cm_err_t *err)
 {
     an_db_t *db;
@@ -87,6 +100,7 @@ cm_status_t an_db_create(const char *path, int force, an_db_t **out, cm_err_t *e
      * (on the writer, beside the reading) rather than all at COMMIT, and
      * memory stays modest.
      */
+    pthread_once(&config_once, config_sqlite);
     if (sqlite3_open_v2(db->tmp, &db->db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)
             != SQLITE_OK

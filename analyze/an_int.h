@@ -180,6 +180,8 @@ cm_status_t an_reader_open(const char *anchor, an_defs_t *defs, an_reader_t **ou
 /* Where an_reader_run puts auto's choices (an_auto_int.h); NULL: dropped. */
 struct an_auto;
 void an_reader_collect_auto(an_reader_t *r, struct an_auto *autos);
+/* Read with nthreads threads (0: one); only operations op_first..op_last. */
+void an_reader_part(an_reader_t *r, int nthreads, uint64_t op_first, uint64_t op_last);
 cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, void *ud,
                           void (*progress)(void *ud, uint64_t events), cm_err_t *err);
 void        an_reader_close(an_reader_t *r);

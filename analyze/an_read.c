@@ -85,7 +85,6 @@ cm_status_t an_reader_open(const char *anchor, an_defs_t *defs, an_reader_t **ou
     for (int i = 0; i < AN_AUTO_NATTR; i++)
         r->attr_auto[i] = UINT32_MAX;
     r->param_auto = UINT32_MAX;
-    r->last_loc = 0;
     r->regions.size = sizeof(rd_region_t);
     r->locs.size = sizeof(rd_loc_t);
     r->loc_props.size = r->group_props.size = r->stn_props.size = r->stn_parent.size =

@@ -19,36 +19,22 @@
 #include "analyze/an_read_int.h"
 #include "instrument/api/ins_schema.h"
 
-static int loc_of(an_reader_t *r, OTF2_LocationRef id)
-{
-    if (r->defs->locs[r->last_loc].id != id) {
-        int i = an_defs_loc_index(r->defs, id);
-        if (i < 0)
-            return -1;
-        r->last_loc = i;
-    }
-    return r->last_loc;
-}
-
 static int64_t to_ns(an_reader_t *r, OTF2_TimeStamp t)
 {
-    if (!r->have_base) {
-        r->have_base = 1;
-        r->base = t;
-    }
     return (int64_t)llround((double)(int64_t)(t - r->base) * r->ns_per_tick);
 }
 
 /* The event's location, op and bytes, after the checks common to both kinds. */
-static int event_begin(an_reader_t *r, OTF2_LocationRef id, OTF2_TimeStamp t,
-                       OTF2_AttributeList *al, OTF2_RegionRef region, const char *what,
-                       int *li, int64_t *ns, uint64_t *op, uint64_t *bytes)
+static int event_begin(an_reader_t *r, const rd_ev_t *e, const char *what, int *li,
+                       int64_t *ns, uint64_t *op, uint64_t *bytes)
 {
     an_defs_t *d = r->defs;
+    uint32_t region = e->a;
 
     r->nevents++;
-    if ((*li = loc_of(r, id)) < 0) {
-        an__read_fail(r, CM_ERR_INVALID, "%s event on undefined location %" PRIu64, what, id);
+    if ((*li = e->loc) < 0) {
+        an__read_fail(r, CM_ERR_INVALID, "%s event on undefined location %" PRIu64, what,
+                      e->op);
         return 0;
     }
     if (region >= (uint32_t)(d->nnodes * d->ninstances)) {
@@ -56,13 +42,14 @@ static int event_begin(an_reader_t *r, OTF2_LocationRef id, OTF2_TimeStamp t,
                 d->locs[*li].name, region);
         return 0;
     }
-    if (al == NULL || OTF2_AttributeList_GetUint64(al, r->attr_op, op) != OTF2_SUCCESS
-        || OTF2_AttributeList_GetUint64(al, r->attr_bytes, bytes) != OTF2_SUCCESS) {
+    *op = e->op;
+    *bytes = e->bytes;
+    if ((e->have & (RD_HAVE_OP | RD_HAVE_BYTES)) != (RD_HAVE_OP | RD_HAVE_BYTES)) {
         an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': no %s/%s attribute", what,
                 d->locs[*li].name, INS_ATTR_OP, INS_ATTR_BYTES);
         return 0;
     }
-    *ns = to_ns(r, t);
+    *ns = to_ns(r, e->t);
     if (*ns < r->ls[*li].last) {
         an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': time goes backwards", what,
                 d->locs[*li].name);
@@ -72,11 +59,10 @@ static int event_begin(an_reader_t *r, OTF2_LocationRef id, OTF2_TimeStamp t,
     return 1;
 }
 
-static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+static OTF2_CallbackCode on_enter(an_reader_t *r, const rd_ev_t *e)
 {
-    an_reader_t *r = ud;
     an_defs_t *d = r->defs;
+    uint32_t region = e->a;
     int li, node = (int)(region % (uint32_t)d->nnodes), inst = (int)(region / (uint32_t)d->nnodes);
     int64_t ns;
     uint64_t op, bytes;
@@ -84,7 +70,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     an_location_t *l;
     int contrib;
 
-    if (!event_begin(r, id, t, al, region, "Enter", &li, &ns, &op, &bytes))
+    if (!event_begin(r, e, "Enter", &li, &ns, &op, &bytes))
         return OTF2_CALLBACK_INTERRUPT;
     s = &r->ls[li];
     l = &d->locs[li];
@@ -117,11 +103,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+static OTF2_CallbackCode on_leave(an_reader_t *r, const rd_ev_t *e)
 {
-    an_reader_t *r = ud;
     an_defs_t *d = r->defs;
+    uint32_t region = e->a;
     int li, node = (int)(region % (uint32_t)d->nnodes), inst = (int)(region / (uint32_t)d->nnodes);
     int64_t ns;
     uint64_t op, bytes;
@@ -130,7 +115,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
     an_visit_t v;
     cm_status_t st;
 
-    if (!event_begin(r, id, t, al, region, "Leave", &li, &ns, &op, &bytes))
+    if (!event_begin(r, e, "Leave", &li, &ns, &op, &bytes))
         return OTF2_CALLBACK_INTERRUPT;
     s = &r->ls[li];
     if (s->depth == 0)
@@ -167,11 +152,13 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
  * the visit's operation in its request id.  Begin and end of the collective
  * are checked and counted; the four point-to-point events go to msg_fn.
  */
-static OTF2_CallbackCode on_mpi(an_reader_t *r, OTF2_LocationRef id, OTF2_TimeStamp t,
-                                an_msg_kind_t kind, int coll, uint32_t peer, uint32_t comm,
-                                int have_comm, uint32_t tag, uint64_t bytes, uint64_t req)
+static OTF2_CallbackCode on_mpi(an_reader_t *r, const rd_ev_t *e, an_msg_kind_t kind,
+                                int coll)
 {
     an_defs_t *d = r->defs;
+    uint32_t peer = e->a, comm = e->b, tag = e->tag;
+    int have_comm = e->have_comm;
+    uint64_t bytes = e->bytes, req = e->op;
     int li;
     int64_t ns;
     rd_frame_t *f;
@@ -180,15 +167,16 @@ static OTF2_CallbackCode on_mpi(an_reader_t *r, OTF2_LocationRef id, OTF2_TimeSt
     cm_status_t st;
 
     r->nevents++;
-    if ((li = loc_of(r, id)) < 0)
-        return an__read_fail(r, CM_ERR_INVALID, "MPI event on undefined location %" PRIu64, id);
+    if ((li = e->loc) < 0)
+        return an__read_fail(r, CM_ERR_INVALID, "MPI event on undefined location %" PRIu64,
+                             e->op);
     l = &d->locs[li];
     if (l->role != AN_ROLE_ALGO || r->ls[li].depth != 1)
         return an__read_fail(r, CM_ERR_INVALID, "'%s': an MPI event %s", l->name,
                              l->role != AN_ROLE_ALGO ? "on a location that is not an "
                              "algorithm node's" : "outside its visit of the algorithm node");
     f = &r->ls[li].stack[0];
-    ns = to_ns(r, t);
+    ns = to_ns(r, e->t);
     if (ns < r->ls[li].last)
         return an__read_fail(r, CM_ERR_INVALID, "MPI event on '%s': time goes backwards",
                              l->name);
@@ -216,52 +204,6 @@ static OTF2_CallbackCode on_mpi(an_reader_t *r, OTF2_LocationRef id, OTF2_TimeSt
         return OTF2_CALLBACK_INTERRUPT;
     }
     return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode on_coll_begin(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                       OTF2_AttributeList *al)
-{
-    (void)al;
-    return on_mpi(ud, id, t, AN_MSG_SEND, 1, 0, 0, 0, 0, 0, 0);
-}
-
-static OTF2_CallbackCode on_coll_end(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                     OTF2_AttributeList *al, OTF2_CollectiveOp op,
-                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
-                                     uint64_t received)
-{
-    (void)al, (void)op, (void)root, (void)sent, (void)received;
-    return on_mpi(ud, id, t, AN_MSG_SEND, 1, 0, comm, 1, 0, 0, 0);
-}
-
-static OTF2_CallbackCode on_isend(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                  OTF2_AttributeList *al, uint32_t receiver, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t len, uint64_t req)
-{
-    (void)al;
-    return on_mpi(ud, id, t, AN_MSG_SEND, 0, receiver, comm, 1, tag, len, req);
-}
-
-static OTF2_CallbackCode on_isend_done(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                       OTF2_AttributeList *al, uint64_t req)
-{
-    (void)al;
-    return on_mpi(ud, id, t, AN_MSG_SEND_DONE, 0, 0, 0, 0, 0, 0, req);
-}
-
-static OTF2_CallbackCode on_irecv_post(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                       OTF2_AttributeList *al, uint64_t req)
-{
-    (void)al;
-    return on_mpi(ud, id, t, AN_MSG_RECV_POST, 0, 0, 0, 0, 0, 0, req);
-}
-
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                  OTF2_AttributeList *al, uint32_t sender, OTF2_CommRef comm,
-                                  uint32_t tag, uint64_t len, uint64_t req)
-{
-    (void)al;
-    return on_mpi(ud, id, t, AN_MSG_RECV, 0, sender, comm, 1, tag, len, req);
 }
 
 /* An int64 attribute of the arrival event: 1 and *v if present, 0 if absent. */
@@ -327,12 +269,12 @@ static OTF2_CallbackCode auto_choice(an_reader_t *r, int li, OTF2_AttributeList 
  * archive's node without the key), once per visit, naming the visit's
  * operation, the node's arrival= as asked, and valid sources and ranks.
  */
-static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                         OTF2_AttributeList *al, OTF2_ParameterRef param,
-                                         OTF2_StringRef value)
+static OTF2_CallbackCode on_param_string(an_reader_t *r, const rd_ev_t *e)
 {
-    an_reader_t *r = ud;
     an_defs_t *d = r->defs;
+    OTF2_AttributeList *al = e->al;
+    OTF2_ParameterRef param = e->a;
+    OTF2_StringRef value = e->b;
     int li, used;
     uint64_t op = UINT64_MAX;
     OTF2_StringRef asked = OTF2_UNDEFINED_STRING;
@@ -345,9 +287,9 @@ static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, 
     cm_status_t st;
 
     r->nevents++;
-    if ((li = loc_of(r, id)) < 0)
+    if ((li = e->loc) < 0)
         return an__read_fail(r, CM_ERR_INVALID, "parameter event on undefined location %"
-                             PRIu64, id);
+                             PRIu64, e->op);
     l = &d->locs[li];
     if ((param != r->param_arrival && param != r->param_auto) || l->role != AN_ROLE_ALGO
         || r->ls[li].depth != 1)
@@ -355,7 +297,7 @@ static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, 
                              "inside its visit of the algorithm node", l->name,
                              INS_PARAM_ARRIVAL, INS_PARAM_AUTO);
     if (param == r->param_auto) {
-        ns = to_ns(r, t);
+        ns = to_ns(r, e->t);
         if (ns < r->ls[li].last)
             return an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': time goes backwards",
                                  INS_PARAM_AUTO, l->name);
@@ -364,7 +306,7 @@ static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, 
     }
     f = &r->ls[li].stack[0];
     w = &d->nodes[f->node];
-    ns = to_ns(r, t);
+    ns = to_ns(r, e->t);
     if (ns < r->ls[li].last)
         return an__read_fail(r, CM_ERR_INVALID, "%s event on '%s': time goes backwards",
                              INS_PARAM_ARRIVAL, l->name);
@@ -397,29 +339,46 @@ static OTF2_CallbackCode on_param_string(OTF2_LocationRef id, OTF2_TimeStamp t, 
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_other(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                  OTF2_AttributeList *al)
+static OTF2_CallbackCode on_other(an_reader_t *r, const rd_ev_t *e)
 {
-    (void)t, (void)al;
-    return an__read_fail(ud, CM_ERR_INVALID, "location %" PRIu64 ": an event other than Enter or "
-                   "Leave", id);
+    return an__read_fail(r, CM_ERR_INVALID, "location %" PRIu64 ": an event other than Enter or "
+                         "Leave", e->loc >= 0 ? r->defs->locs[e->loc].id : e->op);
 }
 
-static OTF2_CallbackCode on_flush(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                  OTF2_AttributeList *al, OTF2_TimeStamp stop)
+static OTF2_CallbackCode dispatch(an_reader_t *r, const rd_ev_t *e)
 {
-    (void)stop;
-    return on_other(id, t, ud, al);
+    switch ((rd_ev_kind_t)e->kind) {
+    case RD_EV_ENTER: return on_enter(r, e);
+    case RD_EV_LEAVE: return on_leave(r, e);
+    case RD_EV_COLL_BEGIN:
+    case RD_EV_COLL_END: return on_mpi(r, e, AN_MSG_SEND, 1);
+    case RD_EV_ISEND: return on_mpi(r, e, AN_MSG_SEND, 0);
+    case RD_EV_ISEND_DONE: return on_mpi(r, e, AN_MSG_SEND_DONE, 0);
+    case RD_EV_IRECV_POST: return on_mpi(r, e, AN_MSG_RECV_POST, 0);
+    case RD_EV_IRECV: return on_mpi(r, e, AN_MSG_RECV, 0);
+    case RD_EV_PARAM: return on_param_string(r, e);
+    case RD_EV_OTHER: break;
+    }
+    return on_other(r, e);
+}
+
+void an_reader_part(an_reader_t *r, int nthreads, uint64_t op_first, uint64_t op_last)
+{
+    r->nthreads = nthreads;
+    r->op_first = op_first;
+    r->op_last = op_last;
 }
 
 cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, void *ud,
                           void (*progress)(void *ud, uint64_t events), cm_err_t *err)
 {
     an_defs_t *d = r->defs;
-    OTF2_GlobalEvtReaderCallbacks *cb = NULL;
-    OTF2_GlobalEvtReader *ger = NULL;
-    OTF2_ErrorCode rc;
-    cm_status_t st = CM_OK;
+    rd_part_t part = { r->nthreads > 0 ? r->nthreads : 1, r->op_first, r->op_last };
+    int whole = r->op_first == 0 && r->op_last == UINT64_MAX;
+    rd_par_t *par = NULL;
+    const rd_ev_t *e;
+    cm_status_t st = CM_OK, st2;
+    cm_err_t err2;
 
     r->err = err;
     r->fn = fn;
@@ -433,52 +392,36 @@ cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, vo
         if ((r->ls[i].stack = calloc((size_t)d->maxsteps + 1, sizeof(rd_frame_t))) == NULL)
             return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
     }
-    if ((rc = OTF2_Reader_OpenEvtFiles(r->rd)) != OTF2_SUCCESS)
-        return CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0, "cannot open the event files: %s",
-                         an__read_why(rc));
     /* A location without events (a thread that enters the algorithm node
      * directly records nothing) gets no reader: OTF2 3.0's global reader
      * closes an empty location's reader while it sets up, and then reads it
      * (a use after free, seen with valgrind; tests/otf2/otf2_empty_location.c
-     * reproduces it with OTF2 alone). */
-    for (int i = 0; i < d->nlocs; i++)
-        if (d->locs[i].events > 0 && OTF2_Reader_GetEvtReader(r->rd, d->locs[i].id) == NULL)
-            st = CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0,
-                           "cannot read the events of '%s': %s", d->locs[i].name,
-                           an__read_why(OTF2_ERROR_INVALID));
-    if (st == CM_OK && ((cb = OTF2_GlobalEvtReaderCallbacks_New()) == NULL
-                        || (ger = OTF2_Reader_GetGlobalEvtReader(r->rd)) == NULL))
-        st = CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0, "cannot read the events: %s",
-                       an__read_why(OTF2_ERROR_INVALID));
-    if (st == CM_OK) {
-        OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
-        OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-        OTF2_GlobalEvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
-        OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_coll_begin);
-        OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
-        OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
-        OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_done);
-        OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_post);
-        OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
-        OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(cb, on_param_string);
-        OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_other);
-        rc = OTF2_Reader_RegisterGlobalEvtCallbacks(r->rd, ger, cb, r);
-        while (rc == OTF2_SUCCESS) {
-            uint64_t n = 0;
-            rc = OTF2_Reader_ReadGlobalEvents(r->rd, ger, 1u << 18, &n);
-            if (progress != NULL)
-                progress(ud, r->nevents);
-            if (n < 1u << 18)
+     * reproduces it with OTF2 alone).  rd_par_open deals only locations with
+     * events to its threads. */
+    if ((st = rd_par_open(r, &part, &par, err)) == CM_OK) {
+        r->base = rd_par_first_t(par);
+        for (uint64_t k = 1; (e = rd_par_next(par)) != NULL; k++) {
+            OTF2_CallbackCode rc = dispatch(r, e);
+
+            if (e->al != NULL)
+                OTF2_AttributeList_Delete(e->al);
+            if (rc != OTF2_CALLBACK_SUCCESS) {
+                st = r->st != CM_OK ? r->st : CM_ERR_INVALID;
                 break;
+            }
+            if (progress != NULL && (k & 0xffff) == 0)
+                progress(ud, rd_par_read(par));
         }
-        if (r->st != CM_OK)
-            st = r->st;
-        else if (rc != OTF2_SUCCESS)
-            st = CM_ERR_AT(err, CM_ERR_IO, r->anchor, 0, 0,
-                           "cannot read the events (after %" PRIu64 "): %s", r->nevents,
-                           an__read_why(rc));
     }
-    if (st == CM_OK && r->nevents != d->nevents)
+    if (progress != NULL && st == CM_OK)
+        progress(ud, rd_par_read(par));
+    r->nread = par != NULL ? rd_par_read(par) : 0;
+    /* a reading thread's error comes first: the events after it are missing */
+    if ((st2 = rd_par_close(par, &err2)) != CM_OK) {
+        *err = err2;
+        st = st2;
+    }
+    if (st == CM_OK && whole && r->nevents != d->nevents)
         st = CM_ERR_AT(err, CM_ERR_INVALID, r->anchor, 0, 0,
                        "%" PRIu64 " events read, the definitions announce %" PRIu64
                        ": the trace is truncated or damaged", r->nevents, d->nevents);
@@ -489,9 +432,5 @@ cm_status_t an_reader_run(an_reader_t *r, an_visit_fn *fn, an_msg_fn *msg_fn, vo
                            d->locs[i].name, d->nodes[r->ls[i].stack[r->ls[i].depth - 1].node].name,
                            r->ls[i].stack[r->ls[i].depth - 1].instance,
                            r->ls[i].stack[r->ls[i].depth - 1].op);
-    if (ger != NULL)
-        OTF2_Reader_CloseGlobalEvtReader(r->rd, ger);
-    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-    OTF2_Reader_CloseEvtFiles(r->rd);
     return st;
 }

@@ -4,7 +4,10 @@
  *   an_read.c         the reader object: open, close, OTF2's error messages
  *   an_read_anchor.c  the anchor's check in a child process, before the open
  *   an_read_defs.c    global and local definitions -> an_defs_t (checked)
- *   an_read_events.c  Enter/Leave events -> one an_visit_t per wrapper visit
+ *   an_read_threads.c the reading threads: each reads a share of the locations
+ *                     with an OTF2 reader of its own into blocks of rd_ev_t;
+ *                     the caller merges the shares back into time order
+ *   an_read_events.c  those events -> one an_visit_t per wrapper visit
  *
  * Nothing outside these files includes it; the rest of analyze/ sees only
  * an_reader_t through an_int.h.
@@ -58,6 +61,51 @@ typedef struct rd_locstate {
     int64_t     last;         /* last timestamp (ns), for the order check */
 } rd_locstate_t;
 
+/* One event as a reading thread decodes it (an_read_threads.c). */
+typedef enum {
+    RD_EV_ENTER, RD_EV_LEAVE, RD_EV_COLL_BEGIN, RD_EV_COLL_END, RD_EV_ISEND,
+    RD_EV_ISEND_DONE, RD_EV_IRECV_POST, RD_EV_IRECV, RD_EV_PARAM, RD_EV_OTHER
+} rd_ev_kind_t;
+
+#define RD_HAVE_OP    1u      /* the paptree::op attribute was there */
+#define RD_HAVE_BYTES 2u      /* the paptree::bytes attribute was there */
+
+typedef struct rd_ev {
+    uint64_t t;               /* timestamp, ticks with the clock offsets applied */
+    int32_t  loc;             /* location index; -1: undefined (its id in op) */
+    uint8_t  kind;            /* rd_ev_kind_t */
+    uint8_t  have;            /* RD_HAVE_* */
+    uint32_t a;               /* Enter/Leave: region; Isend/Irecv: peer; param: parameter */
+    uint32_t b;               /* communicator (MPI), string (param) */
+    uint32_t tag;
+    uint8_t  have_comm;
+    uint64_t op;              /* paptree::op, or the request id of an MPI event */
+    uint64_t bytes;           /* paptree::bytes, or an MPI message's length */
+    OTF2_AttributeList *al;   /* RD_EV_PARAM: a copy of its attributes, the caller frees */
+} rd_ev_t;
+
+typedef struct rd_par rd_par_t;
+
+/* What the reading threads read: the share of the trace the options ask for. */
+typedef struct rd_part {
+    int      nthreads;        /* >= 1 */
+    uint64_t op_first, op_last;
+} rd_part_t;
+
+/*
+ * Starts the reading threads over r's archive (definitions read): each opens
+ * the anchor with an OTF2 reader of its own and reads its locations' events in
+ * time order.  Then rd_par_next gives the events of all of them in time order
+ * (timestamp, then location), NULL at the end; rd_par_close stops and joins
+ * them (also before the end) and returns the first error a thread met.
+ */
+cm_status_t rd_par_open(an_reader_t *r, const rd_part_t *part, rd_par_t **out, cm_err_t *err);
+const rd_ev_t *rd_par_next(rd_par_t *p);
+/* The earliest timestamp of the whole trace (read before any event is given). */
+uint64_t rd_par_first_t(const rd_par_t *p);
+uint64_t rd_par_read(rd_par_t *p);     /* events decoded so far, dropped ones too */
+cm_status_t rd_par_close(rd_par_t *p, cm_err_t *err);
+
 struct an_reader {
     OTF2_Reader   *rd;
     an_defs_t     *defs;
@@ -77,14 +125,15 @@ struct an_reader {
     int            nclock, nattr;
     /* events */
     rd_locstate_t *ls;
-    int            have_base;
-    uint64_t       base;      /* corrected ticks of the first event */
+    uint64_t       base;      /* corrected ticks of the trace's first event */
+    int            nthreads;  /* reading threads (an_reader_part); 0: 1 */
+    uint64_t       op_first, op_last;  /* --ops A:B */
+    uint64_t       nread;     /* events decoded, dropped ones too */
     double         ns_per_tick;
     uint64_t       nevents;
     an_visit_fn   *fn;
     an_msg_fn     *msg_fn;
     void          *ud;
-    int            last_loc;  /* lookup cache */
 };
 
 /*
