@@ -136,21 +136,31 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         res->ops = an_ops_count(run.ops, &res->ops_used);
         /* A database without a used operation has no statistics to report:
          * refuse it, so that an existing database is not replaced by it. */
-        if (res->ops_used == 0)
+        if (res->ops == 0 && (opts->op_first != 0 || opts->op_last != UINT64_MAX))
+            st = CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "--ops %" PRIu64 ":%" PRIu64
+                           ": the trace has no operation in that range: nothing written",
+                           opts->op_first, opts->op_last);
+        else if (res->ops_used == 0)
             st = CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "no operation left after "
                            "--skip %" PRIu64 " (the trace has %" PRIu64 " operations in all): "
                            "nothing written (use a smaller --skip)", opts->skip, res->ops);
     }
     if (st == CM_OK) {
         res->events = defs.nevents;
+        res->events_read = rd->nread;
         for (int i = 0; i < defs.nlocs; i++)
             res->visits += defs.locs[i].visits;
         const struct { const char *k; uint64_t v; } m[] = {
             { "skip", opts->skip }, { "visits", res->visits }, { "ops", res->ops },
-            { "ops_used", res->ops_used },
+            { "ops_used", res->ops_used }, { "events_read", res->events_read },
+            { "read_threads", (uint64_t)rd->nthreads }, { "ops_first", opts->op_first },
+            { "ops_last", opts->op_last },
         };
         for (size_t i = 0; i < sizeof(m) / sizeof(m[0]) && st == CM_OK; i++) {
             snprintf(buf, sizeof(buf), "%" PRIu64, m[i].v);
+            if (strcmp(m[i].k, "ops_first") == 0 && opts->op_first == 0
+                && opts->op_last == UINT64_MAX)
+                break;            /* the whole trace: no part recorded */
             if ((st = an_db_meta(db, m[i].k, buf)) != CM_OK)
                 st = CM_ERR_AT(err, st, res->db, 0, 0, "cannot write the database: %s",
                                an_db_errmsg(db));

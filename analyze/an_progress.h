@@ -5,7 +5,9 @@
  * Silent for the first 1.5 s, then a line every 2 s:
  *   papanalyze: 41.0 % (41.0 of 100.0 M events, 8.1 M events/s, 5.1 s, 7.3 s left)
  * The rate is over the whole run so far; the time left is the events left at
- * that rate.  Off (an_progress_init's on = 0) it prints nothing.
+ * that rate.  Off (an_progress_init's on = 0) it prints nothing.  The
+ * environment variable PAPTREE_PROGRESS_S=S (tests) prints from the start,
+ * a line every S seconds at most.
  */
 #ifndef AN_PROGRESS_H
 #define AN_PROGRESS_H
@@ -15,6 +17,7 @@
 typedef struct an_progress {
     uint64_t total;           /* events the definitions announce (the 100 %) */
     double   start, last;     /* CLOCK_MONOTONIC s */
+    double   first, every;    /* 1.5 and 2 s; PAPTREE_PROGRESS_S sets both (tests) */
     int      on;
 } an_progress_t;
 

@@ -18,10 +18,12 @@
  * Memory: nthreads x RD_QUEUE x RD_BLOCK events of 64 bytes (1 MiB a
  * thread), whatever the trace's length.
  *
- * --ops A:B: a thread drops the events of a location's operations before A
- * (it still decodes them: OTF2 has no index by operation) and stops reading
- * a location at its first visit after B; once all its locations are past B
- * it stops reading (read-skipping the rest of the trace).
+ * --ops A:B: a thread moves each location's reader to its first visit of an
+ * operation >= A by a binary search over event positions (seek_first_op:
+ * OTF2 seeks by position, not by operation), drops what it still meets
+ * before A, stops reading a location at its first visit after B, and stops
+ * altogether once all its locations are past B: the events outside A..B
+ * are skipped, not read and dropped, but for a few blocks at each end.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -69,7 +71,7 @@ typedef struct rd_stream {
     /* the thread's side */
     rd_block_t     *fill;     /* the block being filled */
     uint64_t        read;     /* events decoded */
-    int             seen;     /* an event decoded: t0 is its timestamp */
+    int             seen;     /* an event decoded (or probed): t0 is the earliest */
     uint64_t        t0;
     int             stop;     /* stop reading (past B, or the caller closes) */
     OTF2_LocationRef last_id; /* lookup cache */
@@ -172,7 +174,7 @@ static OTF2_CallbackCode put(rd_stream_t *s, OTF2_LocationRef id, OTF2_TimeStamp
 
     *ep = NULL;
     s->read++;
-    if (!s->seen) {
+    if (!s->seen || t < s->t0) {
         s->seen = 1;
         s->t0 = t;
     }
@@ -369,6 +371,101 @@ static void set_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
     OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, on_other);
 }
 
+/* ---- --ops A:B: seeking to A ------------------------------------------ */
+
+/* What a probe of one location's local reader saw: its first Enter or Leave. */
+typedef struct rd_probe {
+    uint32_t attr_op;
+    int      found;
+    uint64_t op;
+    OTF2_TimeStamp t;
+} rd_probe_t;
+
+static OTF2_CallbackCode probe_event(void *ud, OTF2_TimeStamp t, OTF2_AttributeList *al)
+{
+    rd_probe_t *pr = ud;
+
+    pr->found = 1;
+    pr->t = t;
+    pr->op = 0;
+    if (al != NULL)
+        OTF2_AttributeList_GetUint64(al, pr->attr_op, &pr->op);
+    return OTF2_CALLBACK_INTERRUPT;
+}
+
+static OTF2_CallbackCode probe_enter(OTF2_LocationRef id, OTF2_TimeStamp t, uint64_t pos,
+                                     void *ud, OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    (void)id, (void)pos, (void)region;
+    return probe_event(ud, t, al);
+}
+
+static OTF2_CallbackCode probe_leave(OTF2_LocationRef id, OTF2_TimeStamp t, uint64_t pos,
+                                     void *ud, OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    (void)id, (void)pos, (void)region;
+    return probe_event(ud, t, al);
+}
+
+/* The first Enter or Leave at position pos (1-based) or after; 0 if none. */
+static int probe(OTF2_EvtReader *er, rd_probe_t *pr, uint64_t pos)
+{
+    uint64_t n;
+
+    pr->found = 0;
+    if (OTF2_EvtReader_Seek(er, pos) != OTF2_SUCCESS)
+        return 0;
+    /* events without a callback (MPI, parameters) are read past */
+    for (int k = 0; k < 64 && !pr->found; k++) {
+        OTF2_ErrorCode rc = OTF2_EvtReader_ReadEvents(er, 1, &n);
+
+        if (n == 0 || (rc != OTF2_SUCCESS && rc != OTF2_ERROR_INTERRUPTED_BY_CALLBACK))
+            break;
+    }
+    return pr->found;
+}
+
+/*
+ * Positions the location's reader at its first visit of an operation >= A:
+ * a location's events belong to non-decreasing operations (its visits nest,
+ * one operation at a time), so a binary search over event positions, each
+ * probe a seek (OTF2 jumps to the chunk, then reads to the position) and
+ * the next Enter or Leave, finds it without decoding the events before it.
+ * The location's first timestamp goes to *first (the trace's time line
+ * starts at the earliest).  A location with no operation >= A is left at
+ * its end.  Returns 0 if a probe failed (then the location is read whole).
+ */
+static int seek_first_op(const an_reader_t *r, OTF2_EvtReader *er, uint64_t nevents,
+                         uint64_t op_first, OTF2_TimeStamp *first)
+{
+    OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+    rd_probe_t pr = { r->attr_op, 0, 0, 0 };
+    uint64_t lo = 1, hi = nevents + 1;    /* the answer is in [lo, hi] */
+    int ok = 0;
+
+    if (cb == NULL)
+        return 0;
+    OTF2_EvtReaderCallbacks_SetEnterCallback(cb, probe_enter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, probe_leave);
+    if (OTF2_EvtReader_SetCallbacks(er, cb, &pr) == OTF2_SUCCESS && probe(er, &pr, 1)) {
+        *first = pr.t;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+
+            if (probe(er, &pr, mid) && pr.op < op_first)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        /* lo: the first position whose next Enter/Leave has op >= A (or the end) */
+        ok = lo > nevents || OTF2_EvtReader_Seek(er, lo) == OTF2_SUCCESS;
+        if (lo > nevents && ok)
+            ok = OTF2_EvtReader_Seek(er, nevents) == OTF2_SUCCESS;
+    }
+    OTF2_EvtReaderCallbacks_Delete(cb);
+    return ok;
+}
+
 /* Opens the archive for this thread's locations: definitions, clock offsets. */
 static cm_status_t open_share(rd_stream_t *s, OTF2_Reader **rd_p)
 {
@@ -407,9 +504,20 @@ static cm_status_t open_share(rd_stream_t *s, OTF2_Reader **rd_p)
         OTF2_Reader_CloseDefFiles(rd);
     if (rc == OTF2_SUCCESS)
         rc = OTF2_Reader_OpenEvtFiles(rd);
-    for (int i = 0; rc == OTF2_SUCCESS && i < s->nlocs; i++)
-        if (OTF2_Reader_GetEvtReader(rd, d->locs[s->locs[i].idx].id) == NULL)
+    for (int i = 0; rc == OTF2_SUCCESS && i < s->nlocs; i++) {
+        const an_location_t *l = &d->locs[s->locs[i].idx];
+        OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(rd, l->id);
+        OTF2_TimeStamp first = 0;
+
+        if (er == NULL)
             rc = OTF2_ERROR_INVALID;
+        else if (s->par->part.op_first > 0
+                 && seek_first_op(r, er, l->events, s->par->part.op_first, &first)) {
+            if (!s->seen || first < s->t0)
+                s->t0 = first;
+            s->seen = 1;
+        }
+    }
     if (rc != OTF2_SUCCESS)
         return CM_ERR_AT(&s->err, CM_ERR_IO, r->anchor, 0, 0, "cannot set up a reading "
                          "thread: %s", an__read_why(rc));

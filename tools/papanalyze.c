@@ -222,10 +222,12 @@ int main(int argc, char **argv)
             return 1;
         }
         if (!quiet && (!report || ropts.format == AN_FMT_TEXT))
-            fprintf(report ? stdout : stderr, "papanalyze: %s: %.2f M events, %" PRIu64
+            fprintf(report ? stdout : stderr, "papanalyze: %s: %.2f M events%s, %" PRIu64
                     " operations (%" PRIu64 " used) in %.2f s (%.2f M events/s)\n", res.db,
-                    (double)res.events / 1e6, res.ops, res.ops_used, res.seconds,
-                    res.seconds > 0 ? (double)res.events / res.seconds / 1e6 : 0.0);
+                    (double)res.events_read / 1e6,
+                    res.events_read < res.events ? " read" : "", res.ops, res.ops_used,
+                    res.seconds, res.seconds > 0 ? (double)res.events_read / res.seconds / 1e6
+                                                 : 0.0);
     }
     if (quiet || (!report && !advise))
         return 0;

@@ -34,6 +34,7 @@ typedef struct an_opts {
 typedef struct an_result {
     char     db[4096];        /* the database written */
     uint64_t events, visits, ops, ops_used;
+    uint64_t events_read;     /* events decoded: fewer than events when --ops skipped some */
     double   seconds;         /* reading and writing, wall clock */
 } an_result_t;
 
