@@ -507,14 +507,15 @@ TSAN_TIMEOUT_SCALE ?= 6
 # runs (instrument/'s per-thread OTF2 writers) checked by trace_check (sh), the
 # schedule executor (algo_run_, MPI), and an algorithm location recorded and
 # flushed by a new thread per operation (trace_algo), and a dozen random trees with
-# random delays (random_trees_tsan), and the arrival estimator's background thread (exec_edge_).
+# random delays (random_trees_tsan), and the arrival estimator's background thread (exec_edge_),
+# and papanalyze's reading threads with its SQLite writer thread (analyze_part).
 # Less TSAN_SKIP: Gsum's option checks (gsum_args, gsum_mpmd, gsum_memory)
 # run before any thread of ours starts, where TSan has nothing to find; the
 # few runs in them that go on into the tree are the samples' runs that the
 # gsum_* MPI entries make under TSan (about 115 s of TSan's time).
 TSAN_SKIP  ?= gsum_args gsum_mpmd gsum_memory
 TSAN_TESTS ?= --kind unit --kind mpi --kind sh gred_ wait_phases reduce_kernels gsum_ oracle_ \
-              trace_archive algo_run_ trace_algo random_trees_tsan exec_edge_
+              trace_archive algo_run_ trace_algo random_trees_tsan exec_edge_ analyze_part
 
 san-tree:
 	@for t in asan tsan fuzz; do mkdir -p build/san/$$t; \
@@ -530,7 +531,7 @@ check-tsan: san-tree
 	@sh scripts/deps.sh
 	@+$(call SAN_MAKE,tsan) SANITIZE='$(TSAN_FLAGS)' build/run_tests bin/gsum build/tests/exec_oracle \
 	  build/tests/trace_check bin/pathmap-check build/tests/algo_run build/tests/trace_algo \
-	  build/tests/exec_random build/tests/exec_edge
+	  build/tests/exec_random build/tests/exec_edge bin/papanalyze build/tests/synth_trace
 	@cd build/san/tsan && $(TSAN_ENV) PAPTREE_TEST_TIMEOUT_SCALE=$(TSAN_TIMEOUT_SCALE) \
 	  build/run_tests -j $(TSAN_JOBS) $(TEST_FIRST:%=--first %) $(TSAN_SKIP:%=--skip %) $(TSAN_TESTS)
 

@@ -32,6 +32,7 @@
  * figures of the same run.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,9 @@ typedef struct rb_run {
     uint64_t         events, enters, leaves, bad_attr, other;
     uint64_t         sum;                /* of op + bytes: keeps the reads alive */
     double           t_total, t_events;  /* seconds */
+    /* -t: this thread reads the locations i with i % nshares == share */
+    const char      *anchor;
+    int              share, nshares, ret;
 } rb_run_t;
 
 static double now_s(void)
@@ -177,6 +181,18 @@ static int read_once(const char *anchor, rb_run_t *r)
         fprintf(stderr, "otf2-readbench: %s: no locations\n", anchor);
         goto out;
     }
+    /* a thread's share: keep every nshares-th location (the reader's own) */
+    {
+        size_t k = 0;
+        for (size_t i = 0; i < r->nlocs; i++)
+            if ((int)(i % (size_t)r->nshares) == r->share)
+                r->locs[k++] = r->locs[i];
+        r->nlocs = k;
+    }
+    if (r->nlocs == 0) {                /* more threads than locations: nothing to read */
+        ret = 0;
+        goto out;
+    }
     for (size_t i = 0; i < r->nlocs; i++)
         OTF2_Reader_SelectLocation(rd, r->locs[i]);
     /* local definitions, no callbacks: OTF2 keeps the clock offsets */
@@ -240,7 +256,7 @@ out:
 static void usage(FILE *fp)
 {
     fprintf(fp,
-"usage: bin/otf2-readbench [-r REPEATS] TRACE/traces.otf2\n"
+"usage: bin/otf2-readbench [-r REPEATS] [-t THREADS] TRACE/traces.otf2\n"
 "The floor for papanalyze: reads a paptree trace with OTF2's global event\n"
 "reader alone (definitions, clock offsets, Enter/Leave callbacks that count\n"
 "events and read the attributes " INS_ATTR_OP " and " INS_ATTR_BYTES "), from\n"
@@ -249,11 +265,16 @@ static void usage(FILE *fp)
 "Exits 1 if the archive cannot be read or holds other events than Enter and\n"
 "Leave with both attributes, or not the events its definitions announce.\n"
 "  -r REPEATS   1..%d (default 3)\n"
+"  -t THREADS   1..64 (default 1): that many threads, each with an OTF2\n"
+"               reader of its own over every THREADS-th location (the way\n"
+"               papanalyze --read-threads shares them out), no merge; the\n"
+"               time is the wall clock from the first open to the last close\n"
 "  -h, --help   this text\n", REPEATS_MAX);
 }
 
 /* 0 run, 1 --help (printed), 2 a bad option (said, with the usage line). */
-static int parse_args(int argc, char **argv, long *repeats, const char **anchor)
+static int parse_args(int argc, char **argv, long *repeats, long *threads,
+                      const char **anchor)
 {
     static const struct option lo[] = { { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
     const char *opt;
@@ -261,12 +282,15 @@ static int parse_args(int argc, char **argv, long *repeats, const char **anchor)
     int c, first;
 
     cm_opt_init(&ctx, "otf2-readbench");
-    while ((c = cm_opt_next(&ctx, argc, argv, ":r:h", lo, &opt)) != -1) {
+    while ((c = cm_opt_next(&ctx, argc, argv, ":r:t:h", lo, &opt)) != -1) {
         if (c == 'h') {
             usage(stdout);
             return 1;
         }
-        (void)cm_opt_long(&ctx, "-r", optarg, 1, REPEATS_MAX, repeats);   /* the only one */
+        if (c == 't')
+            (void)cm_opt_long(&ctx, "-t", optarg, 1, 64, threads);
+        else
+            (void)cm_opt_long(&ctx, "-r", optarg, 1, REPEATS_MAX, repeats);
     }
     first = optind;                     /* the operands, moved behind the options */
     if (ctx.status == CM_OK && first == argc)
@@ -277,40 +301,73 @@ static int parse_args(int argc, char **argv, long *repeats, const char **anchor)
                           "trace", argv[first + 1]);
     if (ctx.status != CM_OK) {
         cm_opt_print(&ctx, stderr);
-        fprintf(stderr, "usage: bin/otf2-readbench [-r REPEATS] TRACE/traces.otf2\n");
+        fprintf(stderr, "usage: bin/otf2-readbench [-r REPEATS] [-t THREADS] "
+                "TRACE/traces.otf2\n");
         return 2;
     }
     *anchor = argv[first];
     return 0;
 }
 
+static void *thread_main(void *arg)
+{
+    rb_run_t *r = arg;
+
+    r->ret = read_once(r->anchor, r);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
-    long repeats = 3;
+    long repeats = 3, threads = 1;
     const char *anchor = NULL;
     double best = 0.0;
-    rb_run_t r;
+    rb_run_t r, th[64];
+    pthread_t tid[64];
+    size_t nlocs = 0;
     int rc;
 
-    if ((rc = parse_args(argc, argv, &repeats, &anchor)) != 0)
+    if ((rc = parse_args(argc, argv, &repeats, &threads, &anchor)) != 0)
         return rc == 1 ? 0 : 2;
-    printf("# otf2-readbench: %s, %ld repeat(s), OTF2_Reader_Open to OTF2_Reader_Close\n",
-           anchor, repeats);
+    printf("# otf2-readbench: %s, %ld repeat(s), %ld thread(s), OTF2_Reader_Open to "
+           "OTF2_Reader_Close\n", anchor, repeats, threads);
     printf("# repeat  events      seconds  events_s  Mev/s\n");
     for (long rep = 1; rep <= repeats; rep++) {
-        double rate;
+        double rate, t0 = now_s();
 
         memset(&r, 0, sizeof(r));
-        if (read_once(anchor, &r) != 0) {
-            free(r.locs);
-            return 1;
+        for (long k = 0; k < threads; k++) {
+            memset(&th[k], 0, sizeof(th[k]));
+            th[k] = (rb_run_t){ .anchor = anchor, .share = (int)k, .nshares = (int)threads };
+            if (pthread_create(&tid[k], NULL, thread_main, &th[k]) != 0) {
+                fprintf(stderr, "otf2-readbench: cannot start a thread\n");
+                return 1;
+            }
         }
+        rc = 0;
+        nlocs = 0;
+        for (long k = 0; k < threads; k++) {
+            pthread_join(tid[k], NULL);
+            rc |= th[k].ret;
+            r.events += th[k].events;
+            r.enters += th[k].enters;
+            r.leaves += th[k].leaves;
+            r.other += th[k].other;
+            r.bad_attr += th[k].bad_attr;
+            r.sum += th[k].sum;
+            r.t_events = th[k].t_events > r.t_events ? th[k].t_events : r.t_events;
+            r.announced = th[k].announced;
+            nlocs += th[k].nlocs;
+            free(th[k].locs);
+        }
+        r.t_total = now_s() - t0;
+        if (rc != 0)
+            return 1;
         if (r.other != 0 || r.bad_attr != 0 || r.events != r.announced) {
             fprintf(stderr, "otf2-readbench: %s: %" PRIu64 " events read (%" PRIu64 " Enter, %"
                     PRIu64 " Leave, %" PRIu64 " other, %" PRIu64 " without both attributes), "
                     "the definitions announce %" PRIu64 "\n", anchor, r.events, r.enters,
                     r.leaves, r.other, r.bad_attr, r.announced);
-            free(r.locs);
             return 1;
         }
         rate = (double)r.events / r.t_total / 1e6;
@@ -318,10 +375,9 @@ int main(int argc, char **argv)
             best = rate;
         printf("  %-7ld %-11" PRIu64 " %8.4f %9.4f %6.2f\n", rep, r.events, r.t_total,
                r.t_events, rate);
-        free(r.locs);
     }
     printf("best: %" PRIu64 " events from %zu locations, %.4f s, %.2f M events/s"
-           " (checksum %" PRIu64 ")\n", r.events, r.nlocs, (double)r.events / best / 1e6, best,
+           " (checksum %" PRIu64 ")\n", r.events, nlocs, (double)r.events / best / 1e6, best,
            r.sum);
     return 0;
 }
