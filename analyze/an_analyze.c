@@ -28,11 +28,16 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* --read-threads, or one per core; at most one per location with events. */
+/*
+ * --read-threads, or one per core but one: the analysis and the SQLite
+ * writer keep a thread busy each, and on 2 cores one reader beside them is
+ * faster than two (docs/benchmarks.md, "Issue 27").  At most one per
+ * location with events.
+ */
 static int an_read_threads_default(int asked, const an_defs_t *d)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int n = asked > 0 ? asked : cores > 0 ? (int)cores : 1, withev = 0;
+    int n = asked > 0 ? asked : cores > 2 ? (int)cores - 1 : 1, withev = 0;
 
     for (int i = 0; i < d->nlocs; i++)
         withev += d->locs[i].events > 0;

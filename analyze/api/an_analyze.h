@@ -16,7 +16,8 @@ typedef struct an_opts {
     int         force;        /* replace a file that is not a papanalyze database */
     int         progress;     /* progress lines on stderr for long traces */
     int         read_threads; /* --read-threads: OTF2 readers, each over a share of the
-                                 locations; 0: one per core, at most one per location */
+                                 locations; 0: one per core but one (1 on 2 cores), at
+                                 most one per location */
     /* The part of the trace to analyse (docs/analysis-db.md, "Part of a trace"). */
     uint64_t    op_first, op_last;  /* --ops A:B, inclusive; 0 and UINT64_MAX: all.
                                        Tree traces: the op; application traces: seq on
