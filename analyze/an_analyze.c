@@ -124,8 +124,9 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
     if (st == CM_OK) {
         an_progress_init(&run.pr, defs.nevents, opts->progress);
         an_reader_collect_auto(rd, &autos);
-        an_reader_part(rd, an_read_threads_default(opts->read_threads, &defs), opts->op_first,
-                       opts->op_last);
+        an_reader_part(rd, an_read_threads_default(opts->read_threads, &defs),
+                       opts->ops_part ? opts->op_first : 0,
+                       opts->ops_part ? opts->op_last : UINT64_MAX);
         st = an_reader_run(rd, visit, msg, &run, on_progress, err);
     }
     if (st == CM_OK)
@@ -141,7 +142,7 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         res->ops = an_ops_count(run.ops, &res->ops_used);
         /* A database without a used operation has no statistics to report:
          * refuse it, so that an existing database is not replaced by it. */
-        if (res->ops == 0 && (opts->op_first != 0 || opts->op_last != UINT64_MAX))
+        if (res->ops == 0 && opts->ops_part)
             st = CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "--ops %" PRIu64 ":%" PRIu64
                            ": the trace has no operation in that range: nothing written",
                            opts->op_first, opts->op_last);
@@ -163,8 +164,7 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
         };
         for (size_t i = 0; i < sizeof(m) / sizeof(m[0]) && st == CM_OK; i++) {
             snprintf(buf, sizeof(buf), "%" PRIu64, m[i].v);
-            if (strcmp(m[i].k, "ops_first") == 0 && opts->op_first == 0
-                && opts->op_last == UINT64_MAX)
+            if (strcmp(m[i].k, "ops_first") == 0 && !opts->ops_part)
                 break;            /* the whole trace: no part recorded */
             if ((st = an_db_meta(db, m[i].k, buf)) != CM_OK)
                 st = CM_ERR_AT(err, st, res->db, 0, 0, "cannot write the database: %s",

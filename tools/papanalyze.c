@@ -121,8 +121,10 @@ static cm_status_t apply_opt(cm_opt_t *ctx, int c, const char *opt, const char *
             ropts->format = (an_format_t)w;
         return ctx->status;
     case 'J': return cm_opt_int(ctx, opt, arg, 1, 256, &opts->read_threads);
-    case 'O': return cm_opt_size_range(ctx, opt, arg, 0, UINT64_MAX - 1, &opts->op_first,
-                                       &opts->op_last);
+    case 'O':
+        opts->ops_part = 1;
+        return cm_opt_size_range(ctx, opt, arg, 0, UINT64_MAX - 1, &opts->op_first,
+                                 &opts->op_last);
     case 'C': opts->call_site = arg; return CM_OK;
     case 'R': return parse_ranks(ctx, opt, arg, opts);
     default: return cm_opt_fail(ctx, CM_ERR_INVALID, NULL, "unexpected option");
@@ -156,7 +158,7 @@ int main(int argc, char **argv)
         { "ranks", required_argument, NULL, 'R' }, { "call-site", required_argument, NULL, 'C' },
         { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
     };
-    an_opts_t opts = { .skip = 10, .progress = 1, .op_last = UINT64_MAX };
+    an_opts_t opts = { .skip = 10, .progress = 1 };
     an_report_opts_t ropts = { .format = AN_FMT_TEXT, .thread = -1 };
     int quiet = 0, report = 1, advise = 0, bad_value = 0, is_db, c;
     an_result_t res;
@@ -202,7 +204,7 @@ int main(int argc, char **argv)
     if ((is_db = an_is_database(opts.trace)) != 0) {
         const char *needs = opts.db != NULL ? "-o" : opts.baseline != NULL ? "--baseline"
                           : opts.read_threads != 0 ? "--read-threads"
-                          : opts.op_first != 0 || opts.op_last != UINT64_MAX ? "--ops"
+                          : opts.ops_part ? "--ops"
                           : opts.ranks != NULL ? "--ranks" : opts.call_site ? "--call-site" : NULL;
         if (needs != NULL) {
             fprintf(stderr, "papanalyze: %s needs a trace, and %s is a database\n", needs,

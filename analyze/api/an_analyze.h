@@ -19,8 +19,9 @@ typedef struct an_opts {
                                  locations; 0: one per core but one (1 on 2 cores), at
                                  most one per location */
     /* The part of the trace to analyse (docs/analysis-db.md, "Part of a trace"). */
-    uint64_t    op_first, op_last;  /* --ops A:B, inclusive; 0 and UINT64_MAX: all.
-                                       Tree traces: the op; application traces: seq on
+    int         ops_part;     /* 1: only operations op_first..op_last (--ops A:B,
+                                 inclusive); 0 (a zeroed an_opts_t): all of them */
+    uint64_t    op_first, op_last;  /* tree traces: the op; application traces: seq on
                                        each communicator */
     const int  *ranks;        /* --ranks: world ranks (tree traces: hosts) to read,
                                  nranks of them, ascending; NULL: all */
