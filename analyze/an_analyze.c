@@ -11,7 +11,7 @@
 
 #include "analyze/an_int.h"
 #include "analyze/an_mpi_int.h"
-#include "analyze/an_progress.h"
+#include "analyze/an_progress_int.h"
 #include "analyze/an_read_int.h"
 #include "analyze/api/an_analyze.h"
 

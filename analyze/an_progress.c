@@ -1,11 +1,11 @@
 /*
- * an_progress.c - papanalyze's progress lines (an_progress.h).
+ * an_progress.c - papanalyze's progress lines (an_progress_int.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "analyze/an_progress.h"
+#include "analyze/an_progress_int.h"
 
 static double now(void)
 {

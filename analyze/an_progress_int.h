@@ -1,5 +1,5 @@
 /*
- * an_progress.h - papanalyze's progress lines on stderr, shared by the
+ * an_progress_int.h - papanalyze's progress lines on stderr, shared by the
  * readers of both kinds of trace.
  *
  * Silent for the first 1.5 s, then a line every 2 s:
@@ -9,8 +9,8 @@
  * environment variable PAPTREE_PROGRESS_S=S (tests) prints from the start,
  * a line every S seconds at most.
  */
-#ifndef AN_PROGRESS_H
-#define AN_PROGRESS_H
+#ifndef AN_PROGRESS_INT_H
+#define AN_PROGRESS_INT_H
 
 #include <stdint.h>
 
@@ -25,4 +25,4 @@ void an_progress_init(an_progress_t *p, uint64_t total, int on);
 /* events: read so far; cheap enough to call every few thousand events. */
 void an_progress_tick(an_progress_t *p, uint64_t events);
 
-#endif /* AN_PROGRESS_H */
+#endif /* AN_PROGRESS_INT_H */
