@@ -84,6 +84,8 @@ PATHGEN_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/pathgen/*.c))
 GSUM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/gsum/*.c))
 # bin/papsim too: tools/papsim/*.c (options, one run and its lines).
 PAPSIM_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papsim/*.c))
+# bin/papviz too: tools/papviz/*.c (the timeline command).
+PAPVIZ_OBJ := $(patsubst %.c,build/obj/%.o,$(wildcard tools/papviz/*.c))
 PROGS       := $(TOOL_PROGS) $(BENCH_PROGS) $(EXAMPLE_PROGS) bin/mpicall
 
 # Test runner: the registry (tests/test_list.h), the runner and every unit test.
@@ -117,7 +119,7 @@ FUZZ_BIN     := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 ALL_OBJ  := $(LIB_OBJ) $(ANA_OBJ) $(VIZ_OBJ) $(BRIDGE_OBJ) $(PGEN_OBJ) $(ADV_OBJ) $(TEST_OBJ) \
             $(PROG_SRC:%.c=build/obj/%.o) $(MPIT_SRC:%.c=build/obj/%.o) \
             $(TTOOL_SRC:%.c=build/obj/%.o) $(FUZZ_OBJ) $(GEN_OBJ) build/obj/tests/randtree/randtree_main.o \
-            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(GSUM_OBJ) $(PAPSIM_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
+            $(PAPBENCH_OBJ) $(PATHGEN_OBJ) $(GSUM_OBJ) $(PAPSIM_OBJ) $(PAPVIZ_OBJ) $(TTOOL_PARTS:%.c=build/obj/%.o)
 # Sources that see MPI's flags; every other directory is pure C.
 uses_mpi  = $(filter runtime/exec/% instrument/% tools/% bench/% examples/% tests/%,$1)
 
@@ -284,7 +286,7 @@ bin/papanalyze: $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)
 bin/papanalyze: PROG_LIBS = $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 # The charts (no MPI; the pathmap parser of libpaptree and bridge/ for
 # `papviz tree PATHMAP`).
-bin/papviz: $(BRIDGE_OBJ) $(VIZ_LIB) $(ANA_LIB)
+bin/papviz: $(BRIDGE_OBJ) $(PAPVIZ_OBJ) $(VIZ_LIB) $(ANA_LIB)
 bin/papviz: PROG_LIBS = $(VIZ_LIB) $(ANA_LIB) $(LIB) $(OTF2_LIBS) $(SQLITE_LIBS) $(LDLIBS)
 # pathgen: gen/, the parser, and advise/ with analyze/ for `pathgen advise DB` (no MPI).
 bin/pathgen: $(PATHGEN_OBJ) $(ADV_LIB) $(PGEN_LIB) $(ANA_LIB)

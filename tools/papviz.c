@@ -11,6 +11,7 @@
  *   papviz report DB -o DIR
  *   papviz arrivals-by-site DB          (an application trace's database)
  *   papviz choices DB                   (auto's choices, either kind)
+ *   papviz timeline DB|TRACE            (trace-event JSON: tools/papviz/timeline.c)
  *
  * The glue between the command line, analyze's model (an_model.h) and the
  * charts (viz/).  The only code here that knows a chart is the table of
@@ -33,6 +34,7 @@
 #include "bridge/api/br_model.h"
 #include "common/cm_opt.h"
 #include "runtime/api/rt_pathmap.h"
+#include "tools/papviz/papviz_int.h"
 #include "viz/api/viz.h"
 
 #define MAX_MODELS 16
@@ -65,6 +67,9 @@ static void usage(FILE *fp)
 "                   by an auto rule shows its choices\n"
 "  choices DB       what auto chose per operation, marked on the arrival spread\n"
 "                   the choice saw (docs/auto.md); either kind of database\n"
+"  timeline DB|TRACE  the run as trace-event JSON for ui.perfetto.dev and\n"
+"                   Chrome's trace viewer (papviz timeline --help; its options\n"
+"                   are its own, given after it; docs/timeline.md)\n"
 "\n"
 "Options:\n"
 "  -o, --output F        the SVG (default: standard output); report: the directory\n"
@@ -542,6 +547,8 @@ static cm_status_t run_report(const args_t *a, an_model_t *m, cm_err_t *err)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "timeline") == 0)   /* options of its own */
+        return papviz_timeline(argc - 1, argv + 1);
     args_t a = { 0 };
     an_model_t *models[MAX_MODELS] = { 0 };
     int nmodels = 0, rc = parse_args(argc, argv, &a);

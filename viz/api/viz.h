@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analyze/api/an_model.h"
+#include "analyze/api/an_timeline.h"
 
 typedef struct viz_opts {
     int64_t     bytes;              /* tuple size; < 0: the smallest in the first model */
@@ -110,5 +111,18 @@ const char *viz_model_label(an_model_t *const *models, int n, const viz_opts_t *
  * spread its choice saw, coloured by the candidate chosen, with a legend of
  * how often each was chosen; a red ring where the ranks disagreed. */
 cm_status_t viz_choices(FILE *out, const an_model_choices_t *m, cm_err_t *err);
+
+/* What papviz timeline writes beside the events (docs/timeline.md). */
+typedef struct viz_tl_info {
+    const char           *database;   /* the database's path */
+    const char           *trace;      /* the trace given, or NULL: the database's meta */
+    const an_tl_window_t *window;
+} viz_tl_info_t;
+
+/* The timeline as trace-event JSON (Perfetto, Chrome's trace viewer):
+ * metadata events naming each process and track, then every event of
+ * an_tl_each, then the metadata object with the counts written. */
+cm_status_t viz_timeline(FILE *out, an_timeline_t *tl, const viz_tl_info_t *info,
+                         cm_err_t *err);
 
 #endif /* VIZ_H */
