@@ -625,6 +625,10 @@ static const tst_entry_t tst_list[] = {
     /* sh: auto's choices from hand-made records: auto_ops, auto_preds, the report, --baseline (issue 26) */
     { "analyze_auto",          TST_SH, NULL, "sh tests/analyze/auto.sh",               NULL, 0, 120 },
     { "viz",                   TST_SH, NULL, "sh tests/viz/viz.sh",                    NULL, 0, 300 },
+    /* sh: papviz timeline's JSON: the outside checker on hand-written files, then real
+     * traces' timelines against it and otf2-print (issue 27, docs/timeline.md) */
+    { "viz_timeline_checker",  TST_SH, NULL, "sh tests/viz/timeline-checker.sh",       NULL, 0, 60 },
+    { "viz_timeline",          TST_SH, NULL, "sh tests/viz/timeline.sh",               NULL, 0, 300 },
     { "e2e_readme",            TST_SH, NULL, "sh tests/e2e/readme.sh",                 NULL, 0, 300 },
     { "fuzz_replay",           TST_SH, NULL, "sh tests/fuzz/replay.sh",                NULL, 0, 120 },
     { "pathgen_regen",         TST_SH, NULL, "sh tests/pathgen/regen.sh",              NULL, 0, 60 },
