@@ -72,7 +72,10 @@ bin/papviz schedule "$algo/trace/traces.db" -o "$algo/schedule.svg"
 echo "== bin/papviz timemap $out/trace/traces.db --compare $algo/trace/traces.db -o $out/compare-timemap.svg"
 bin/papviz timemap "$out/trace/traces.db" --compare "$algo/trace/traces.db" -o "$out/compare-timemap.svg"
 bin/papviz report "$algo/trace/traces.db" -o "$algo/report"
+bin/papviz timeline -q "$algo/trace/traces.db" -o "$algo/timeline.json"
 echo "Algorithm node: $(pwd)/$algo/report/index.html and $(pwd)/$algo/schedule.svg"
+echo "Its timeline: $(pwd)/$algo/timeline.json (open it in https://ui.perfetto.dev: every"
+echo "visit, round and message; docs/timeline.md)"
 echo
 
 # The third loop: a plain MPI program (examples/jacobi.c, built without paptree) run

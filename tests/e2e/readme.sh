@@ -34,6 +34,9 @@ done < "$tmp/cmds"
 expect_count "$tmp/all" 1 "Report: out/split-report/index.html"
 expect_count "$tmp/all" 1 "Timemap: out/split-timemap-5.svg"
 expect_count "$tmp/all" 1 "Tree: out/split-tree.svg"
+expect_count "$tmp/all" 1 "Timeline: out/split-timeline.json"
+python3 tests/viz/timeline_check.py "$loop/out/split-timeline.json" ||
+  fail "the README's timeline fails the outside check"
 expect_count "$tmp/all" 1 "Schedule: out/prr-schedule.svg"
 expect_count "$tmp/all" 1 "Trace: out/cg/prr/traces.otf2"
 grep -q "^node  *name  *kind  *part  *metric" "$tmp/all" || fail "the sqlite3 command printed no hotspots"
@@ -68,6 +71,8 @@ for f in report.txt report.csv report.json; do [ -s "out/demo/$f" ] || fail "dem
   || fail "demo wrote no algorithm-node trace or database"
 expect_count out/demo/algo/report.txt 1 "Algorithm node"
 expect_count "$tmp/demo" 4 "Algorithm node"   # its three report sections, then its paths
+python3 tests/viz/timeline_check.py out/demo/algo/timeline.json ||
+  fail "the demo's timeline fails the outside check"
 for f in algo/schedule.svg compare-timemap.svg algo/report/index.html; do
   [ -s "out/demo/$f" ] || fail "demo wrote no $f"
   case $f in *.svg) xmllint --noout "out/demo/$f" || fail "out/demo/$f is not well-formed";; esac
