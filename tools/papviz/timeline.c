@@ -165,7 +165,11 @@ static cm_status_t analyse(const tl_args_t *a, char *dir, char *db, size_t n, cm
     if (mkdtemp(dir) == NULL)
         return CM_ERR_AT(err, CM_ERR_IO, dir, 0, 0, "cannot make a temporary directory: %s",
                          strerror(errno));
-    snprintf(db, n, "%s/traces.db", dir);
+    if ((size_t)snprintf(db, n, "%s/traces.db", dir) >= n) {
+        rmdir(dir);
+        dir[0] = '\0';
+        return CM_ERR(err, CM_ERR_IO, "TMPDIR is too long a path");
+    }
     o.trace = a->input;
     o.db = db;
     o.progress = !a->quiet;
