@@ -102,8 +102,11 @@ cm_status_t an_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
      * anchor is loaded by OTF2 only after the check in a child process */
     if ((st = an__anchor_check(opts->trace, err)) != CM_OK)
         return st;
-    if (an_mpi_is_archive(opts->trace))
-        return an_mpi_analyze(opts, res, err);
+    if (an_mpi_is_archive(opts->trace)) {
+        st = an_mpi_analyze(opts, res, err);
+        res->seconds = now() - t0;
+        return st;
+    }
     if (opts->ranks != NULL || opts->call_site != NULL)
         return CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "%s: a tree trace's "
                          "operations need every host and have no call site (application "

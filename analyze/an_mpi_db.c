@@ -24,6 +24,7 @@
 
 #include "analyze/an_int.h"
 #include "analyze/an_mpi_int.h"
+#include "analyze/an_progress_int.h"
 #include "analyze/api/an_analyze.h"
 
 static const char *const schema_sql =
@@ -279,18 +280,40 @@ static int write_ops(sqlite3 *db, const an_mpi_trace_t *tr)
     return bad;
 }
 
-static int write_meta(an_db_t *db, const an_opts_t *opts, const an_mpi_trace_t *tr)
+/* --ranks as "0,2,3" into buf (NULL when not given). */
+static const char *ranks_text(const an_opts_t *opts, char *buf, size_t n)
 {
-    char ranks[16], calls[24], ops[24];
+    size_t k = 0;
+
+    if (opts->ranks == NULL)
+        return NULL;
+    buf[0] = '\0';
+    for (int i = 0; i < opts->nranks && k + 12 < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? "," : "", opts->ranks[i]);
+    return buf;
+}
+
+static int write_meta(an_db_t *db, const an_opts_t *opts, const an_mpi_trace_t *tr,
+                      const an_mpi_part_t *part)
+{
+    char ranks[16], calls[24], ops[24], events[24], nread[24], first[24], last[24], sel[4096];
     const struct { const char *k, *v; } m[] = {
         { "kind", "mpi" }, { "schema_version", an__db_schema_version() },
         { "trace", opts->trace }, { "papanalyze", opts->command ? opts->command : "papanalyze" },
         { "trace_schema_version", tr->version }, { "command", tr->command },
         { "rules", tr->rules }, { "clock", tr->clock }, { "ranks", ranks }, { "calls", calls },
-        { "ops", ops },
+        { "ops", ops }, { "events", events }, { "events_read", nread },
+        { "ops_first", opts->ops_part ? first : NULL },
+        { "ops_last", opts->ops_part ? last : NULL },
+        { "part_ranks", ranks_text(opts, sel, sizeof sel) },
+        { "part_call_site", opts->call_site },
     };
     int64_t complete = 0;
 
+    snprintf(events, sizeof(events), "%" PRIu64, tr->nevents);
+    snprintf(nread, sizeof(nread), "%" PRIu64, part->nread);
+    snprintf(first, sizeof(first), "%" PRIu64, opts->op_first);
+    snprintf(last, sizeof(last), "%" PRIu64, opts->op_last);
     for (int64_t i = 0; i < tr->nops; i++)
         complete += tr->ops[i].complete;
     snprintf(ranks, sizeof(ranks), "%d", tr->nranks);
@@ -302,8 +325,8 @@ static int write_meta(an_db_t *db, const an_opts_t *opts, const an_mpi_trace_t *
     return 0;
 }
 
-static cm_status_t write_db(const an_opts_t *opts, an_mpi_trace_t *tr, const char *path,
-                            cm_err_t *err)
+static cm_status_t write_db(const an_opts_t *opts, an_mpi_trace_t *tr,
+                            const an_mpi_part_t *part, const char *path, cm_err_t *err)
 {
     an_db_t *db = NULL;
     sqlite3 *conn;
@@ -311,7 +334,7 @@ static cm_status_t write_db(const an_opts_t *opts, an_mpi_trace_t *tr, const cha
 
     if (st != CM_OK)
         return st;
-    if ((conn = an__db_conn(db)) == NULL || write_meta(db, opts, tr) != 0
+    if ((conn = an__db_conn(db)) == NULL || write_meta(db, opts, tr, part) != 0
         || sqlite3_exec(conn, schema_sql, NULL, NULL, NULL) != SQLITE_OK
         || write_comms(conn, tr) != 0 || write_sites(conn, tr) != 0 || write_ops(conn, tr) != 0
         || write_calls(conn, tr) != 0
@@ -336,19 +359,28 @@ static cm_status_t write_db(const an_opts_t *opts, an_mpi_trace_t *tr, const cha
 cm_status_t an_mpi_analyze(const an_opts_t *opts, an_result_t *res, cm_err_t *err)
 {
     an_mpi_trace_t tr;
-    cm_status_t st = an_mpi_read(opts->trace, &tr, err);
+    an_progress_t pr;
+    an_mpi_part_t part = { opts->ranks, opts->nranks, opts->ops_part, opts->op_first,
+                           opts->op_last, opts->call_site, &pr, 0 };
+    cm_status_t st;
 
+    an_progress_init(&pr, 0, opts->progress);
+    st = an_mpi_read(opts->trace, &tr, &part, err);
     if (st == CM_OK) {
         an_mpi_symbolise(&tr);
-        st = an_mpi_metrics(&tr, err);
+        st = an_mpi_metrics(&tr, &part, err);
     }
+    if (st == CM_OK && tr.ncalls == 0 && (opts->ops_part || opts->call_site != NULL))
+        st = CM_ERR_AT(err, CM_ERR_INVALID, opts->trace, 0, 0, "no call of the trace is in the "
+                       "part asked (--ops, --call-site): nothing written");
     if (st == CM_OK) {
         res->events = tr.nevents;
+        res->events_read = part.nread;
         res->visits = (uint64_t)tr.ncalls;
         res->ops = (uint64_t)tr.nops;
         for (int64_t i = 0; i < tr.nops; i++)
             res->ops_used += (uint64_t)tr.ops[i].complete;
-        st = write_db(opts, &tr, res->db, err);
+        st = write_db(opts, &tr, &part, res->db, err);
     }
     an_mpi_trace_free(&tr);
     return st;

@@ -136,6 +136,21 @@ typedef struct an_mpi_trace {
     uint32_t       nstrs, capstrs;
 } an_mpi_trace_t;
 
+/*
+ * The part of an application trace to analyse (papanalyze --ranks, --ops,
+ * --call-site; docs/analysis-db.md, "Part of an application trace").
+ */
+struct an_progress;
+typedef struct an_mpi_part {
+    const int   *ranks;       /* world ranks to read, ascending; NULL: all */
+    int          nranks;
+    int          ops_part;    /* only seq op_first..op_last on each communicator */
+    uint64_t     op_first, op_last;
+    const char  *call_site;   /* only the calls of this site (label, function or name) */
+    struct an_progress *progress;   /* or NULL */
+    uint64_t     nread;       /* out: the events read */
+} an_mpi_part_t;
+
 /* 1 if the archive at anchor says INS_PROP_KIND = INS_KIND_MPI, 0 if it
  * does not (or cannot be opened: the tree reader then says why).  Opens
  * the anchor with OTF2 directly: call it after an__anchor_check passed. */
@@ -144,7 +159,8 @@ int an_mpi_is_archive(const char *anchor);
 /* Reads the archive into tr (caller frees with an_mpi_trace_free, also on
  * error).  Every departure from ins_schema.h is an error naming the
  * anchor and the record. */
-cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, cm_err_t *err);
+cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, an_mpi_part_t *part,
+                        cm_err_t *err);
 void an_mpi_trace_free(an_mpi_trace_t *tr);
 
 /* Symbolises every site (never fails: what cannot be resolved keeps its
@@ -152,8 +168,11 @@ void an_mpi_trace_free(an_mpi_trace_t *tr);
  * "addr2line". */
 void an_mpi_symbolise(an_mpi_trace_t *tr);
 
-/* Numbers, matches and measures (fills seq, op_index, a, wait, ops). */
-cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err);
+/* Numbers, matches and measures (fills seq, op_index, a, wait, ops).  With
+ * part (or NULL: all), keeps only the calls of its --ops and --call-site
+ * once they are numbered, and an operation is complete when the members of
+ * its communicator among part's ranks all called. */
+cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, const an_mpi_part_t *part, cm_err_t *err);
 
 /*
  * A call's message in bytes as the --algo rules size it (interpose/api/

@@ -147,7 +147,77 @@ static void measure(an_mpi_trace_t *tr, const int64_t *idx, int32_t n, an_mpi_op
     op->last_rank = tr->calls[idx[last]].rank;
 }
 
-static void make_op(an_mpi_trace_t *tr, const int64_t *idx, int32_t n, an_mpi_op_t *op)
+/* The members of comm the part reads: its size, or those among --ranks. */
+static int32_t members(const an_mpi_trace_t *tr, uint32_t comm, const an_mpi_part_t *part)
+{
+    const an_mpi_comm_t *c = &tr->comms[comm];
+    int32_t n = 0;
+
+    if (part == NULL || part->ranks == NULL || c->world == NULL)
+        return c->size;
+    for (int32_t i = 0; i < c->size; i++)
+        for (int k = 0; k < part->nranks; k++)
+            n += part->ranks[k] == c->world[i];
+    return n;
+}
+
+static int site_is(const an_mpi_site_t *s, const char *want)
+{
+    return (s->label != NULL && strcmp(s->label, want) == 0)
+           || (s->function != NULL && strcmp(s->function, want) == 0)
+           || (s->name != NULL && strcmp(s->name, want) == 0);
+}
+
+/*
+ * --ops and --call-site: keeps the calls in the part (numbered already:
+ * seq counts every call of the rank on its communicator), the auto records
+ * of those kept.  A site no call has is an error naming a few that exist.
+ */
+static cm_status_t keep_part(an_mpi_trace_t *tr, const an_mpi_part_t *part, cm_err_t *err)
+{
+    int64_t k = 0;
+    size_t na = 0;
+    int found = part->call_site == NULL;
+    an_auto_rec_t *kept = malloc((tr->autos.n + 1) * sizeof(*kept));
+
+    for (int i = 0; !found && i < tr->nsites; i++)
+        found = site_is(&tr->sites[i], part->call_site);
+    if (kept == NULL)
+        return CM_ERR(err, CM_ERR_NOMEM, "out of memory");
+    if (!found) {
+        char list[512] = "";
+        free(kept);
+        for (int i = 0; i < tr->nsites && i < 5; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     tr->sites[i].label);
+        return CM_ERR(err, CM_ERR_INVALID, "--call-site '%s': no call site of the trace is "
+                      "called so (by its label, function or name); its sites: %s%s",
+                      part->call_site, list, tr->nsites > 5 ? ", ..." : "");
+    }
+    for (int64_t i = 0; i < tr->ncalls; i++) {
+        an_mpi_call_t *c = &tr->calls[i];
+
+        if (part->ops_part && ((uint64_t)c->seq < part->op_first
+                               || (uint64_t)c->seq > part->op_last))
+            continue;
+        if (part->call_site != NULL && !site_is(&tr->sites[c->site], part->call_site))
+            continue;
+        if (c->autorec >= 0 && (size_t)c->autorec < tr->autos.n) {
+            kept[na] = tr->autos.r[c->autorec];
+            c->autorec = (int64_t)na++;
+        }
+        tr->calls[k++] = *c;
+    }
+    tr->ncalls = k;
+    free(tr->autos.r);
+    tr->autos.r = kept;
+    tr->autos.n = na;
+    tr->autos.cap = tr->autos.n + 1;
+    return CM_OK;
+}
+
+static void make_op(an_mpi_trace_t *tr, const int64_t *idx, int32_t n, an_mpi_op_t *op,
+                    const an_mpi_part_t *part)
 {
     const an_mpi_call_t *first = &tr->calls[idx[0]];
     int done = 1;
@@ -165,12 +235,12 @@ static void make_op(an_mpi_trace_t *tr, const int64_t *idx, int32_t n, an_mpi_op
             op->bytes = c->msg;
         done &= c->leave >= c->enter;
     }
-    op->complete = done && n == tr->comms[first->comm].size;
+    op->complete = done && n == members(tr, first->comm, part);
     if (op->complete)
         measure(tr, idx, n, op);
 }
 
-cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err)
+cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, const an_mpi_part_t *part, cm_err_t *err)
 {
     mkey_t *key = malloc(((size_t)tr->ncalls + 1) * sizeof(*key));
     int64_t *idx = malloc(((size_t)tr->ncalls + 1) * sizeof(*idx));
@@ -197,6 +267,14 @@ cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err)
         c->seq = seq++;
         c->a = c->wait = INT64_MIN;
     }
+    if (part != NULL && (part->ops_part || part->call_site != NULL)) {
+        cm_status_t st = keep_part(tr, part, err);
+        if (st != CM_OK) {
+            free(key);
+            free(idx);
+            return st;
+        }
+    }
     /* the operations: by communicator, seq, rank in the communicator */
     /* (a call on MPI_COMM_SELF is no operation between ranks: left out) */
     int64_t n = 0;
@@ -211,7 +289,7 @@ cm_status_t an_mpi_metrics(an_mpi_trace_t *tr, cm_err_t *err)
     for (int64_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && key[j].comm == key[i].comm && key[j].k1 == key[i].k1; j++)
             ;
-        make_op(tr, idx + i, (int32_t)(j - i), &tr->ops[tr->nops]);
+        make_op(tr, idx + i, (int32_t)(j - i), &tr->ops[tr->nops], part);
         for (int64_t k = i; k < j; k++)
             tr->calls[idx[k]].op_index = tr->nops;
         tr->nops++;

@@ -20,6 +20,7 @@
 #include <otf2/otf2.h>
 
 #include "analyze/an_mpi_read_int.h"
+#include "analyze/an_progress_int.h"
 #include "analyze/an_read_int.h"
 #include "instrument/api/ins_schema.h"
 
@@ -408,9 +409,12 @@ static cm_status_t read_events(mr_t *r)
     if ((rc = OTF2_Reader_OpenEvtFiles(r->rd)) != OTF2_SUCCESS)
         return CM_ERR_AT(r->err, CM_ERR_IO, r->anchor, 0, 0, "cannot open the event files: %s",
                          an__read_why(rc));
+    if (r->part != NULL && r->part->progress != NULL)
+        r->part->progress->total = r->expect;    /* the 100 %: the locations read */
     /* no reader for a location without events (an_read_events.c says why) */
     for (int i = 0; i < r->nlocs && st == CM_OK; i++)
-        if (r->locs[i].events > 0 && OTF2_Reader_GetEvtReader(r->rd, r->locs[i].id) == NULL)
+        if (r->locs[i].selected && r->locs[i].events > 0
+            && OTF2_Reader_GetEvtReader(r->rd, r->locs[i].id) == NULL)
             st = CM_ERR_AT(r->err, CM_ERR_IO, r->anchor, 0, 0, "cannot read the events of "
                            "location %" PRIu64 ": %s", r->locs[i].id,
                            an__read_why(OTF2_ERROR_INVALID));
@@ -433,9 +437,13 @@ static cm_status_t read_events(mr_t *r)
         OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(cb, skip_param_str);
         OTF2_GlobalEvtReaderCallbacks_SetBufferFlushCallback(cb, skip_flush);
         rc = OTF2_Reader_RegisterGlobalEvtCallbacks(r->rd, ger, cb, r);
-        if (rc == OTF2_SUCCESS) {
+        while (rc == OTF2_SUCCESS) {
             uint64_t n = 0;
-            rc = OTF2_Reader_ReadAllGlobalEvents(r->rd, ger, &n);
+            rc = OTF2_Reader_ReadGlobalEvents(r->rd, ger, 1u << 16, &n);
+            if (r->part != NULL && r->part->progress != NULL)
+                an_progress_tick(r->part->progress, r->nevents);
+            if (n < 1u << 16)
+                break;
         }
         if (r->st != CM_OK)
             st = r->st;
@@ -443,10 +451,12 @@ static cm_status_t read_events(mr_t *r)
             st = CM_ERR_AT(r->err, CM_ERR_IO, r->anchor, 0, 0, "cannot read the events (after "
                            "%" PRIu64 "): %s", r->nevents, an__read_why(rc));
     }
-    if (st == CM_OK && r->nevents != r->tr->nevents)
+    if (st == CM_OK && r->nevents != r->expect)
         st = CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0, "%" PRIu64 " events read, the "
                        "definitions announce %" PRIu64 ": the trace is truncated or damaged",
-                       r->nevents, r->tr->nevents);
+                       r->nevents, r->expect);
+    if (r->part != NULL)
+        r->part->nread = r->nevents;
     for (int i = 0; st == CM_OK && i < r->nlocs; i++)
         if (r->locs[i].open)
             st = CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0, "location %" PRIu64
@@ -500,9 +510,10 @@ int an_mpi_is_archive(const char *anchor)
     return yes;
 }
 
-cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, cm_err_t *err)
+cm_status_t an_mpi_read(const char *anchor, an_mpi_trace_t *tr, an_mpi_part_t *part,
+                        cm_err_t *err)
 {
-    mr_t r = { .tr = tr, .anchor = anchor, .err = err };
+    mr_t r = { .tr = tr, .part = part, .anchor = anchor, .err = err };
     cm_status_t st;
 
     memset(tr, 0, sizeof(*tr));

@@ -332,6 +332,11 @@ static OTF2_CallbackCode on_offset(void *ud, OTF2_TimeStamp t, int64_t off, doub
 }
 
 /* Each location's local definitions: OTF2 applies their ClockOffsets. */
+static int cmp_int(const void *a, const void *b)
+{
+    return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
 static cm_status_t read_local_defs(mr_t *r)
 {
     OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
@@ -346,11 +351,13 @@ static cm_status_t read_local_defs(mr_t *r)
     }
     OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_offset);
     for (int i = 0; i < r->nlocs && rc == OTF2_SUCCESS; i++) {
-        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(r->rd, r->locs[i].id);
+        OTF2_DefReader *dr;
         int noff = 0;
         uint64_t n = 0;
 
-        if (dr == NULL) {
+        if (!r->locs[i].selected)
+            continue;
+        if ((dr = OTF2_Reader_GetDefReader(r->rd, r->locs[i].id)) == NULL) {
             bad = bad < 0 ? i : bad;
             continue;
         }
@@ -438,7 +445,21 @@ cm_status_t an__mpi_read_defs(mr_t *r)
     }
     if ((st = build_comms(r)) != CM_OK)
         return st;
-    for (int i = 0; i < r->nlocs; i++)
-        OTF2_Reader_SelectLocation(r->rd, r->locs[i].id);
+    /* --ranks: only their locations are selected, so OTF2 never reads the others */
+    for (int k = 0; r->part != NULL && r->part->ranks != NULL && k < r->part->nranks; k++)
+        if (r->part->ranks[k] >= r->tr->nranks)
+            return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0, "--ranks: rank %d is "
+                             "not in the trace (ranks 0 to %d)", r->part->ranks[k],
+                             r->tr->nranks - 1);
+    r->expect = 0;
+    for (int i = 0; i < r->nlocs; i++) {
+        r->locs[i].selected = r->part == NULL || r->part->ranks == NULL
+                              || bsearch(&(int){ (int)r->locs[i].group }, r->part->ranks,
+                                         (size_t)r->part->nranks, sizeof(int), cmp_int) != NULL;
+        if (r->locs[i].selected) {
+            OTF2_Reader_SelectLocation(r->rd, r->locs[i].id);
+            r->expect += r->locs[i].events;
+        }
+    }
     return read_local_defs(r);
 }

@@ -30,10 +30,13 @@ typedef struct mr_loc {
     an_mpi_call_t cur;
     int64_t      *done;       /* calls the open wait completed: their leave is its leave */
     int           ndone, capdone;
+    int           selected;   /* read (--ranks) */
 } mr_loc_t;
 
 typedef struct mr {
     an_mpi_trace_t *tr;
+    an_mpi_part_t  *part;     /* or NULL */
+    uint64_t        expect;   /* events of the selected locations */
     const char     *anchor;
     cm_err_t       *err;
     cm_status_t     st;

@@ -615,6 +615,7 @@ static const tst_entry_t tst_list[] = {
     { "analyze_arrivals",      TST_SH, NULL, "sh tests/analyze/arrivals.sh",           NULL, 0, 180 },
     { "analyze_gsum",          TST_SH, NULL, "sh tests/analyze/gsum-analyze.sh",       NULL, 0, 300 },
     { "analyze_part",          TST_SH, NULL, "sh tests/analyze/part.sh",               NULL, 0, 300 },
+    { "analyze_mpi_part",      TST_SH, NULL, "sh tests/analyze/mpi-part.sh",           NULL, 0, 120 },
     /* advice (issue 18): synthetic traces by hand, the command lines, 3 Gsum runs */
     { "analyze_advise",        TST_SH, NULL, "sh tests/analyze/advise.sh",             NULL, 0, 180 },
     { "analyze_bad_input",     TST_SH, NULL, "sh tests/analyze/bad-input.sh",          NULL, 0, 600 },
