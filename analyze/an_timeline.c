@@ -499,18 +499,28 @@ typedef struct stream {
     sqlite3_stmt *st;
     stream_kind_t kind;
     int           more;           /* a row is current */
+    int64_t       key[5];         /* its pid, tid, ts, k, dur (read once per row) */
 } stream_t;
 
-/* Columns 0..7 of every stream: pid, tid, ts, k, dur, ph, name, id. */
-static int row_before(sqlite3_stmt *a, sqlite3_stmt *b)
+/* Steps s; its key from columns 0..4 (every stream's: pid, tid, ts, k, dur;
+ * then ph, name, id). */
+static int step(stream_t *s)
 {
-    for (int i = 0; i < 4; i++) {
-        int64_t x = sqlite3_column_int64(a, i), y = sqlite3_column_int64(b, i);
+    int rc = sqlite3_step(s->st);
 
-        if (x != y)
-            return x < y;
-    }
-    return sqlite3_column_int64(a, 4) > sqlite3_column_int64(b, 4);
+    s->more = rc == SQLITE_ROW;
+    for (int i = 0; s->more && i < 5; i++)
+        s->key[i] = sqlite3_column_int64(s->st, i);
+    return rc;
+}
+
+/* The merge's order: pid, tid, ts, slices before flow ends, longer first. */
+static int row_before(const stream_t *a, const stream_t *b)
+{
+    for (int i = 0; i < 4; i++)
+        if (a->key[i] != b->key[i])
+            return a->key[i] < b->key[i];
+    return a->key[4] > b->key[4];
 }
 
 static void arg_int(an_tl_event_t *e, const char *key, sqlite3_stmt *st, int col)
@@ -542,11 +552,11 @@ static void fill(const stream_t *s, an_tl_event_t *e)
     static const char *const call_keys[] = { "site", "bytes", "comm", "seq", "root", "a_ns",
                                              "wait_ns" };
 
-    memset(e, 0, sizeof(*e));
-    e->pid = sqlite3_column_int(st, 0);
-    e->tid = sqlite3_column_int(st, 1);
-    e->ts = sqlite3_column_int64(st, 2);
-    e->dur = sqlite3_column_int64(st, 4);
+    e->nargs = 0;
+    e->pid = (int)s->key[0];
+    e->tid = (int)s->key[1];
+    e->ts = s->key[2];
+    e->dur = s->key[4];
     e->ph = (char)sqlite3_column_text(st, 5)[0];
     e->name = (const char *)sqlite3_column_text(st, 6);
     e->id = (uint64_t)sqlite3_column_int64(st, 7);
@@ -586,8 +596,8 @@ static cm_status_t prepare(an_timeline_t *tl, stream_t *s, stream_kind_t kind, c
     s->kind = kind;
     if (sqlite3_prepare_v2(tl->priv->db, sql, -1, &s->st, NULL) != SQLITE_OK)
         return sql_fail(tl, err);
-    s->more = sqlite3_step(s->st) == SQLITE_ROW;
-    return CM_OK;
+    int rc = step(s);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? CM_OK : sql_fail(tl, err);
 }
 
 #define PIDTID(loc) "((" loc ") >> 16) + 1, ((" loc ") & 65535) + 1"
@@ -665,15 +675,14 @@ cm_status_t an_tl_each(an_timeline_t *tl,
         stream_t *best = NULL;
 
         for (int i = 0; i < n; i++)
-            if (s[i].more && (best == NULL || row_before(s[i].st, best->st)))
+            if (s[i].more && (best == NULL || row_before(&s[i], best)))
                 best = &s[i];
         if (best == NULL)
             break;
         fill(best, &e);
         if ((st = fn(ud, &e, err)) != CM_OK)
             break;
-        int rc = sqlite3_step(best->st);
-        best->more = rc == SQLITE_ROW;
+        int rc = step(best);
         if (rc != SQLITE_ROW && rc != SQLITE_DONE)
             st = sql_fail(tl, err);
     }

@@ -24,7 +24,7 @@ typedef struct tl_write {
 /* s as a JSON string, quotes included. */
 static void json_str(FILE *out, const char *s)
 {
-    putc('"', out);
+    putc_unlocked('"', out);
     for (const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""); *p; p++) {
         switch (*p) {
         case '"': fputs("\\\"", out); break;
@@ -36,10 +36,10 @@ static void json_str(FILE *out, const char *s)
             if (*p < 0x20)
                 fprintf(out, "\\u%04x", *p);
             else
-                putc(*p, out);
+                putc_unlocked(*p, out);
         }
     }
-    putc('"', out);
+    putc_unlocked('"', out);
 }
 
 /* ns as microseconds with three decimals. */
@@ -53,7 +53,7 @@ static void json_us(FILE *out, int64_t ns)
 static void json_arg(FILE *out, const an_tl_arg_t *a)
 {
     json_str(out, a->key);
-    putc(':', out);
+    putc_unlocked(':', out);
     switch (a->type) {
     case AN_TL_INT: fprintf(out, "%" PRId64, a->i); break;
     case AN_TL_REAL: fprintf(out, "%.17g", a->d); break;
@@ -108,12 +108,12 @@ static cm_status_t on_event(void *ud, const an_tl_event_t *e, cm_err_t *err)
         fputs(",\"args\":{", out);
         for (int i = 0; i < e->nargs; i++) {
             if (i > 0)
-                putc(',', out);
+                putc_unlocked(',', out);
             json_arg(out, &e->args[i]);
         }
-        putc('}', out);
+        putc_unlocked('}', out);
     }
-    putc('}', out);
+    putc_unlocked('}', out);
     if (e->ph == 'X')
         *(strcmp(e->cat, "wrapper") == 0 ? &w->n.wrapper
           : strcmp(e->cat, "round") == 0 ? &w->n.round : &w->n.mpi) += 1;
@@ -131,11 +131,27 @@ static void headline(void *ud, const an_tl_arg_t *a)
     json_arg(w->out, a);
 }
 
+static cm_status_t write_all(tl_write_t *wp, an_timeline_t *tl, const viz_tl_info_t *info,
+                             const an_tl_window_t *win, cm_err_t *err);
+
 cm_status_t viz_timeline(FILE *out, an_timeline_t *tl, const viz_tl_info_t *info,
                          cm_err_t *err)
 {
     tl_write_t w = { out, { 0 }, 1 };
     const an_tl_window_t *win = info->window;
+    cm_status_t st;
+
+    flockfile(out);           /* one lock for the whole file, not one per character */
+    st = write_all(&w, tl, info, win, err);
+    funlockfile(out);
+    return st;
+}
+
+static cm_status_t write_all(tl_write_t *wp, an_timeline_t *tl, const viz_tl_info_t *info,
+                             const an_tl_window_t *win, cm_err_t *err)
+{
+    tl_write_t w = *wp;
+    FILE *out = w.out;
     cm_status_t st;
 
     fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
