@@ -223,26 +223,28 @@ static OTF2_CallbackCode put(rd_stream_t *s, OTF2_LocationRef id, OTF2_TimeStamp
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
-                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+static OTF2_CallbackCode put_region(void *ud, OTF2_LocationRef id, OTF2_TimeStamp t,
+                                    rd_ev_kind_t kind, OTF2_AttributeList *al,
+                                    OTF2_RegionRef region)
 {
     rd_ev_t *e;
-    OTF2_CallbackCode rc = put(ud, id, t, RD_EV_ENTER, al, &e);
+    OTF2_CallbackCode rc = put(ud, id, t, kind, al, &e);
 
     if (e != NULL)
         e->a = region;
     return rc;
 }
 
+static OTF2_CallbackCode on_enter(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
+                                  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    return put_region(ud, id, t, RD_EV_ENTER, al, region);
+}
+
 static OTF2_CallbackCode on_leave(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
                                   OTF2_AttributeList *al, OTF2_RegionRef region)
 {
-    rd_ev_t *e;
-    OTF2_CallbackCode rc = put(ud, id, t, RD_EV_LEAVE, al, &e);
-
-    if (e != NULL)
-        e->a = region;
-    return rc;
+    return put_region(ud, id, t, RD_EV_LEAVE, al, region);
 }
 
 static OTF2_CallbackCode put_mpi(void *ud, OTF2_LocationRef id, OTF2_TimeStamp t,

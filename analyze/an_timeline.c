@@ -1,5 +1,5 @@
 /*
- * an_timeline.c - a database as a timeline (an_timeline.h): the SQL side
+ * an_timeline.c - a database as a timeline (an_model.h, "the timeline"): the SQL side
  * of papviz timeline.
  *
  * The events come from up to four ordered streams, each one SQL statement
@@ -28,7 +28,7 @@
 #include <sqlite3.h>
 
 #include "analyze/an_int.h"
-#include "analyze/api/an_timeline.h"
+#include "analyze/api/an_model.h"
 
 #define TL_LANE_BASE 1000     /* a lane's tid: TL_LANE_BASE + TL_LANES x tid + lane */
 #define TL_LANES     100

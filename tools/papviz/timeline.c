@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "analyze/api/an_analyze.h"
-#include "analyze/api/an_timeline.h"
+#include "analyze/api/an_model.h"
 #include "common/cm_opt.h"
 #include "tools/papviz/papviz_int.h"
 #include "viz/api/viz.h"

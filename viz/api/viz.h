@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analyze/api/an_model.h"
-#include "analyze/api/an_timeline.h"
 
 typedef struct viz_opts {
     int64_t     bytes;              /* tuple size; < 0: the smallest in the first model */
