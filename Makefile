@@ -386,7 +386,8 @@ TEST_JOBS ?= 2
 # long test running beside an idle core.
 TEST_FIRST := mpi_watchdog mpi_netns_tcp exec_idle_demo exec_idle_pair_2x1 trace_interrupt app_cut_short \
               algo_run_np8 viz analyze_bad_input sweep_reduce_bcast trace_errors \
-              trace_algo_samples e2e_readme gsum_mpmd algo_types_by_gsum build_header_deps \
+              trace_algo_samples e2e_readme analyze_part analyze_mpi_part viz_timeline \
+              gsum_mpmd algo_types_by_gsum build_header_deps \
               gsum_args gred_threads random_trees_traced trace_archive random_trees_tsan \
               steps_estimate gsum_wrong_result mpi_job_errors \
               app_coll_matrix_np4 app_coll_matrix_np3 app_coll_matrix_np2
