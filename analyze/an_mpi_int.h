@@ -138,7 +138,7 @@ typedef struct an_mpi_trace {
 
 /*
  * The part of an application trace to analyse (papanalyze --ranks, --ops,
- * --call-site; docs/analysis-db.md, "Part of an application trace").
+ * --call-site; docs/analysis-db.md, "Large traces", part of an application trace).
  */
 struct an_progress;
 typedef struct an_mpi_part {

@@ -28,9 +28,9 @@
 
 static int64_t to_ns(mr_t *r, OTF2_TimeStamp t)
 {
-    if (!r->have_base) {
+    if (!r->have_base) {         /* the earliest: this, or a location not read's first */
         r->have_base = 1;
-        r->base = t;
+        r->base = t < r->first_unread ? t : r->first_unread;
     }
     return (int64_t)llround((double)(int64_t)(t - r->base) * r->ns_per_tick);
 }
@@ -399,6 +399,59 @@ static OTF2_CallbackCode skip_coll_begin(OTF2_LocationRef id, OTF2_TimeStamp t, 
     return on_skip(id, t, ud, al);
 }
 
+/* A location's first event's time (clock offsets applied), through its own
+ * reader: its calls' Enter, Leave and collective begin. */
+static OTF2_CallbackCode first_t(OTF2_LocationRef id, OTF2_TimeStamp t, uint64_t pos, void *ud,
+                                 OTF2_AttributeList *al)
+{
+    (void)id, (void)pos, (void)al;
+    *(OTF2_TimeStamp *)ud = t;
+    return OTF2_CALLBACK_INTERRUPT;
+}
+
+static OTF2_CallbackCode first_region(OTF2_LocationRef id, OTF2_TimeStamp t, uint64_t pos,
+                                      void *ud, OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+    (void)region;
+    return first_t(id, t, pos, ud, al);
+}
+
+/*
+ * --ranks: the time line starts at the whole trace's first event, as without
+ * it, so the parts' times are the whole analysis's: the first event of each
+ * location not read is read with a reader of its own, closed before the
+ * global reader starts (which then never reads that location).
+ */
+static cm_status_t first_unread(mr_t *r)
+{
+    OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+
+    r->first_unread = UINT64_MAX;
+    if (cb == NULL)
+        return CM_ERR(r->err, CM_ERR_NOMEM, "out of memory");
+    OTF2_EvtReaderCallbacks_SetEnterCallback(cb, first_region);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, first_region);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, first_t);
+    for (int i = 0; i < r->nlocs; i++) {
+        OTF2_TimeStamp t = UINT64_MAX;
+        OTF2_EvtReader *er;
+        uint64_t n;
+
+        if (r->locs[i].selected || r->locs[i].events == 0
+            || (er = OTF2_Reader_GetEvtReader(r->rd, r->locs[i].id)) == NULL)
+            continue;
+        if (OTF2_EvtReader_SetCallbacks(er, cb, &t) == OTF2_SUCCESS)
+            for (int k = 0; k < 16 && t == UINT64_MAX; k++)
+                if (OTF2_EvtReader_ReadEvents(er, 1, &n) != OTF2_SUCCESS && t == UINT64_MAX)
+                    break;
+        OTF2_Reader_CloseEvtReader(r->rd, er);
+        if (t < r->first_unread)
+            r->first_unread = t;
+    }
+    OTF2_EvtReaderCallbacks_Delete(cb);
+    return CM_OK;
+}
+
 static cm_status_t read_events(mr_t *r)
 {
     OTF2_GlobalEvtReaderCallbacks *cb = NULL;
@@ -411,6 +464,10 @@ static cm_status_t read_events(mr_t *r)
                          an__read_why(rc));
     if (r->part != NULL && r->part->progress != NULL)
         r->part->progress->total = r->expect;    /* the 100 %: the locations read */
+    if ((st = first_unread(r)) != CM_OK) {
+        OTF2_Reader_CloseEvtFiles(r->rd);
+        return st;
+    }
     /* no reader for a location without events (an_read_events.c says why) */
     for (int i = 0; i < r->nlocs && st == CM_OK; i++)
         if (r->locs[i].selected && r->locs[i].events > 0

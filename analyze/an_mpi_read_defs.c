@@ -355,8 +355,6 @@ static cm_status_t read_local_defs(mr_t *r)
         int noff = 0;
         uint64_t n = 0;
 
-        if (!r->locs[i].selected)
-            continue;
         if ((dr = OTF2_Reader_GetDefReader(r->rd, r->locs[i].id)) == NULL) {
             bad = bad < 0 ? i : bad;
             continue;
@@ -445,7 +443,9 @@ cm_status_t an__mpi_read_defs(mr_t *r)
     }
     if ((st = build_comms(r)) != CM_OK)
         return st;
-    /* --ranks: only their locations are selected, so OTF2 never reads the others */
+    /* --ranks: only their locations get event readers (an_mpi_read.c), so OTF2
+     * never reads the others' events; every location's local definitions are
+     * read, for the clock offsets of the time line's start (first_event) */
     for (int k = 0; r->part != NULL && r->part->ranks != NULL && k < r->part->nranks; k++)
         if (r->part->ranks[k] >= r->tr->nranks)
             return CM_ERR_AT(r->err, CM_ERR_INVALID, r->anchor, 0, 0, "--ranks: rank %d is "
@@ -456,10 +456,9 @@ cm_status_t an__mpi_read_defs(mr_t *r)
         r->locs[i].selected = r->part == NULL || r->part->ranks == NULL
                               || bsearch(&(int){ (int)r->locs[i].group }, r->part->ranks,
                                          (size_t)r->part->nranks, sizeof(int), cmp_int) != NULL;
-        if (r->locs[i].selected) {
-            OTF2_Reader_SelectLocation(r->rd, r->locs[i].id);
+        OTF2_Reader_SelectLocation(r->rd, r->locs[i].id);
+        if (r->locs[i].selected)
             r->expect += r->locs[i].events;
-        }
     }
     return read_local_defs(r);
 }

@@ -56,6 +56,8 @@ typedef struct mr {
     int64_t        *pend;                 /* nonblocking calls started, not completed */
     int64_t         npend, cap_pend;
     uint64_t        base, nevents;
+    uint64_t        first_unread;  /* --ranks: the earliest first event of the locations
+                                      not read (UINT64_MAX: none) */
     int             have_base;
     double          ns_per_tick;
 } mr_t;

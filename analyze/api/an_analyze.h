@@ -18,7 +18,7 @@ typedef struct an_opts {
     int         read_threads; /* --read-threads: OTF2 readers, each over a share of the
                                  locations; 0: one per core but one (1 on 2 cores), at
                                  most one per location */
-    /* The part of the trace to analyse (docs/analysis-db.md, "Part of a trace"). */
+    /* The part of the trace to analyse (docs/analysis-db.md, "Large traces"). */
     int         ops_part;     /* 1: only operations op_first..op_last (--ops A:B,
                                  inclusive); 0 (a zeroed an_opts_t): all of them */
     uint64_t    op_first, op_last;  /* tree traces: the op; application traces: seq on

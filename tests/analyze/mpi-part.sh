@@ -32,7 +32,10 @@ same() {    # same WHAT DB WHERE: DB's calls are the whole trace's calls WHERE
     cmp -s "$TMP/got" "$TMP/want" || { diff "$TMP/want" "$TMP/got" | head >&2; fail "$ME: $1: not the whole trace's calls $3"; }
 }
 
-# --ranks 0,2: their calls only, and only their locations read
+# --ranks: their calls only, their times on the whole trace's time line (which
+# starts at the earliest event of any rank: one of the two halves has not it)
+"$PA" --no-report --ranks 3,1 -o "$TMP/r13.db" "$T" >"$TMP/r13.out" 2>&1 || { cat "$TMP/r13.out" >&2; fail "$ME: --ranks 3,1"; }
+same "--ranks 1,3" "$TMP/r13.db" "WHERE rank IN (1, 3)"
 "$PA" --no-report --ranks 2,0 -o "$TMP/r.db" "$T" >"$TMP/r.out" 2>&1 || { cat "$TMP/r.out" >&2; fail "$ME: --ranks"; }
 same "--ranks 0,2" "$TMP/r.db" "WHERE rank IN (0, 2)"
 want=$(otf2-print "$T" | awk '$2 ~ /^[0-9]+$/ && $1 ~ /^[A-Z_]+$/ && $1 != "Event" { r = int($2 / 65536); if (r == 0 || r == 2) n++ } END { print n }')
